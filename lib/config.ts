@@ -1,0 +1,66 @@
+/**
+ * The one place the service reads its configuration from the environment.
+ * Handlers, the local gateway and the CDK stack all go through here, so a
+ * setting has one name and one parser.
+ */
+
+export interface ServiceConfig {
+  /** The single DynamoDB table (single-table design). */
+  tableName: string;
+  /** Bucket that holds generated reports. */
+  reportsBucket: string;
+  /** Limit of the read-only `seats` quota of every department; null = no limit. */
+  departmentSeats: number | null;
+  /** When non-empty, report e-mail recipients must be in one of these domains. */
+  reportEmailDomains: string[];
+  /** Sender identity of report e-mails. */
+  reportEmailFrom: string;
+  /** Endpoint overrides, set only on the local stack. */
+  endpoints: { dynamodb?: string; s3?: string; ses?: string };
+  region: string;
+}
+
+function optionalNonNegativeInteger(name: string, raw: string | undefined): number | null {
+  if (raw === undefined || raw.trim() === '') return null;
+  const value = Number(raw);
+  if (!Number.isSafeInteger(value) || value < 0) {
+    throw new Error(`${name} must be a non-negative integer, got "${raw}"`);
+  }
+  return value;
+}
+
+function commaList(raw: string | undefined): string[] {
+  return (raw ?? '')
+    .split(',')
+    .map((part) => part.trim().toLowerCase())
+    .filter((part) => part.length > 0);
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServiceConfig {
+  return {
+    tableName: env.TABLE_NAME ?? 'dept-admin',
+    reportsBucket: env.REPORTS_BUCKET ?? 'dept-admin-reports',
+    departmentSeats: optionalNonNegativeInteger('DEPARTMENT_SEATS', env.DEPARTMENT_SEATS),
+    reportEmailDomains: commaList(env.REPORT_EMAIL_DOMAINS),
+    reportEmailFrom: env.REPORT_EMAIL_FROM ?? 'reports@example.com',
+    endpoints: {
+      dynamodb: env.DYNAMODB_ENDPOINT || undefined,
+      s3: env.S3_ENDPOINT || undefined,
+      ses: env.SES_ENDPOINT || undefined,
+    },
+    region: env.AWS_REGION ?? env.AWS_DEFAULT_REGION ?? 'us-east-1',
+  };
+}
+
+let cached: ServiceConfig | undefined;
+
+/** The process-wide configuration, read on first use. */
+export function config(): ServiceConfig {
+  cached ??= loadConfig();
+  return cached;
+}
+
+/** Tests and the local stack change the environment between runs; this forgets the cached copy. */
+export function resetConfig(): void {
+  cached = undefined;
+}

@@ -1,0 +1,165 @@
+/**
+ * Reading lists from the indexes: paginated Query streams, a k-way merge of
+ * several sorted partitions, counting, and whole-partition reads for sorts no
+ * index holds. Nothing here scans the table.
+ */
+import { QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { compareCodePoints } from '../text';
+import { db, tableName } from './client';
+import type { IndexDefinition } from './table';
+
+export type Item = Record<string, unknown>;
+
+export interface Filter {
+  expression: string;
+  names: Record<string, string>;
+  values: Record<string, unknown>;
+}
+
+export interface IndexQuery {
+  index: IndexDefinition;
+  partition: string;
+  /** Key condition on the index sort key. */
+  sortKeyPrefix?: string;
+  filter?: Filter;
+}
+
+/** Joins filters with AND (undefined when there are none). */
+export function allOf(filters: Array<Filter | undefined>): Filter | undefined {
+  const present = filters.filter((f): f is Filter => f !== undefined);
+  if (present.length === 0) return undefined;
+  return {
+    expression: present.map((f) => `(${f.expression})`).join(' AND '),
+    names: Object.assign({}, ...present.map((f) => f.names)),
+    values: Object.assign({}, ...present.map((f) => f.values)),
+  };
+}
+
+function queryInput(query: IndexQuery, descending: boolean): QueryCommandInput {
+  const { index } = query;
+  const names: Record<string, string> = { '#ipk': index.partitionKey, ...query.filter?.names };
+  const values: Record<string, unknown> = { ':ipk': query.partition, ...query.filter?.values };
+  let keyCondition = '#ipk = :ipk';
+  if (query.sortKeyPrefix !== undefined) {
+    names['#isk'] = index.sortKey;
+    values[':isk'] = query.sortKeyPrefix;
+    keyCondition += ' AND begins_with(#isk, :isk)';
+  }
+  return {
+    TableName: tableName(),
+    IndexName: index.name,
+    KeyConditionExpression: keyCondition,
+    FilterExpression: query.filter?.expression,
+    ExpressionAttributeNames: names,
+    ExpressionAttributeValues: values,
+    ScanIndexForward: !descending,
+  };
+}
+
+/** Items of one index partition in index order, fetched page by page as they are consumed. */
+export async function* queryStream(query: IndexQuery, options: { descending?: boolean; pageSize?: number } = {}): AsyncGenerator<Item> {
+  const input = queryInput(query, options.descending ?? false);
+  const limit = options.pageSize === undefined ? undefined : Math.min(Math.max(options.pageSize, 1), 1000);
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const page = await db().send(new QueryCommand({ ...input, Limit: limit, ExclusiveStartKey: startKey }));
+    yield* page.Items ?? [];
+    startKey = page.LastEvaluatedKey;
+  } while (startKey);
+}
+
+/** Number of items the queries match (reads them all: used only where no counter knows). */
+export async function countMatches(queries: IndexQuery[]): Promise<number> {
+  const counts = await Promise.all(
+    queries.map(async (query) => {
+      const input = queryInput(query, false);
+      let total = 0;
+      let startKey: Record<string, unknown> | undefined;
+      do {
+        const page = await db().send(new QueryCommand({ ...input, Select: 'COUNT', ExclusiveStartKey: startKey }));
+        total += page.Count ?? 0;
+        startKey = page.LastEvaluatedKey;
+      } while (startKey);
+      return total;
+    }),
+  );
+  return counts.reduce((a, b) => a + b, 0);
+}
+
+/** Every item the queries match. */
+export async function readAll(queries: IndexQuery[]): Promise<Item[]> {
+  const parts = await Promise.all(
+    queries.map(async (query) => {
+      const items: Item[] = [];
+      for await (const item of queryStream(query)) items.push(item);
+      return items;
+    }),
+  );
+  return parts.flat();
+}
+
+/** Merges sorted streams into one, by `key`, ascending or descending. */
+async function* mergeSorted(streams: AsyncGenerator<Item>[], key: (item: Item) => string, descending: boolean): AsyncGenerator<Item> {
+  const sign = descending ? -1 : 1;
+  const heads = await Promise.all(streams.map((s) => s.next()));
+  for (;;) {
+    let best = -1;
+    for (let i = 0; i < heads.length; i++) {
+      if (heads[i].done) continue;
+      if (best < 0 || sign * compareCodePoints(key(heads[i].value), key(heads[best].value)) < 0) best = i;
+    }
+    if (best < 0) return;
+    yield heads[best].value as Item;
+    heads[best] = await streams[best].next();
+  }
+}
+
+/**
+ * Re-orders runs of items with equal `group` so that ties are by id
+ * ascending, also when the index is read backwards (API.md: ties are broken
+ * by id ascending whatever the direction).
+ */
+async function* tiesByIdAscending(items: AsyncGenerator<Item>, group: (item: Item) => string): AsyncGenerator<Item> {
+  let run: Item[] = [];
+  const flush = function* () {
+    run.sort((a, b) => compareCodePoints(String(a.id), String(b.id)));
+    yield* run;
+    run = [];
+  };
+  for await (const item of items) {
+    if (run.length > 0 && group(run[0]) !== group(item)) yield* flush();
+    run.push(item);
+  }
+  yield* flush();
+}
+
+export interface OrderedPageRequest {
+  queries: IndexQuery[];
+  offset: number;
+  count: number;
+  descending: boolean;
+  /** The part of the index sort key that is the sort field (the rest is the id). */
+  sortGroup: (item: Item) => string;
+}
+
+/**
+ * One page of the items of several index partitions in index-key order:
+ * reads at most `offset + count` items of each partition (plus one run of
+ * ties when descending), never the whole partition.
+ */
+export async function orderedPage(request: OrderedPageRequest): Promise<Item[]> {
+  const wanted = request.offset + request.count;
+  const sortKey = (item: Item) => String(item[request.queries[0].index.sortKey]);
+  const streams = request.queries.map((query) => queryStream(query, { descending: request.descending, pageSize: wanted + 1 }));
+  let ordered = mergeSorted(streams, sortKey, request.descending);
+  if (request.descending) ordered = tiesByIdAscending(ordered, request.sortGroup);
+  const page: Item[] = [];
+  let position = 0;
+  for await (const item of ordered) {
+    if (position >= request.offset) page.push(item);
+    position++;
+    if (position >= wanted) break;
+  }
+  await Promise.all(streams.map((s) => s.return(undefined)));
+  return page;
+}

@@ -1,0 +1,94 @@
+import { randomUUID } from 'node:crypto';
+import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import { unmarshall } from '@aws-sdk/util-dynamodb';
+import { conflict } from '../errors';
+import { db } from './client';
+
+export type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
+
+/**
+ * One item of a transaction, with what its failed condition means. `explain`
+ * gets the item as it stood when the write asked for it with
+ * `ReturnValuesOnConditionCheckFailure: 'ALL_OLD'`.
+ */
+export interface Write {
+  item: TransactItem;
+  explain?: (stored: Record<string, unknown> | undefined) => Error;
+}
+
+export const MAX_TRANSACTION_ITEMS = 100;
+const MAX_ATTEMPTS = 6;
+const BASE_DELAY_MS = 15;
+const MAX_DELAY_MS = 400;
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** "Full jitter" backoff: spreads retries of racing writers apart. */
+export function backoffDelay(attempt: number): number {
+  return Math.random() * Math.min(MAX_DELAY_MS, BASE_DELAY_MS * 2 ** attempt);
+}
+
+function failedConditionError(writes: Write[], error: TransactionCanceledException): Error | undefined {
+  const reasons = error.CancellationReasons ?? [];
+  const index = reasons.findIndex((reason) => reason.Code === 'ConditionalCheckFailed');
+  if (index < 0) return undefined;
+  const stored = reasons[index].Item ? unmarshall(reasons[index].Item) : undefined;
+  return writes[index]?.explain?.(stored) ?? conflict('The request conflicts with the current state; retry it.');
+}
+
+const RETRYABLE_CODES = new Set(['TransactionConflict', 'ThrottlingError', 'ProvisionedThroughputExceeded']);
+
+/**
+ * Runs one DynamoDB transaction. Conflicts with other transactions and
+ * throttling are retried with jittered backoff a bounded number of times and
+ * then answered 409 `conflict`; a failed condition is explained by the write
+ * it belongs to. One client request token per call makes the SDK's own
+ * network retries of the same call safe.
+ */
+export async function transactWrite(writes: Write[]): Promise<void> {
+  if (writes.length > MAX_TRANSACTION_ITEMS) throw new Error(`transaction of ${writes.length} items exceeds ${MAX_TRANSACTION_ITEMS}`);
+  const items = writes.map((write) => write.item);
+  for (let attempt = 0; ; attempt++) {
+    try {
+      await db().send(new TransactWriteCommand({ TransactItems: items, ClientRequestToken: randomUUID() }));
+      return;
+    } catch (error) {
+      if (!(error instanceof TransactionCanceledException)) throw error;
+      const failed = failedConditionError(writes, error);
+      if (failed) throw failed;
+      const codes = (error.CancellationReasons ?? []).map((reason) => reason.Code ?? 'None');
+      const retryable = codes.every((code) => code === 'None' || RETRYABLE_CODES.has(code));
+      if (!retryable) throw error;
+      if (attempt + 1 >= MAX_ATTEMPTS) {
+        throw conflict('Other changes to the same resources are in progress; retry the request.');
+      }
+      await sleep(backoffDelay(attempt));
+    }
+  }
+}
+
+/** Raised by a write whose optimistic version check failed because of a concurrent change. */
+export class StaleReadError extends Error {
+  constructor() {
+    super('stale read');
+    this.name = 'StaleReadError';
+  }
+}
+
+/**
+ * Runs a read-then-conditional-write step again when its version condition
+ * lost a race. The condition, not the read, guards the invariant; the loop
+ * only spares the caller a needless 409.
+ */
+export async function withFreshRead<T>(step: () => Promise<T>): Promise<T> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await step();
+    } catch (error) {
+      if (!(error instanceof StaleReadError)) throw error;
+      if (attempt + 1 >= MAX_ATTEMPTS) throw conflict('The resource changed repeatedly while being updated; retry the request.');
+      await sleep(backoffDelay(attempt));
+    }
+  }
+}

@@ -1,0 +1,64 @@
+/**
+ * The transaction item that moves a department's usage counters, with the
+ * conditions that keep every limit: for each quota the change raises, the
+ * counter must still be below its limit before the raise. A single member
+ * change raises a counter by at most one, so `usage < limit` compares two
+ * attributes of the item itself and needs no prior read of the department.
+ * Bulk moves reserve `k` at once and pass the limits they read (see
+ * membership-bulk.ts).
+ */
+import { config } from '../config';
+import { departmentKey } from '../db/keys';
+import { tableName } from '../db/client';
+import type { TransactItem } from '../db/transact';
+import { COUNTED_QUOTAS, limitAttribute, usageAttribute, type Usage } from './quotas';
+
+export interface UsageUpdateOptions {
+  now: string;
+  /** Also require the department to be at this version (If-Match). */
+  expectedVersion?: number;
+  /** Return the department as it stood when a condition fails (to compute overages). */
+  returnOnFailure?: boolean;
+}
+
+export function departmentUsageUpdate(departmentId: string, delta: Usage, options: UsageUpdateOptions): TransactItem {
+  const names: Record<string, string> = {};
+  const values: Record<string, unknown> = { ':one': 1, ':now': options.now };
+  const adds: string[] = ['#version :one'];
+  const conditions: string[] = ['attribute_exists(pk)'];
+  names['#version'] = 'version';
+
+  for (const quota of COUNTED_QUOTAS) {
+    const change = delta[quota];
+    if (change === 0) continue;
+    names[`#u_${quota}`] = usageAttribute(quota);
+    values[`:d_${quota}`] = change;
+    adds.push(`#u_${quota} :d_${quota}`);
+    if (change > 0) {
+      if (change !== 1) throw new Error('departmentUsageUpdate raises a counter by one at most; bulk moves reserve instead');
+      names[`#l_${quota}`] = limitAttribute(quota);
+      conditions.push(`(attribute_not_exists(#l_${quota}) OR #u_${quota} < #l_${quota})`);
+    }
+  }
+  const seats = config().departmentSeats;
+  if (delta.users > 0 && seats !== null) {
+    values[':seats'] = seats;
+    names['#u_users'] = usageAttribute('users');
+    conditions.push('#u_users < :seats');
+  }
+  if (options.expectedVersion !== undefined) {
+    values[':expected'] = options.expectedVersion;
+    conditions.push('#version = :expected');
+  }
+  return {
+    Update: {
+      TableName: tableName(),
+      Key: departmentKey(departmentId),
+      UpdateExpression: `ADD ${adds.join(', ')} SET updated_at = :now`,
+      ConditionExpression: conditions.join(' AND '),
+      ExpressionAttributeNames: names,
+      ExpressionAttributeValues: values,
+      ...(options.returnOnFailure ? { ReturnValuesOnConditionCheckFailure: 'ALL_OLD' as const } : {}),
+    },
+  };
+}

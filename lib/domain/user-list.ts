@@ -1,0 +1,240 @@
+/**
+ * User lists (GET /v2/users, E1, and one department's users) with the E1
+ * parameters of API.md. The plan picks the narrowest index partitions:
+ *
+ * | request                        | partitions read (index)              | total from                    |
+ * |--------------------------------|--------------------------------------|-------------------------------|
+ * | department(s)                  | DEPT#<id> (gsi2)                     | department counters           |
+ * | account_role filter            | ROLE#<role>#IN[, #OUT] (gsi3)        | service counters              |
+ * | otherwise                      | USERS#IN[, USERS#OUT] (gsi1)         | service counters              |
+ *
+ * Other filters become filter expressions (read, then dropped), and a single
+ * last_name prefix on the default sort becomes a key condition. Sorting by
+ * last_name reads only offset+count items per partition; the other sort
+ * fields have no index and read every matching item, then sort in memory.
+ * Totals come from counters whenever the filters are ones the counters know;
+ * otherwise the matching items are counted.
+ */
+import { validationError } from '../errors';
+import { INDEXES } from '../db/table';
+import { departmentUsersPartition, rolePartition, usersPartition, type Membership } from '../db/keys';
+import { allOf, countMatches, orderedPage, readAll, type Filter, type IndexQuery, type Item } from '../db/query';
+import { parseFilter, parseSort, type SortOrder } from '../list-params';
+import { compareCodePoints, compareText, foldCase } from '../text';
+import { ACCOUNT_ROLES, storedUsage, type AccountRole } from './quotas';
+import { readCounters, userCounter } from './stats';
+import { toUser, type User } from './users';
+import { findDepartmentItem } from './departments';
+import { ID_PATTERN } from '../schemas/common';
+
+export const USER_SORT_FIELDS = ['last_name', 'account_role', 'activated', 'last_login'] as const;
+export type UserSortField = (typeof USER_SORT_FIELDS)[number];
+export const USER_FILTER_ATTRIBUTES = ['account_role', 'last_name', 'department_id'] as const;
+
+/** Whose users: everybody, members of any department (E1), or one department. */
+export type UserScope = { kind: 'all' } | { kind: 'in-department' } | { kind: 'department'; departmentId: string };
+
+export interface UserListParams {
+  count: number;
+  offset: number;
+  sort?: string;
+  query?: string;
+  activated?: 'true' | 'false';
+  last_login?: string;
+}
+
+export interface UserPage {
+  users: User[];
+  total: number;
+  count: number;
+  offset: number;
+}
+
+type LoginFilter = { kind: 'never' } | { kind: 'since' | 'before'; time: string };
+
+function parseLoginTime(raw: string): string | undefined {
+  if (!/^\d{4}-\d{2}-\d{2}([T ][\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/.test(raw)) return undefined;
+  const time = new Date(/^\d{4}-\d{2}-\d{2}$/.test(raw) ? `${raw}T00:00:00.000Z` : raw);
+  return Number.isNaN(time.getTime()) ? undefined : time.toISOString();
+}
+
+/** `never` | `since:<ISO date or time>` | `before:<ISO date or time>`. */
+function parseLastLogin(raw: string | undefined): LoginFilter | undefined {
+  if (raw === undefined) return undefined;
+  if (raw === 'never') return { kind: 'never' };
+  const match = /^(since|before):(.+)$/.exec(raw);
+  const time = match ? parseLoginTime(match[2]) : undefined;
+  if (!match || !time) {
+    throw validationError([{ field: 'last_login', message: 'must be never, since:<ISO date or time> or before:<ISO date or time>' }]);
+  }
+  return { kind: match[1] as 'since' | 'before', time };
+}
+
+interface UserFilters {
+  roles?: AccountRole[];
+  lastNamePrefixes?: string[];
+  departmentIds?: string[];
+  activated?: boolean;
+  lastLogin?: LoginFilter;
+}
+
+function parseUserFilters(params: UserListParams): UserFilters {
+  const filters = parseFilter(params.query, USER_FILTER_ATTRIBUTES);
+  const roles = filters.get('account_role');
+  for (const role of roles ?? []) {
+    if (!ACCOUNT_ROLES.includes(role as AccountRole)) {
+      throw validationError([{ field: 'query', message: `account_role must be one of ${ACCOUNT_ROLES.join(', ')}` }]);
+    }
+  }
+  const departmentIds = filters.get('department_id');
+  for (const id of departmentIds ?? []) {
+    if (!ID_PATTERN.test(id)) throw validationError([{ field: 'query', message: `department_id "${id}" is not a valid id` }]);
+  }
+  const prefixes = filters.get('last_name');
+  if (prefixes?.some((p) => p === '')) throw validationError([{ field: 'query', message: 'last_name needs a prefix' }]);
+  return {
+    roles: roles && [...new Set(roles as AccountRole[])],
+    lastNamePrefixes: prefixes && [...new Set(prefixes.map(foldCase))],
+    departmentIds: departmentIds && [...new Set(departmentIds)],
+    activated: params.activated === undefined ? undefined : params.activated === 'true',
+    lastLogin: parseLastLogin(params.last_login),
+  };
+}
+
+function valuesFilter(attribute: string, values: unknown[], tag: string): Filter {
+  const names = { [`#${tag}`]: attribute };
+  const placeholders = values.map((_, i) => `:${tag}${i}`);
+  return {
+    expression: `#${tag} IN (${placeholders.join(', ')})`,
+    names,
+    values: Object.fromEntries(values.map((v, i) => [`:${tag}${i}`, v])),
+  };
+}
+
+function prefixFilter(prefixes: string[]): Filter {
+  return {
+    expression: prefixes.map((_, i) => `begins_with(#lnf, :lnp${i})`).join(' OR '),
+    names: { '#lnf': 'last_name_folded' },
+    values: Object.fromEntries(prefixes.map((p, i) => [`:lnp${i}`, p])),
+  };
+}
+
+function loginFilter(filter: LoginFilter): Filter {
+  if (filter.kind === 'never') {
+    return { expression: 'attribute_type(#ll, :nullType)', names: { '#ll': 'last_login' }, values: { ':nullType': 'NULL' } };
+  }
+  const operator = filter.kind === 'since' ? '>=' : '<';
+  return { expression: `#ll ${operator} :llt`, names: { '#ll': 'last_login' }, values: { ':llt': filter.time } };
+}
+
+interface Plan {
+  queries: IndexQuery[];
+  /** Departments read, when the plan is per department (their counters give totals). */
+  departments?: Item[];
+  rolesInPartitions: boolean;
+  prefixInKey: boolean;
+}
+
+async function planQueries(scope: UserScope, filters: UserFilters, sort: SortOrder<UserSortField>): Promise<Plan | 'empty'> {
+  const singlePrefix = sort.field === 'last_name' && filters.lastNamePrefixes?.length === 1 ? filters.lastNamePrefixes[0] : undefined;
+  let departmentIds = filters.departmentIds;
+  if (scope.kind === 'department') {
+    departmentIds = departmentIds ? departmentIds.filter((id) => id === scope.departmentId) : [scope.departmentId];
+  }
+  const memberships: Membership[] = scope.kind === 'all' ? ['IN', 'OUT'] : ['IN'];
+  const residual: Filter[] = [];
+  if (filters.lastNamePrefixes && !singlePrefix) residual.push(prefixFilter(filters.lastNamePrefixes));
+  if (filters.activated !== undefined) {
+    residual.push({ expression: '#act = :act', names: { '#act': 'activated' }, values: { ':act': filters.activated } });
+  }
+  if (filters.lastLogin) residual.push(loginFilter(filters.lastLogin));
+
+  if (departmentIds) {
+    if (departmentIds.length === 0) return 'empty';
+    const departments = (await Promise.all(departmentIds.map(findDepartmentItem))).filter((d): d is Item => d !== undefined);
+    if (filters.roles) residual.push(valuesFilter('account_role', filters.roles, 'role'));
+    const filter = allOf(residual);
+    const queries = departments.map((d) => ({
+      index: INDEXES.byDepartment,
+      partition: departmentUsersPartition(String(d.id)),
+      sortKeyPrefix: singlePrefix,
+      filter,
+    }));
+    return { queries, departments, rolesInPartitions: false, prefixInKey: singlePrefix !== undefined };
+  }
+  const filter = allOf(residual);
+  if (filters.roles) {
+    const queries = filters.roles.flatMap((role) =>
+      memberships.map((m) => ({ index: INDEXES.byRole, partition: rolePartition(role, m), sortKeyPrefix: singlePrefix, filter })),
+    );
+    return { queries, rolesInPartitions: true, prefixInKey: singlePrefix !== undefined };
+  }
+  const queries = memberships.map((m) => ({ index: INDEXES.byName, partition: usersPartition(m), sortKeyPrefix: singlePrefix, filter }));
+  return { queries, rolesInPartitions: false, prefixInKey: singlePrefix !== undefined };
+}
+
+/** The total from counters, when the filters are ones the counters know. */
+async function countedTotal(scope: UserScope, filters: UserFilters, plan: Plan): Promise<number | undefined> {
+  if (filters.lastNamePrefixes || filters.lastLogin) return undefined;
+  if (plan.departments) {
+    const usages = plan.departments.map(storedUsage);
+    if (filters.activated === true && !filters.roles) return usages.reduce<number>((n, u) => n + u.activated_users, 0);
+    if (filters.activated !== undefined) return undefined;
+    const roles: readonly AccountRole[] = filters.roles ?? ACCOUNT_ROLES;
+    return usages.reduce<number>((n, u) => {
+      const byRole = { admin: u.admins, manager: u.managers, guest: u.guests, member: u.users - u.admins - u.managers - u.guests };
+      return n + roles.reduce((m, role) => m + byRole[role], 0);
+    }, 0);
+  }
+  if (filters.activated !== undefined) return undefined;
+  const counters = await readCounters();
+  const roles: readonly AccountRole[] = filters.roles ?? ACCOUNT_ROLES;
+  const memberships: Membership[] = scope.kind === 'all' ? ['IN', 'OUT'] : ['IN'];
+  return roles.reduce<number>((n, role) => n + memberships.reduce((m, membership) => m + (counters[userCounter(role, membership)] ?? 0), 0), 0);
+}
+
+const FIELD_COMPARATORS: Record<Exclude<UserSortField, 'last_name'>, (a: User, b: User) => number> = {
+  account_role: (a, b) => compareText(a.account_role, b.account_role),
+  activated: (a, b) => Number(a.activated) - Number(b.activated),
+  // A null last_login counts as older than any time.
+  last_login: (a, b) =>
+    a.last_login === b.last_login
+      ? 0
+      : a.last_login === null
+        ? -1
+        : b.last_login === null
+          ? 1
+          : compareCodePoints(a.last_login, b.last_login),
+};
+
+export function compareUsers(sort: SortOrder<UserSortField>) {
+  const sign = sort.direction === 'desc' ? -1 : 1;
+  const byField = sort.field === 'last_name' ? (a: User, b: User) => compareText(a.last_name, b.last_name) : FIELD_COMPARATORS[sort.field];
+  return (a: User, b: User) => sign * byField(a, b) || compareCodePoints(a.id, b.id);
+}
+
+export async function listUsers(scope: UserScope, params: UserListParams): Promise<UserPage> {
+  const sort = parseSort(params.sort, USER_SORT_FIELDS, 'last_name');
+  const filters = parseUserFilters(params);
+  const plan = await planQueries(scope, filters, sort);
+  if (plan === 'empty' || plan.queries.length === 0) return { users: [], total: 0, count: 0, offset: params.offset };
+
+  if (sort.field !== 'last_name') {
+    const all = (await readAll(plan.queries)).map(toUser).sort(compareUsers(sort));
+    const users = all.slice(params.offset, params.offset + params.count);
+    return { users, total: all.length, count: users.length, offset: params.offset };
+  }
+  const [items, counted] = await Promise.all([
+    orderedPage({
+      queries: plan.queries,
+      offset: params.offset,
+      count: params.count,
+      descending: sort.direction === 'desc',
+      sortGroup: (item) => String(item.last_name_folded),
+    }),
+    countedTotal(scope, filters, plan),
+  ]);
+  const total = counted ?? (await countMatches(plan.queries));
+  const users = items.map(toUser);
+  return { users, total, count: users.length, offset: params.offset };
+}

@@ -1,0 +1,62 @@
+/** Users: representation, storage mapping and reads. Writes go through user-changes.ts. */
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { db, tableName } from '../db/client';
+import { userKey } from '../db/keys';
+import { notFound } from '../errors';
+import type { AccountRole } from './quotas';
+
+export interface User {
+  id: string;
+  email: string;
+  first_name: string;
+  last_name: string;
+  account_role: AccountRole;
+  activated: boolean;
+  last_login: string | null;
+  department_id: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** A user as stored: the representation plus its version (the ETag). */
+export interface StoredUser extends User {
+  version: number;
+}
+
+export const USER_FIELDS = [
+  'id',
+  'email',
+  'first_name',
+  'last_name',
+  'account_role',
+  'activated',
+  'last_login',
+  'department_id',
+  'created_at',
+  'updated_at',
+] as const satisfies readonly (keyof User)[];
+
+export function toUser(item: Record<string, unknown>): User {
+  const user = {} as Record<string, unknown>;
+  for (const field of USER_FIELDS) user[field] = item[field] ?? null;
+  return user as unknown as User;
+}
+
+/** The API representation: the stored user without its version (which travels as the ETag). */
+export const userRepresentation = ({ version: _version, ...user }: StoredUser): User => user;
+
+export function toStoredUser(item: Record<string, unknown>): StoredUser {
+  return { ...toUser(item), version: Number(item.version) };
+}
+
+/** Reads one user with a strongly consistent read (a GET right after a write must see it). */
+export async function findUser(id: string): Promise<StoredUser | undefined> {
+  const result = await db().send(new GetCommand({ TableName: tableName(), Key: userKey(id), ConsistentRead: true }));
+  return result.Item ? toStoredUser(result.Item) : undefined;
+}
+
+export async function getUser(id: string): Promise<StoredUser> {
+  const user = await findUser(id);
+  if (!user) throw notFound('User', id);
+  return user;
+}

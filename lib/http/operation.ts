@@ -1,0 +1,118 @@
+import middy from '@middy/core';
+import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
+import type { APIGatewayProxyEventV2WithJWTAuthorizer, Context } from 'aws-lambda';
+import type { $ZodType } from 'zod/v4/core';
+import { logger } from '../log';
+import { errorToProblem } from './problem';
+import { parseJsonBody, validate } from './parse';
+import { jsonResponse, type HttpResponse, type Reply } from './response';
+
+export type HttpEvent = APIGatewayProxyEventV2WithJWTAuthorizer;
+
+/** Who is asking and for what; recorded with every change. */
+export interface RequestContext {
+  actor: string;
+  requestId: string;
+  operationId: string;
+}
+
+export interface OperationInput<P, Q, B> {
+  params: P;
+  query: Q;
+  body: B;
+  /** Request headers, names lower-cased. */
+  headers: Record<string, string | undefined>;
+  ctx: RequestContext;
+}
+
+/** Input schemas of an operation; they validate requests and document them. */
+export interface OperationSpec<P, Q, B> {
+  operationId: string;
+  params?: $ZodType<P>;
+  query?: $ZodType<Q>;
+  /** Present for operations that take a JSON body. */
+  body?: $ZodType<B>;
+}
+
+type ParsedEvent<P, Q, B> = HttpEvent & { parsed: OperationInput<P, Q, B> };
+
+const JSON_SUFFIX = '.json';
+
+/** Path parameters with the optional `.json` suffix removed (ids never contain a dot). */
+function normalizedPathParameters(event: HttpEvent): Record<string, string> {
+  const params: Record<string, string> = {};
+  for (const [name, value] of Object.entries(event.pathParameters ?? {})) {
+    if (value === undefined) continue;
+    params[name] = value.endsWith(JSON_SUFFIX) ? value.slice(0, -JSON_SUFFIX.length) : value;
+  }
+  return params;
+}
+
+function lowerCaseHeaders(event: HttpEvent): Record<string, string | undefined> {
+  const headers: Record<string, string | undefined> = {};
+  for (const [name, value] of Object.entries(event.headers ?? {})) headers[name.toLowerCase()] = value;
+  return headers;
+}
+
+function requestContext(event: HttpEvent, operationId: string, context: Context): RequestContext {
+  const claims = event.requestContext?.authorizer?.jwt?.claims ?? {};
+  return {
+    actor: typeof claims.sub === 'string' && claims.sub !== '' ? claims.sub : 'anonymous',
+    requestId: event.requestContext?.requestId ?? context.awsRequestId,
+    operationId,
+  };
+}
+
+/** Parses and validates path, query and body before the operation runs. */
+function parseRequest<P, Q, B>(spec: OperationSpec<P, Q, B>): middy.MiddlewareObj<HttpEvent, HttpResponse, Error, Context> {
+  return {
+    before: (request) => {
+      const event = request.event;
+      const headers = lowerCaseHeaders(event);
+      const params = spec.params ? validate(spec.params, normalizedPathParameters(event), 'path') : ({} as P);
+      const query = spec.query ? validate(spec.query, event.queryStringParameters ?? {}, 'query') : ({} as Q);
+      const body = spec.body
+        ? validate(spec.body, parseJsonBody(event.body, event.isBase64Encoded, headers['content-type']), 'body')
+        : (undefined as B);
+      (event as ParsedEvent<P, Q, B>).parsed = {
+        params,
+        query,
+        body,
+        headers,
+        ctx: requestContext(event, spec.operationId, request.context),
+      };
+    },
+  };
+}
+
+/** Turns any error into problem+json; unexpected ones are logged with the request id. */
+function problemDetails(): middy.MiddlewareObj<HttpEvent, HttpResponse, Error, Context> {
+  return {
+    onError: (request) => {
+      const requestId = request.event?.requestContext?.requestId ?? request.context?.awsRequestId ?? 'unknown';
+      const response = errorToProblem(request.error, requestId);
+      if (response.statusCode >= 500) logger.error('Unhandled error', { requestId, error: request.error as Error });
+      request.response = response;
+    },
+  };
+}
+
+export type OperationHandler<P, Q, B> = middy.MiddyfiedHandler<HttpEvent, HttpResponse, Error, Context> & {
+  spec: OperationSpec<P, Q, B>;
+};
+
+/**
+ * Builds a Lambda handler for one operation: a middy pipeline that parses and
+ * validates input, runs `run` (which calls the domain) and shapes its reply.
+ */
+export function operation<P = Record<string, never>, Q = Record<string, never>, B = undefined>(
+  spec: OperationSpec<P, Q, B>,
+  run: (input: OperationInput<P, Q, B>) => Promise<Reply>,
+): OperationHandler<P, Q, B> {
+  const handler = middy<HttpEvent, HttpResponse, Error, Context>()
+    .use(injectLambdaContext(logger))
+    .use(problemDetails())
+    .use(parseRequest(spec))
+    .handler(async (event) => jsonResponse(await run((event as ParsedEvent<P, Q, B>).parsed)));
+  return Object.assign(handler, { spec });
+}

@@ -1,0 +1,4 @@
+import { Logger } from '@aws-lambda-powertools/logger';
+
+/** Structured JSON logs; level from POWERTOOLS_LOG_LEVEL (the tests set it to SILENT). */
+export const logger = new Logger({ serviceName: 'dept-admin' });

@@ -1,0 +1,50 @@
+/**
+ * Building blocks of the request schemas. The same schemas validate requests
+ * and generate the OpenAPI document, so messages here are what callers read.
+ */
+import * as z from 'zod/mini';
+import { NO_CONTROL_CHARACTERS } from '../text';
+
+export const ID_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
+
+export const id = z.string().check(z.regex(ID_PATTERN, 'must be 1–64 characters of A–Z, a–z, 0–9, _ or -'));
+
+/** A display name: 1–200 characters, no control characters. */
+export const displayName = z
+  .string()
+  .check(
+    z.minLength(1, 'must not be empty'),
+    z.maxLength(200, 'must be at most 200 characters'),
+    z.regex(NO_CONTROL_CHARACTERS, 'must not contain control characters'),
+  );
+
+/** ISO 8601 time with an offset or Z; stored normalised to UTC milliseconds. */
+export const isoTime = z.pipe(
+  z.iso.datetime({ offset: true, message: 'must be an ISO 8601 time such as 2026-11-21T09:30:00.000Z' }),
+  z.transform((value: string) => new Date(value).toISOString()),
+);
+
+/** An integer in a query string, within bounds, with a default. */
+export function queryInteger(min: number, max: number, fallback: number) {
+  return z._default(
+    z.pipe(
+      z.string().check(z.regex(/^\d{1,10}$/, `must be an integer from ${min} to ${max}`)),
+      z.pipe(
+        z.transform((value: string) => Number(value)),
+        z.number().check(z.gte(min, `must be at least ${min}`), z.lte(max, `must be at most ${max}`)),
+      ),
+    ),
+    fallback,
+  );
+}
+
+export const pagination = {
+  count: queryInteger(1, 1000, 100),
+  offset: queryInteger(0, 1_000_000, 0),
+};
+
+export const sortParam = z.optional(z.string().check(z.maxLength(100)));
+export const queryParam = z.optional(z.string().check(z.maxLength(2000)));
+
+export const userIdParams = z.strictObject({ user_id: id });
+export const departmentIdParams = z.strictObject({ department_id: id });

@@ -1,0 +1,67 @@
+/** An HTTP client for the service through the local gateway, as a real caller sees it. */
+import { afterAll, beforeAll } from 'vitest';
+import { startGateway, type Gateway } from '../../infra/local/gateway';
+
+export const WRITE_TOKEN = 'test-write-token';
+export const READ_TOKEN = 'test-read-token';
+
+export interface ApiResponse {
+  status: number;
+  headers: Headers;
+  /** Parsed JSON when the response has a body, else undefined. */
+  body: any;
+  text: string;
+}
+
+export interface RequestOptions {
+  body?: unknown;
+  /** Defaults to the write token; `null` sends no Authorization header. */
+  token?: string | null;
+  headers?: Record<string, string>;
+  /** Sent as-is instead of JSON-encoding `body`. */
+  rawBody?: string | Buffer;
+}
+
+export class Api {
+  constructor(readonly baseUrl: string) {}
+
+  async request(method: string, path: string, options: RequestOptions = {}): Promise<ApiResponse> {
+    const headers: Record<string, string> = { ...options.headers };
+    const token = options.token === undefined ? WRITE_TOKEN : options.token;
+    if (token !== null) headers.authorization = `Bearer ${token}`;
+    let body: string | Buffer | undefined = options.rawBody;
+    if (body === undefined && options.body !== undefined) {
+      body = JSON.stringify(options.body);
+      headers['content-type'] ??= 'application/json';
+    }
+    const response = await fetch(`${this.baseUrl}${path}`, { method, headers, body });
+    const text = await response.text();
+    let parsed: unknown;
+    if (text !== '') {
+      try {
+        parsed = JSON.parse(text);
+      } catch {
+        parsed = undefined;
+      }
+    }
+    return { status: response.status, headers: response.headers, body: parsed, text };
+  }
+
+  get = (path: string, options?: RequestOptions) => this.request('GET', path, options);
+  post = (path: string, body?: unknown, options?: RequestOptions) => this.request('POST', path, { ...options, body });
+  put = (path: string, body?: unknown, options?: RequestOptions) => this.request('PUT', path, { ...options, body });
+  patch = (path: string, body?: unknown, options?: RequestOptions) => this.request('PATCH', path, { ...options, body });
+  delete = (path: string, body?: unknown, options?: RequestOptions) => this.request('DELETE', path, { ...options, body });
+}
+
+/** Starts a gateway for the current test file (its handlers use the file's own table). */
+export function useApi(): Api {
+  let gateway: Gateway | undefined;
+  const api = new Api('');
+  beforeAll(async () => {
+    gateway = await startGateway({ tokens: { write: WRITE_TOKEN, read: READ_TOKEN } });
+    (api as { baseUrl: string }).baseUrl = gateway.url;
+  });
+  afterAll(async () => gateway?.close());
+  return api;
+}

@@ -123,6 +123,15 @@ export const routes: readonly Route[] = [
     tag: 'Departments',
   },
   {
+    operationId: 'listDepartmentUsers',
+    method: 'GET',
+    path: '/v2/departments/{department_id}/users',
+    handler: 'listDepartmentUsers',
+    access: 'read',
+    summary: 'List the users of one department (E1 restricted to it)',
+    tag: 'Departments',
+  },
+  {
     operationId: 'E8',
     method: 'DELETE',
     path: '/v2/departments/{department_id}',

@@ -1,0 +1,196 @@
+/**
+ * List semantics (paging, sort, filters, totals) checked against a plain
+ * in-memory model over a fixed population with awkward names and ties.
+ */
+import fc from 'fast-check';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { transactWrite } from '../../lib/db/transact';
+import { userChangeWrites } from '../../lib/domain/user-changes';
+import { getUser, type User } from '../../lib/domain/users';
+import { useApi } from '../support/api';
+
+const api = useApi();
+
+const LAST_NAMES = ['smith', 'Smith', 'smith jr', 'Šmíd', 'adams', 'Adams', 'zorro', 'Ó Briain', 'de la Cruz', 'Smithson', 'ädams'];
+const ROLES = ['admin', 'manager', 'member', 'guest'] as const;
+const DEPARTMENTS = ['dA', 'dB', 'dC'];
+
+let users: User[] = [];
+
+/** Code-point comparison of case-folded text, then id: the order API.md asks for. */
+function compare(a: string, b: string): number {
+  const x = [...a].map((c) => c.codePointAt(0)!);
+  const y = [...b].map((c) => c.codePointAt(0)!);
+  for (let i = 0; i < Math.min(x.length, y.length); i++) if (x[i] !== y[i]) return x[i] - y[i];
+  return x.length - y.length;
+}
+
+interface ModelQuery {
+  scope: 'all' | 'in' | string;
+  roles?: string[];
+  prefixes?: string[];
+  departments?: string[];
+  activated?: boolean;
+  lastLogin?: 'never' | `since:${string}` | `before:${string}`;
+  sort: 'last_name' | 'account_role' | 'activated' | 'last_login';
+  direction: 'asc' | 'desc';
+  offset: number;
+  count: number;
+}
+
+function modelList(q: ModelQuery): { ids: string[]; total: number } {
+  let matching = users.filter((u) => {
+    if (q.scope === 'in' && !u.department_id) return false;
+    if (q.scope !== 'all' && q.scope !== 'in' && u.department_id !== q.scope) return false;
+    if (q.roles && !q.roles.includes(u.account_role)) return false;
+    if (q.prefixes && !q.prefixes.some((p) => u.last_name.toLowerCase().startsWith(p.toLowerCase()))) return false;
+    if (q.departments && !q.departments.includes(u.department_id ?? '')) return false;
+    if (q.activated !== undefined && u.activated !== q.activated) return false;
+    if (q.lastLogin === 'never' && u.last_login !== null) return false;
+    if (q.lastLogin?.startsWith('since:') && !(u.last_login !== null && u.last_login >= new Date(q.lastLogin.slice(6)).toISOString())) return false;
+    if (q.lastLogin?.startsWith('before:') && !(u.last_login !== null && u.last_login < new Date(q.lastLogin.slice(7)).toISOString())) return false;
+    return true;
+  });
+  const sign = q.direction === 'desc' ? -1 : 1;
+  const field = (a: User, b: User): number => {
+    switch (q.sort) {
+      case 'last_name':
+        return compare(a.last_name.toLowerCase(), b.last_name.toLowerCase());
+      case 'account_role':
+        return compare(a.account_role, b.account_role);
+      case 'activated':
+        return Number(a.activated) - Number(b.activated);
+      case 'last_login':
+        return a.last_login === b.last_login ? 0 : a.last_login === null ? -1 : b.last_login === null ? 1 : compare(a.last_login, b.last_login);
+    }
+  };
+  matching = [...matching].sort((a, b) => sign * field(a, b) || compare(a.id, b.id));
+  return { ids: matching.slice(q.offset, q.offset + q.count).map((u) => u.id), total: matching.length };
+}
+
+function toPath(q: ModelQuery): string {
+  const base = q.scope === 'all' ? '/v2/users' : q.scope === 'in' ? '/v2/departments/users' : `/v2/departments/${q.scope}/users`;
+  const params = new URLSearchParams({ count: String(q.count), offset: String(q.offset), sort: `${q.sort}:${q.direction}` });
+  const filters = [
+    ...(q.roles ?? []).map((r) => `account_role:${r}`),
+    ...(q.prefixes ?? []).map((p) => `last_name:${p}`),
+    ...(q.departments ?? []).map((d) => `department_id:${d}`),
+  ];
+  if (filters.length > 0) params.set('query', filters.join(','));
+  if (q.activated !== undefined) params.set('activated', String(q.activated));
+  if (q.lastLogin) params.set('last_login', q.lastLogin);
+  return `${base}?${params}`;
+}
+
+beforeAll(async () => {
+  for (const id of DEPARTMENTS) expect((await api.post('/v2/departments', { id, name: `Dept ${id}` })).status).toBe(201);
+  const created: User[] = [];
+  for (let i = 0; i < 44; i++) {
+    const response = await api.post('/v2/users', {
+      id: `u${String((i * 7) % 44).padStart(2, '0')}`,
+      email: `user${i}@example.com`,
+      last_name: LAST_NAMES[i % LAST_NAMES.length],
+      account_role: ROLES[i % 3 === 0 ? 0 : i % 4],
+      activated: i % 3 !== 1,
+      last_login: i % 5 === 0 ? null : new Date(Date.UTC(2026, i % 12, 1 + (i % 27))).toISOString(),
+    });
+    expect(response.status, response.text).toBe(201);
+    created.push(response.body);
+  }
+  // Two of three users join a department, through the same move transaction E2 uses.
+  users = [];
+  for (const [i, user] of created.entries()) {
+    const departmentId = i % 3 === 2 ? null : DEPARTMENTS[i % DEPARTMENTS.length];
+    if (departmentId) {
+      const before = await getUser(user.id);
+      await transactWrite(userChangeWrites({ before, after: { ...user, department_id: departmentId } }, new Date().toISOString()));
+    }
+    users.push({ ...user, department_id: departmentId });
+  }
+});
+
+describe('GET /v2/users and a department\'s users', () => {
+  it('pages through everything in last_name order with stable ties', async () => {
+    const seen: string[] = [];
+    for (let offset = 0; offset < 50; offset += 7) {
+      const response = await api.get(`/v2/users?count=7&offset=${offset}`);
+      expect(response.status).toBe(200);
+      expect(response.body.total).toBe(users.length);
+      expect(response.body.offset).toBe(offset);
+      expect(response.body.count).toBe(response.body.users.length);
+      seen.push(...response.body.users.map((u: User) => u.id));
+    }
+    expect(seen).toEqual(modelList({ scope: 'all', sort: 'last_name', direction: 'asc', offset: 0, count: 1000 }).ids);
+  });
+
+  it('defaults to count 100 and offset 0', async () => {
+    const response = await api.get('/v2/users');
+    expect(response.body).toMatchObject({ total: users.length, count: users.length, offset: 0 });
+  });
+
+  it('agrees with the model for random combinations of parameters', async () => {
+    const query = fc.record(
+      {
+        scope: fc.constantFrom('all', ...DEPARTMENTS),
+        roles: fc.subarray([...ROLES], { minLength: 1 }),
+        prefixes: fc.subarray(['sm', 'ad', 'SMITH', 'z', 'ó', 'de la', 'q'], { minLength: 1, maxLength: 2 }),
+        departments: fc.subarray(DEPARTMENTS, { minLength: 1 }),
+        activated: fc.boolean(),
+        lastLogin: fc.constantFrom('never', 'since:2026-06-01', 'before:2026-04-15T12:00:00Z', 'since:2026-03-02T00:00:00.000Z'),
+        sort: fc.constantFrom('last_name', 'account_role', 'activated', 'last_login'),
+        direction: fc.constantFrom('asc', 'desc'),
+        offset: fc.integer({ min: 0, max: 30 }),
+        count: fc.integer({ min: 1, max: 25 }),
+      },
+      { requiredKeys: ['scope', 'sort', 'direction', 'offset', 'count'] },
+    );
+    await fc.assert(
+      fc.asyncProperty(query, async (q) => {
+        const model = modelList(q as ModelQuery);
+        const response = await api.get(toPath(q as ModelQuery));
+        expect(response.status, response.text).toBe(200);
+        expect(response.body.users.map((u: User) => u.id)).toEqual(model.ids);
+        expect(response.body.total).toBe(model.total);
+      }),
+      { numRuns: 120 },
+    );
+  });
+
+  it.each([
+    ['sort=email', 'sort'],
+    ['sort=last_name:up', 'sort'],
+    ['query=shoe_size:9', 'query'],
+    ['query=account_role', 'query'],
+    ['query=account_role:owner', 'query'],
+    ['activated=yes', 'activated'],
+    ['last_login=yesterday', 'last_login'],
+    ['last_login=since:not-a-date', 'last_login'],
+    ['count=0', 'count'],
+    ['count=1001', 'count'],
+    ['offset=-1', 'offset'],
+    ['colour=blue', 'query'],
+  ])('answers 400 for %s', async (params) => {
+    const response = await api.get(`/v2/users?${params}`);
+    expect(response.status).toBe(400);
+    expect(response.body.type).toBe('/problems/validation');
+  });
+});
+
+describe('GET /v2/departments', () => {
+  it('lists departments by name with totals, filters by name prefix and sorts by user_count', async () => {
+    const all = await api.get('/v2/departments');
+    expect(all.status).toBe(200);
+    expect(all.body.total).toBe(DEPARTMENTS.length);
+    expect(all.body.departments.map((d: { id: string }) => d.id)).toEqual(DEPARTMENTS);
+    const byCount = await api.get('/v2/departments?sort=user_count:desc');
+    const counts = byCount.body.departments.map((d: { user_count: number }) => d.user_count);
+    expect(counts).toEqual([...counts].sort((a, b) => b - a));
+    expect(counts.reduce((a: number, b: number) => a + b, 0)).toBe(users.filter((u) => u.department_id).length);
+    const filtered = await api.get('/v2/departments?query=name:DEPT%20Db');
+    expect(filtered.body).toMatchObject({ total: 1, count: 1 });
+    expect(filtered.body.departments[0].id).toBe('dB');
+    const desc = await api.get('/v2/departments?sort=desc&count=2&offset=1');
+    expect(desc.body.departments.map((d: { id: string }) => d.id)).toEqual(['dB', 'dA']);
+    expect((await api.get('/v2/departments?sort=size')).status).toBe(400);
+  });
+});

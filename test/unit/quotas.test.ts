@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest';
+import { resetConfig } from '../../lib/config';
+import { overagesOf, usageOf, limitAttribute, usageAttribute } from '../../lib/domain/quotas';
+
+const department = (usage: Record<string, number>, limits: Record<string, number> = {}) => ({
+  ...Object.fromEntries(Object.entries(usage).map(([q, n]) => [usageAttribute(q as never), n])),
+  ...Object.fromEntries(Object.entries(limits).map(([q, n]) => [limitAttribute(q as never), n])),
+});
+
+describe('usageOf', () => {
+  it('counts a member in users and in the quotas its role and activation select', () => {
+    expect(usageOf({ account_role: 'admin', activated: true })).toEqual({ users: 1, activated_users: 1, admins: 1, managers: 0, guests: 0 });
+    expect(usageOf({ account_role: 'member', activated: false })).toEqual({ users: 1, activated_users: 0, admins: 0, managers: 0, guests: 0 });
+  });
+});
+
+describe('overagesOf', () => {
+  it('lists every quota an addition would exceed, with usage + requested - limit', () => {
+    const stored = department({ users: 10, activated_users: 4, admins: 2, managers: 0, guests: 0 }, { users: 10, admins: 3, guests: 5 });
+    const overages = overagesOf(stored, { users: 2, activated_users: 2, admins: 2, managers: 0, guests: 0 });
+    expect(overages).toEqual([
+      { quota: 'users', limit: 10, usage: 10, requested: 2, overage: 2 },
+      { quota: 'admins', limit: 3, usage: 2, requested: 2, overage: 1 },
+    ]);
+  });
+
+  it('includes seats from DEPARTMENT_SEATS', () => {
+    process.env.DEPARTMENT_SEATS = '3';
+    resetConfig();
+    try {
+      const overages = overagesOf(department({ users: 3 }), { users: 1, activated_users: 0, admins: 0, managers: 0, guests: 0 });
+      expect(overages).toEqual([{ quota: 'seats', limit: 3, usage: 3, requested: 1, overage: 1 }]);
+    } finally {
+      delete process.env.DEPARTMENT_SEATS;
+      resetConfig();
+    }
+  });
+
+  it('is empty when a limit below usage is not raised by the change', () => {
+    expect(overagesOf(department({ users: 5, admins: 5 }, { admins: 1 }), { users: 1, activated_users: 0, admins: 0, managers: 0, guests: 0 })).toEqual([]);
+  });
+});

@@ -1,0 +1,71 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { DomainError } from '../../lib/errors';
+import { expectedVersion, etagOf } from '../../lib/http/etag';
+import { parseFilter, parseSort } from '../../lib/list-params';
+import { compareCodePoints, nameSortKey } from '../../lib/text';
+
+describe('compareCodePoints', () => {
+  it('orders like UTF-8 bytes (DynamoDB), not like UTF-16 code units', () => {
+    const astral = '\u{1F600}'; // surrogate pair D83D DE00
+    const highBmp = '\uFF21'; // FULLWIDTH A
+    expect(compareCodePoints(astral, highBmp)).toBeGreaterThan(0);
+    expect(Buffer.compare(Buffer.from(astral), Buffer.from(highBmp))).toBeGreaterThan(0);
+  });
+
+  it('agrees with byte order for arbitrary strings', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'grapheme' }), fc.string({ unit: 'grapheme' }), (a, b) => {
+        expect(Math.sign(compareCodePoints(a, b))).toBe(Math.sign(Buffer.compare(Buffer.from(a), Buffer.from(b))));
+      }),
+    );
+  });
+});
+
+describe('nameSortKey', () => {
+  it('sorts a name before its extensions and ties by id', () => {
+    const keys = [nameSortKey('Smith Jr', 'a'), nameSortKey('smith', 'b'), nameSortKey('SMITH', 'a'), nameSortKey('Smithson', 'a')];
+    expect([...keys].sort(compareCodePoints)).toEqual([keys[2], keys[1], keys[0], keys[3]]);
+  });
+});
+
+describe('parseSort', () => {
+  const fields = ['name', 'created_at'] as const;
+  it.each([
+    [undefined, { field: 'name', direction: 'asc' }],
+    ['desc', { field: 'name', direction: 'desc' }],
+    ['created_at', { field: 'created_at', direction: 'asc' }],
+    ['created_at:desc', { field: 'created_at', direction: 'desc' }],
+  ])('reads %s', (raw, expected) => expect(parseSort(raw, fields, 'name')).toEqual(expected));
+
+  it.each(['size', 'name:up', 'name:asc:x', ':asc'])('refuses %s with a validation error on sort', (raw) => {
+    expect(() => parseSort(raw, fields, 'name')).toThrow(DomainError);
+    try {
+      parseSort(raw, fields, 'name');
+    } catch (error) {
+      expect((error as DomainError).extra.errors).toEqual([{ field: 'sort', message: expect.any(String) }]);
+    }
+  });
+});
+
+describe('parseFilter', () => {
+  it('groups repeated attributes (OR) and keeps different ones apart (AND)', () => {
+    const filters = parseFilter('role:admin,name:a:b,role:guest', ['role', 'name'] as const);
+    expect(filters.get('role')).toEqual(['admin', 'guest']);
+    expect(filters.get('name')).toEqual(['a:b']);
+  });
+
+  it.each(['role', 'colour:red', 'role:admin,bad'])('refuses %s', (raw) => {
+    expect(() => parseFilter(raw, ['role'] as const)).toThrow(DomainError);
+  });
+});
+
+describe('ETags', () => {
+  it('round-trips a version and never matches a foreign tag', () => {
+    expect(expectedVersion(etagOf(7))).toBe(7);
+    expect(expectedVersion('W/"7"')).toBe(7);
+    expect(expectedVersion(undefined)).toBeUndefined();
+    expect(expectedVersion('*')).toBeUndefined();
+    expect(expectedVersion('"abc"')).toBe(-1);
+  });
+});

@@ -4,6 +4,9 @@
  * setting has one name and one parser.
  */
 
+/** Name the service logs under (Powertools `service`) and names its resources after. */
+export const SERVICE_NAME = 'dept-admin';
+
 export interface ServiceConfig {
   /** The single DynamoDB table (single-table design). */
   tableName: string;
@@ -38,7 +41,7 @@ function commaList(raw: string | undefined): string[] {
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServiceConfig {
   return {
-    tableName: env.TABLE_NAME ?? 'dept-admin',
+    tableName: env.TABLE_NAME ?? SERVICE_NAME,
     reportsBucket: env.REPORTS_BUCKET ?? 'dept-admin-reports',
     departmentSeats: optionalNonNegativeInteger('DEPARTMENT_SEATS', env.DEPARTMENT_SEATS),
     reportEmailDomains: commaList(env.REPORT_EMAIL_DOMAINS),

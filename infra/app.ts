@@ -1,0 +1,16 @@
+/**
+ * CDK entry point (`npx cdk synth`, see cdk.json). Settings come from context;
+ * none is required, so a synth works offline with no context at all.
+ */
+import { App } from 'aws-cdk-lib';
+import { stackPropsFromContext } from './context';
+import { DeptAdminStack } from './stack';
+
+const app = new App();
+new DeptAdminStack(app, 'DeptAdminStack', {
+  ...stackPropsFromContext(app.node),
+  description: 'Department and group administration API',
+  // No `env`: the template is environment-agnostic, so synth needs no AWS
+  // account and the same template deploys to any account and region.
+});
+app.synth();

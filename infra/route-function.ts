@@ -1,0 +1,56 @@
+/**
+ * The Lambda function behind one route: bundled from `functions/<handler>.ts`,
+ * with its own log group and exactly the table access its route needs.
+ */
+import { join } from 'node:path';
+import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
+import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
+import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { Construct } from 'constructs';
+import type { Route } from '../lib/routes';
+import { TABLE_ACTIONS } from './access';
+import { FUNCTION_ARCHITECTURE, FUNCTION_MEMORY_MB, FUNCTION_RUNTIME, FUNCTION_TIMEOUT, functionBundling } from './bundling';
+
+export const LOG_RETENTION = RetentionDays.ONE_MONTH;
+
+export interface RouteFunctionProps {
+  route: Route;
+  /** Directory holding `functions/` and the lock file; esbuild runs from here. */
+  projectRoot: string;
+  environment: Record<string, string>;
+  table: ITable;
+}
+
+export class RouteFunction extends Construct {
+  readonly function: NodejsFunction;
+
+  constructor(scope: Construct, id: string, { route, projectRoot, environment, table }: RouteFunctionProps) {
+    super(scope, id);
+    // An explicit log group, rather than the `logRetention` option, avoids a
+    // custom-resource Lambda and lets the retention live in the template.
+    const logGroup = new LogGroup(this, 'Logs', { retention: LOG_RETENTION });
+
+    this.function = new NodejsFunction(this, 'Function', {
+      description: `${route.operationId}: ${route.method} ${route.path}`,
+      projectRoot,
+      entry: join(projectRoot, 'functions', `${route.handler}.ts`),
+      depsLockFilePath: join(projectRoot, 'package-lock.json'),
+      handler: 'handler',
+      runtime: FUNCTION_RUNTIME,
+      architecture: FUNCTION_ARCHITECTURE,
+      memorySize: FUNCTION_MEMORY_MB,
+      timeout: FUNCTION_TIMEOUT,
+      bundling: functionBundling(),
+      environment,
+      logGroup,
+    });
+
+    const actions = TABLE_ACTIONS[route.access];
+    if (actions.length > 0) {
+      this.function.addToRolePolicy(
+        new PolicyStatement({ actions: [...actions], resources: [table.tableArn, `${table.tableArn}/index/*`] }),
+      );
+    }
+  }
+}

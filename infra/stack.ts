@@ -1,0 +1,117 @@
+/**
+ * The whole service on AWS: table, reports bucket, token issuer, HTTP API, and
+ * one Lambda function per entry of the route table (lib/routes.ts).
+ */
+import { fileURLToPath } from 'node:url';
+import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
+import type { ThrottleSettings } from 'aws-cdk-lib/aws-apigatewayv2';
+import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
+import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
+import type { IBucket } from 'aws-cdk-lib/aws-s3';
+import type { Construct } from 'constructs';
+import { loadConfig, SERVICE_NAME } from '../lib/config';
+import { routes } from '../lib/routes';
+import { ServiceAlarms } from './alarms';
+import { ServiceApi } from './api';
+import { ApiAuth, type ExternalIssuer } from './auth';
+import { RouteFunction } from './route-function';
+import { createReportsBucket, createTable } from './storage';
+
+export interface DeptAdminStackProps extends StackProps {
+  /** Issuer of an external OIDC provider; with `jwtAudience`, replaces the Cognito user pool. */
+  jwtIssuer?: string;
+  jwtAudience?: string[];
+  /** Seat limit of every department; unset means no limit. */
+  departmentSeats?: number;
+  /** When set, report e-mails may go only to these domains. */
+  reportEmailDomains?: string[];
+  reportEmailFrom?: string;
+  /** Browser origins allowed by CORS; unset keeps CORS closed. */
+  corsAllowOrigins?: string[];
+  /** Requests per second (steady and burst) of the whole stage. */
+  throttle?: Required<ThrottleSettings>;
+  /** Directory holding `functions/` and `package-lock.json`; tests point it at placeholders. */
+  projectRoot?: string;
+}
+
+export const DEFAULT_THROTTLE: Required<ThrottleSettings> = { rateLimit: 50, burstLimit: 100 };
+
+/** The directory above infra/: where the handlers and the lock file live. */
+export const REPOSITORY_ROOT = fileURLToPath(new URL('..', import.meta.url));
+
+export class DeptAdminStack extends Stack {
+  readonly table: ITable;
+  readonly reportsBucket: IBucket;
+  readonly api: ServiceApi;
+  /** The function of each route, by operation id. */
+  readonly routeFunctions = new Map<string, NodejsFunction>();
+
+  constructor(scope: Construct, id: string, props: DeptAdminStackProps = {}) {
+    super(scope, id, props);
+
+    const table = createTable(this, 'Table');
+    const reportsBucket = createReportsBucket(this, 'ReportsBucket');
+    const auth = new ApiAuth(this, 'Auth', { external: externalIssuer(props) });
+    const api = new ServiceApi(this, 'Api', {
+      authorizer: auth.authorizer,
+      throttle: props.throttle ?? DEFAULT_THROTTLE,
+      corsAllowOrigins: props.corsAllowOrigins,
+    });
+    this.table = table;
+    this.reportsBucket = reportsBucket;
+    this.api = api;
+
+    const environment = functionEnvironment(props, table, reportsBucket);
+    for (const route of routes) {
+      const { function: handler } = new RouteFunction(this, route.operationId, {
+        route,
+        projectRoot: props.projectRoot ?? REPOSITORY_ROOT,
+        environment,
+        table,
+      });
+      api.addRoute(route, handler);
+      this.routeFunctions.set(route.operationId, handler);
+    }
+
+    const alarms = new ServiceAlarms(this, 'Alarms', { api: api.httpApi });
+
+    new CfnOutput(this, 'ApiUrl', { value: api.url });
+    new CfnOutput(this, 'TableName', { value: table.tableName });
+    new CfnOutput(this, 'ReportsBucketName', { value: reportsBucket.bucketName });
+    new CfnOutput(this, 'AlarmTopicArn', { value: alarms.topic.topicArn });
+    new CfnOutput(this, 'JwtIssuer', { value: auth.issuer });
+    if (auth.cognito) {
+      new CfnOutput(this, 'UserPoolId', { value: auth.cognito.userPool.userPoolId });
+      new CfnOutput(this, 'UserPoolClientId', {
+        value: auth.cognito.machineClient.userPoolClientId,
+        description: 'Machine client; its secret is in the Cognito console',
+      });
+      new CfnOutput(this, 'TokenUrl', { value: auth.cognito.tokenUrl });
+    }
+  }
+}
+
+function externalIssuer({ jwtIssuer, jwtAudience }: DeptAdminStackProps): ExternalIssuer | undefined {
+  const audience = jwtAudience ?? [];
+  if (!jwtIssuer && audience.length === 0) return undefined;
+  if (!jwtIssuer || audience.length === 0) {
+    throw new Error('jwtIssuer and jwtAudience go together: give both (external issuer) or neither (Cognito)');
+  }
+  return { issuer: jwtIssuer, audience };
+}
+
+/** The environment every route function reads through lib/config.ts. */
+function functionEnvironment(props: DeptAdminStackProps, table: ITable, bucket: IBucket): Record<string, string> {
+  const environment: Record<string, string> = {
+    TABLE_NAME: table.tableName,
+    REPORTS_BUCKET: bucket.bucketName,
+    REPORT_EMAIL_FROM: props.reportEmailFrom ?? loadConfig({}).reportEmailFrom,
+    NODE_OPTIONS: '--enable-source-maps',
+    POWERTOOLS_SERVICE_NAME: SERVICE_NAME,
+  };
+  if (props.departmentSeats !== undefined) environment.DEPARTMENT_SEATS = String(props.departmentSeats);
+  if (props.reportEmailDomains?.length) environment.REPORT_EMAIL_DOMAINS = props.reportEmailDomains.join(',');
+  // Parse it as the functions will, so a bad value fails the synth instead of every request.
+  loadConfig(environment);
+  return environment;
+}

@@ -1,0 +1,54 @@
+/**
+ * The service's state: the single table and the reports bucket. Both are
+ * retained when the stack is deleted; losing them is never a deploy step.
+ */
+import { Duration, RemovalPolicy } from 'aws-cdk-lib';
+import { AttributeType, BillingMode, ProjectionType, StreamViewType, Table } from 'aws-cdk-lib/aws-dynamodb';
+import { BlockPublicAccess, Bucket, BucketEncryption } from 'aws-cdk-lib/aws-s3';
+import type { Construct } from 'constructs';
+import { indexList, PARTITION_KEY, SORT_KEY, TTL_ATTRIBUTE } from '../lib/db/table';
+
+/** Reports are fetched soon after they are made; after this they are gone. */
+export const REPORT_LIFETIME = Duration.days(7);
+
+const stringKey = (name: string) => ({ name, type: AttributeType.STRING });
+
+export function createTable(scope: Construct, id: string): Table {
+  const table = new Table(scope, id, {
+    partitionKey: stringKey(PARTITION_KEY),
+    sortKey: stringKey(SORT_KEY),
+    billingMode: BillingMode.PAY_PER_REQUEST,
+    pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
+    deletionProtection: true,
+    timeToLiveAttribute: TTL_ATTRIBUTE,
+    // Old and new images: a later change feeds EventBridge from this stream.
+    stream: StreamViewType.NEW_AND_OLD_IMAGES,
+    removalPolicy: RemovalPolicy.RETAIN,
+  });
+  for (const index of indexList) {
+    table.addGlobalSecondaryIndex({
+      indexName: index.name,
+      partitionKey: stringKey(index.partitionKey),
+      sortKey: stringKey(index.sortKey),
+      projectionType: ProjectionType.ALL,
+    });
+  }
+  return table;
+}
+
+export function createReportsBucket(scope: Construct, id: string): Bucket {
+  return new Bucket(scope, id, {
+    blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
+    encryption: BucketEncryption.S3_MANAGED,
+    enforceSSL: true,
+    versioned: false,
+    lifecycleRules: [
+      {
+        expiration: REPORT_LIFETIME,
+        // Large reports upload in parts; a failed upload leaves parts that expiration never removes.
+        abortIncompleteMultipartUploadAfter: Duration.days(1),
+      },
+    ],
+    removalPolicy: RemovalPolicy.RETAIN,
+  });
+}

@@ -1,0 +1,444 @@
+/**
+ * The synthesized CloudFormation template of DeptAdminStack.
+ *
+ * Bundling is skipped (`aws:cdk:bundling-stacks: []`), but NodejsFunction
+ * still insists that each entry file exists and lies under the project root,
+ * so the stack is pointed at a throw-away project root holding one
+ * placeholder per handler. The feature flags are those of cdk.json, so the
+ * template is the one `cdk synth` makes.
+ *
+ * Routes are followed to their functions through the template itself
+ * (route → integration → function → role → policies), never by logical-id
+ * naming, so the per-route assertions check the real wiring.
+ */
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { App } from 'aws-cdk-lib';
+import { Template } from 'aws-cdk-lib/assertions';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { indexList, PARTITION_KEY, SORT_KEY, TTL_ATTRIBUTE } from '../../lib/db/table';
+import { type Route, routes, servedPaths } from '../../lib/routes';
+import { requiredScope, TABLE_ACTIONS, TABLE_WRITE_ONLY_ACTIONS } from '../../infra/access';
+import { stackPropsFromContext } from '../../infra/context';
+import { LOG_RETENTION } from '../../infra/route-function';
+import { DEFAULT_THROTTLE, DeptAdminStack, REPOSITORY_ROOT } from '../../infra/stack';
+
+type Json = any; // CloudFormation fragments: free-form by nature.
+interface Resource {
+  Type: string;
+  Properties: Json;
+  DeletionPolicy?: string;
+  UpdateReplacePolicy?: string;
+}
+
+const SYNTH_TIMEOUT_MS = 120_000;
+const EXTERNAL_ISSUER = 'https://login.example.com/';
+
+const cdkJsonContext = JSON.parse(readFileSync(join(REPOSITORY_ROOT, 'cdk.json'), 'utf8')).context;
+
+/** A project root with a placeholder for every handler, so the test does not depend on functions/. */
+function placeholderProject(): string {
+  const root = mkdtempSync(join(tmpdir(), 'dept-admin-stack-test-'));
+  mkdirSync(join(root, 'functions'));
+  for (const handler of new Set(routes.map((route) => route.handler))) {
+    writeFileSync(join(root, 'functions', `${handler}.ts`), 'export const handler = async () => ({ statusCode: 200 });\n');
+  }
+  writeFileSync(join(root, 'package-lock.json'), '{}\n');
+  return root;
+}
+
+function synth(projectRoot: string, context: Record<string, unknown> = {}): Template {
+  const app = new App({ context: { ...cdkJsonContext, 'aws:cdk:bundling-stacks': [], ...context } });
+  const stack = new DeptAdminStack(app, 'DeptAdminStack', { ...stackPropsFromContext(app.node), projectRoot });
+  return Template.fromStack(stack);
+}
+
+// --- reading the template -------------------------------------------------
+
+function resourcesOf(template: Template, type: string): Record<string, Resource> {
+  return template.findResources(type) as Record<string, Resource>;
+}
+
+function onlyResource(template: Template, type: string): [string, Resource] {
+  const entries = Object.entries(resourcesOf(template, type));
+  expect(entries, `exactly one ${type}`).toHaveLength(1);
+  return entries[0];
+}
+
+function refTarget(value: Json): string {
+  expect(value).toEqual({ Ref: expect.any(String) });
+  return value.Ref;
+}
+
+function getAttTarget(value: Json): string {
+  expect(value).toEqual({ 'Fn::GetAtt': [expect.any(String), 'Arn'] });
+  return value['Fn::GetAtt'][0];
+}
+
+/** `integrations/<id>` as CDK writes a route target. */
+function integrationOfTarget(target: Json): string {
+  expect(target['Fn::Join'][1][0]).toBe('integrations/');
+  return refTarget(target['Fn::Join'][1][1]);
+}
+
+const asList = <T>(value: T | T[]): T[] => (Array.isArray(value) ? value : [value]);
+const sorted = (values: readonly string[]) => [...values].sort();
+
+/** Everything the template says about the functions and routes, keyed by route. */
+interface RouteWiring {
+  apiRoutes: Resource[];
+  functionId: string;
+  func: Resource;
+  roleId: string;
+  policyStatements: Json[];
+}
+
+function wiringOf(template: Template): Map<Route, RouteWiring> {
+  const apiRoutes = Object.values(resourcesOf(template, 'AWS::ApiGatewayV2::Route'));
+  const integrations = resourcesOf(template, 'AWS::ApiGatewayV2::Integration');
+  const functions = resourcesOf(template, 'AWS::Lambda::Function');
+  const policies = Object.values(resourcesOf(template, 'AWS::IAM::Policy'));
+
+  const wiring = new Map<Route, RouteWiring>();
+  for (const route of routes) {
+    const keys = servedPaths(route).map((path) => `${route.method} ${path}`);
+    const matching = apiRoutes.filter((apiRoute) => keys.includes(apiRoute.Properties.RouteKey));
+    const functionIds = new Set(
+      matching.map((apiRoute) => getAttTarget(integrations[integrationOfTarget(apiRoute.Properties.Target)].Properties.IntegrationUri)),
+    );
+    expect([...functionIds], `all paths of ${route.operationId} reach one function`).toHaveLength(1);
+    const functionId = [...functionIds][0];
+    const func = functions[functionId];
+    const roleId = getAttTarget(func.Properties.Role);
+    const policyStatements = policies
+      .filter((policy) => policy.Properties.Roles.some((role: Json) => refTarget(role) === roleId))
+      .flatMap((policy) => policy.Properties.PolicyDocument.Statement);
+    wiring.set(route, { apiRoutes: matching, functionId, func, roleId, policyStatements });
+  }
+  return wiring;
+}
+
+// --- the default stack: Cognito, no optional settings ----------------------
+
+let projectRoot: string;
+let template: Template;
+let wiring: Map<Route, RouteWiring>;
+let externalTemplate: Template;
+
+beforeAll(() => {
+  projectRoot = placeholderProject();
+  template = synth(projectRoot);
+  wiring = wiringOf(template);
+  externalTemplate = synth(projectRoot, {
+    jwtIssuer: EXTERNAL_ISSUER,
+    jwtAudience: 'api-one, api-two',
+    departmentSeats: '25',
+    reportEmailDomains: 'example.com,example.org',
+    corsAllowOrigins: ['https://admin.example.com'],
+  });
+}, SYNTH_TIMEOUT_MS);
+
+afterAll(() => {
+  if (projectRoot) rmSync(projectRoot, { recursive: true, force: true });
+});
+
+describe('functions', () => {
+  it('makes exactly one function per route and no helper functions', () => {
+    const routeFunctionIds = new Set([...wiring.values()].map((entry) => entry.functionId));
+    expect(routeFunctionIds.size).toBe(routes.length);
+    // Explicit log groups mean no LogRetention helper; nothing else adds one.
+    expect(sorted(Object.keys(resourcesOf(template, 'AWS::Lambda::Function')))).toEqual(sorted([...routeFunctionIds]));
+    const node22 = Object.values(resourcesOf(template, 'AWS::Lambda::Function')).filter((f) => f.Properties.Runtime === 'nodejs22.x');
+    expect(node22).toHaveLength(routes.length);
+  });
+
+  it.each(routes.map((route) => [route.operationId, route] as const))('%s runs on arm64, node 22, 512 MB, 10 s', (_, route) => {
+    const { Properties: props } = wiring.get(route)!.func;
+    expect(props).toMatchObject({
+      Runtime: 'nodejs22.x',
+      Architectures: ['arm64'],
+      MemorySize: 512,
+      Timeout: 10,
+      Handler: 'index.handler',
+    });
+  });
+
+  it('gives every function the service environment and nothing optional by default', () => {
+    const [tableId] = onlyResource(template, 'AWS::DynamoDB::Table');
+    const [bucketId] = onlyResource(template, 'AWS::S3::Bucket');
+    for (const { func } of wiring.values()) {
+      const variables = func.Properties.Environment.Variables;
+      expect(variables).toEqual({
+        TABLE_NAME: { Ref: tableId },
+        REPORTS_BUCKET: { Ref: bucketId },
+        REPORT_EMAIL_FROM: expect.stringContaining('@'),
+        NODE_OPTIONS: '--enable-source-maps',
+        POWERTOOLS_SERVICE_NAME: 'dept-admin',
+      });
+    }
+  });
+
+  it('passes the optional settings from context to every function', () => {
+    for (const func of Object.values(resourcesOf(externalTemplate, 'AWS::Lambda::Function'))) {
+      expect(func.Properties.Environment.Variables).toMatchObject({
+        DEPARTMENT_SEATS: '25',
+        REPORT_EMAIL_DOMAINS: 'example.com,example.org',
+      });
+    }
+  });
+
+  it('gives every function its own log group with a retention', () => {
+    const logGroups = resourcesOf(template, 'AWS::Logs::LogGroup');
+    const used = [...wiring.values()].map(({ func }) => refTarget(func.Properties.LoggingConfig.LogGroup));
+    expect(new Set(used).size).toBe(routes.length);
+    for (const id of used) expect(logGroups[id].Properties.RetentionInDays).toBe(LOG_RETENTION);
+  });
+
+  it('lets API Gateway invoke every route function', () => {
+    const permissions = Object.values(resourcesOf(template, 'AWS::Lambda::Permission'));
+    for (const { functionId } of wiring.values()) {
+      const granted = permissions.filter(
+        (p) => p.Properties.Principal === 'apigateway.amazonaws.com' && getAttTarget(p.Properties.FunctionName) === functionId,
+      );
+      expect(granted.length).toBeGreaterThan(0);
+    }
+  });
+});
+
+describe('routes', () => {
+  it('has one API route per served path and method, and no others', () => {
+    const expected = routes.flatMap((route) => servedPaths(route).map((path) => `${route.method} ${path}`));
+    const actual = Object.values(resourcesOf(template, 'AWS::ApiGatewayV2::Route')).map((r) => r.Properties.RouteKey);
+    expect(sorted(actual)).toEqual(sorted(expected));
+  });
+
+  it.each(routes.map((route) => [route.operationId, route] as const))('%s demands the scope of its access level', (_, route) => {
+    const [authorizerId] = onlyResource(template, 'AWS::ApiGatewayV2::Authorizer');
+    const scope = requiredScope(route.access);
+    for (const { Properties: props } of wiring.get(route)!.apiRoutes) {
+      if (route.access === 'public') {
+        expect(props.AuthorizationType).toBe('NONE');
+        expect(props.AuthorizerId).toBeUndefined();
+        expect(props.AuthorizationScopes).toBeUndefined();
+      } else {
+        expect(scope).toBe(route.access === 'read' ? 'admin/read' : 'admin/write');
+        expect(props.AuthorizationType).toBe('JWT');
+        expect(props.AuthorizerId).toEqual({ Ref: authorizerId });
+        expect(props.AuthorizationScopes).toEqual([scope]);
+      }
+    }
+  });
+});
+
+describe('IAM', () => {
+  it('keeps the write-only actions out of the read list', () => {
+    expect(TABLE_ACTIONS.read.filter((action) => TABLE_WRITE_ONLY_ACTIONS.includes(action))).toEqual([]);
+    expect(TABLE_ACTIONS.public).toEqual([]);
+  });
+
+  it.each(routes.map((route) => [route.operationId, route] as const))('%s holds exactly the actions of its access level', (_, route) => {
+    const { policyStatements } = wiring.get(route)!;
+    const actions = policyStatements.flatMap((statement) => asList<string>(statement.Action));
+    expect(sorted(actions)).toEqual(sorted(TABLE_ACTIONS[route.access]));
+    if (route.access !== 'write') {
+      expect(actions.filter((action) => TABLE_WRITE_ONLY_ACTIONS.includes(action))).toEqual([]);
+    }
+  });
+
+  it.each(routes.filter((route) => route.access !== 'public').map((route) => [route.operationId, route] as const))(
+    '%s may touch only the table and its indexes',
+    (_, route) => {
+      const [tableId] = onlyResource(template, 'AWS::DynamoDB::Table');
+      const tableArn = { 'Fn::GetAtt': [tableId, 'Arn'] };
+      for (const statement of wiring.get(route)!.policyStatements) {
+        expect(statement.Effect).toBe('Allow');
+        expect(asList(statement.Resource)).toEqual([tableArn, { 'Fn::Join': ['', [tableArn, '/index/*']] }]);
+      }
+    },
+  );
+
+  it('attaches no managed policy beyond basic Lambda logging', () => {
+    const roles = resourcesOf(template, 'AWS::IAM::Role');
+    for (const { roleId } of wiring.values()) {
+      const managed = roles[roleId].Properties.ManagedPolicyArns ?? [];
+      expect(JSON.stringify(managed)).toMatch(/AWSLambdaBasicExecutionRole/);
+      expect(managed).toHaveLength(1);
+    }
+  });
+});
+
+describe('table', () => {
+  it('matches lib/db/table.ts and is protected', () => {
+    const [, table] = onlyResource(template, 'AWS::DynamoDB::Table');
+    expect(table.DeletionPolicy).toBe('Retain');
+    expect(table.UpdateReplacePolicy).toBe('Retain');
+    expect(table.Properties).toMatchObject({
+      BillingMode: 'PAY_PER_REQUEST',
+      PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
+      DeletionProtectionEnabled: true,
+      TimeToLiveSpecification: { AttributeName: TTL_ATTRIBUTE, Enabled: true },
+      StreamSpecification: { StreamViewType: 'NEW_AND_OLD_IMAGES' },
+      KeySchema: [
+        { AttributeName: PARTITION_KEY, KeyType: 'HASH' },
+        { AttributeName: SORT_KEY, KeyType: 'RANGE' },
+      ],
+    });
+  });
+
+  it('has exactly the indexes of lib/db/table.ts, each projecting all attributes', () => {
+    const [, table] = onlyResource(template, 'AWS::DynamoDB::Table');
+    const byName = (a: { IndexName: string }, b: { IndexName: string }) => a.IndexName.localeCompare(b.IndexName);
+    const expected = indexList
+      .map((index) => ({
+        IndexName: index.name,
+        KeySchema: [
+          { AttributeName: index.partitionKey, KeyType: 'HASH' },
+          { AttributeName: index.sortKey, KeyType: 'RANGE' },
+        ],
+        Projection: { ProjectionType: 'ALL' },
+      }))
+      .sort(byName);
+    expect([...table.Properties.GlobalSecondaryIndexes].sort(byName)).toEqual(expected);
+    const keyAttributes = [PARTITION_KEY, SORT_KEY, ...indexList.flatMap((index) => [index.partitionKey, index.sortKey])];
+    expect(sorted(table.Properties.AttributeDefinitions.map((d: Json) => d.AttributeName))).toEqual(sorted([...new Set(keyAttributes)]));
+    for (const definition of table.Properties.AttributeDefinitions) expect(definition.AttributeType).toBe('S');
+  });
+});
+
+describe('reports bucket', () => {
+  it('is private, encrypted, unversioned, short-lived and retained', () => {
+    const [, bucket] = onlyResource(template, 'AWS::S3::Bucket');
+    expect(bucket.DeletionPolicy).toBe('Retain');
+    expect(bucket.Properties.PublicAccessBlockConfiguration).toEqual({
+      BlockPublicAcls: true,
+      BlockPublicPolicy: true,
+      IgnorePublicAcls: true,
+      RestrictPublicBuckets: true,
+    });
+    expect(bucket.Properties.BucketEncryption).toEqual({
+      ServerSideEncryptionConfiguration: [{ ServerSideEncryptionByDefault: { SSEAlgorithm: 'AES256' } }],
+    });
+    expect(bucket.Properties.VersioningConfiguration).toBeUndefined();
+    expect(bucket.Properties.LifecycleConfiguration.Rules).toContainEqual(
+      expect.objectContaining({ Status: 'Enabled', ExpirationInDays: 7 }),
+    );
+  });
+
+  it('denies requests without TLS', () => {
+    const [bucketId] = onlyResource(template, 'AWS::S3::Bucket');
+    const [, policy] = onlyResource(template, 'AWS::S3::BucketPolicy');
+    expect(policy.Properties.Bucket).toEqual({ Ref: bucketId });
+    expect(policy.Properties.PolicyDocument.Statement).toContainEqual(
+      expect.objectContaining({
+        Effect: 'Deny',
+        Action: 's3:*',
+        Principal: { AWS: '*' },
+        Condition: { Bool: { 'aws:SecureTransport': 'false' } },
+      }),
+    );
+  });
+});
+
+describe('API', () => {
+  it('throttles the $default stage', () => {
+    const [, stage] = onlyResource(template, 'AWS::ApiGatewayV2::Stage');
+    expect(stage.Properties).toMatchObject({
+      StageName: '$default',
+      AutoDeploy: true,
+      DefaultRouteSettings: {
+        ThrottlingRateLimit: DEFAULT_THROTTLE.rateLimit,
+        ThrottlingBurstLimit: DEFAULT_THROTTLE.burstLimit,
+      },
+    });
+  });
+
+  it('keeps CORS closed unless origins are given', () => {
+    const [, api] = onlyResource(template, 'AWS::ApiGatewayV2::Api');
+    expect(api.Properties.CorsConfiguration).toBeUndefined();
+    const [, openApi] = onlyResource(externalTemplate, 'AWS::ApiGatewayV2::Api');
+    expect(openApi.Properties.CorsConfiguration).toMatchObject({
+      AllowOrigins: ['https://admin.example.com'],
+      AllowHeaders: expect.arrayContaining(['authorization', 'idempotency-key', 'if-match']),
+      ExposeHeaders: expect.arrayContaining(['etag']),
+    });
+  });
+});
+
+describe('auth', () => {
+  it('by default issues tokens from a Cognito pool with scopes admin/read and admin/write', () => {
+    const [poolId] = onlyResource(template, 'AWS::Cognito::UserPool');
+    const [serverId, server] = onlyResource(template, 'AWS::Cognito::UserPoolResourceServer');
+    expect(server.Properties.Identifier).toBe('admin');
+    expect(server.Properties.Scopes.map((s: Json) => s.ScopeName).sort()).toEqual(['read', 'write']);
+
+    const [clientId, client] = onlyResource(template, 'AWS::Cognito::UserPoolClient');
+    expect(client.Properties).toMatchObject({ GenerateSecret: true, AllowedOAuthFlows: ['client_credentials'] });
+    // Each scope is written as `<Ref resource server>/<name>`; the Ref resolves to the identifier `admin`.
+    const scopes = client.Properties.AllowedOAuthScopes.map((scope: Json) => {
+      const [ref, suffix] = scope['Fn::Join'][1];
+      expect(ref).toEqual({ Ref: serverId });
+      return `${server.Properties.Identifier}${suffix}`;
+    });
+    expect(scopes.sort()).toEqual(['admin/read', 'admin/write']);
+
+    const [, domain] = onlyResource(template, 'AWS::Cognito::UserPoolDomain');
+    expect(domain.Properties.UserPoolId).toEqual({ Ref: poolId });
+    expect(domain.Properties.Domain['Fn::Join'][1][0]).toMatch(/^dept-admin-[0-9a-f]{8}-$/);
+
+    const [, authorizer] = onlyResource(template, 'AWS::ApiGatewayV2::Authorizer');
+    expect(authorizer.Properties.AuthorizerType).toBe('JWT');
+    expect(authorizer.Properties.JwtConfiguration.Audience).toEqual([{ Ref: clientId }]);
+    const issuer = authorizer.Properties.JwtConfiguration.Issuer['Fn::Join'][1];
+    expect(issuer[0]).toBe('https://cognito-idp.');
+    expect(issuer).toContainEqual({ Ref: poolId });
+
+    const outputs = Object.keys(template.toJSON().Outputs);
+    expect(outputs).toEqual(
+      expect.arrayContaining(['ApiUrl', 'TableName', 'ReportsBucketName', 'UserPoolId', 'UserPoolClientId', 'TokenUrl']),
+    );
+  });
+
+  it('with an external issuer in context, creates no Cognito resources and trusts that issuer', () => {
+    for (const type of ['AWS::Cognito::UserPool', 'AWS::Cognito::UserPoolClient', 'AWS::Cognito::UserPoolDomain']) {
+      externalTemplate.resourceCountIs(type, 0);
+    }
+    const [, authorizer] = onlyResource(externalTemplate, 'AWS::ApiGatewayV2::Authorizer');
+    expect(authorizer.Properties.JwtConfiguration).toEqual({ Issuer: EXTERNAL_ISSUER, Audience: ['api-one', 'api-two'] });
+    const outputs = Object.keys(externalTemplate.toJSON().Outputs);
+    expect(outputs).not.toContain('TokenUrl');
+    expect(outputs).not.toContain('UserPoolId');
+  });
+
+  it('refuses an issuer without an audience', () => {
+    const app = new App({ context: { 'aws:cdk:bundling-stacks': [], jwtIssuer: EXTERNAL_ISSUER } });
+    expect(() => new DeptAdminStack(app, 'Broken', { ...stackPropsFromContext(app.node), projectRoot })).toThrow(/jwtAudience/);
+  });
+
+  it('refuses a seat limit that is not a non-negative integer', () => {
+    const app = new App({ context: { departmentSeats: 'many' } });
+    expect(() => stackPropsFromContext(app.node)).toThrow(/departmentSeats/);
+  });
+});
+
+describe('alarms', () => {
+  it('alarms on API 5xx, Lambda errors and Lambda throttles, notifying one topic', () => {
+    const [topicId] = onlyResource(template, 'AWS::SNS::Topic');
+    const alarms = Object.values(resourcesOf(template, 'AWS::CloudWatch::Alarm')).map((a) => a.Properties);
+    const [apiId] = onlyResource(template, 'AWS::ApiGatewayV2::Api');
+    expect(alarms).toContainEqual(
+      expect.objectContaining({ Namespace: 'AWS/ApiGateway', MetricName: '5xx', Dimensions: [{ Name: 'ApiId', Value: { Ref: apiId } }] }),
+    );
+    for (const metricName of ['Errors', 'Throttles']) {
+      const alarm = alarms.find((a) => a.Namespace === 'AWS/Lambda' && a.MetricName === metricName);
+      expect(alarm, `${metricName} alarm`).toBeDefined();
+      // Account-wide: no FunctionName dimension.
+      expect(alarm.Dimensions).toBeUndefined();
+    }
+    expect(alarms).toHaveLength(3);
+    for (const alarm of alarms) {
+      expect(alarm.AlarmActions).toEqual([{ Ref: topicId }]);
+      expect(alarm.Statistic).toBe('Sum');
+    }
+  });
+});

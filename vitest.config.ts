@@ -6,6 +6,9 @@ import { defineConfig } from 'vitest/config';
  * services (DynamoDB Local, s3rver, SES stand-in) started by a global setup,
  * with a fresh table per test file.
  */
+/** Handlers log nothing during tests; the SDK's Node 20 notice is known (Lambdas run Node 22). */
+const env = { POWERTOOLS_LOG_LEVEL: 'SILENT', AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' };
+
 export default defineConfig({
   test: {
     projects: [
@@ -13,7 +16,7 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: ['test/unit/**/*.test.ts', 'test/infra/**/*.test.ts', 'test/local/gateway.test.ts'],
-          env: { POWERTOOLS_LOG_LEVEL: 'SILENT' },
+          env,
           testTimeout: 60_000,
         },
       },
@@ -23,7 +26,7 @@ export default defineConfig({
           include: ['test/integration/**/*.test.ts', 'test/http/**/*.test.ts', 'test/local/services.test.ts'],
           globalSetup: ['test/support/global-setup.ts'],
           setupFiles: ['test/support/table-per-file.ts'],
-          env: { POWERTOOLS_LOG_LEVEL: 'SILENT' },
+          env,
           testTimeout: 60_000,
           hookTimeout: 120_000,
         },

@@ -1,0 +1,110 @@
+/**
+ * `npm start`: the whole service on one machine. Starts the local AWS
+ * stand-ins (data kept under LOCAL_DATA_DIR), points the handlers at them and
+ * serves the API through the local gateway until SIGINT/SIGTERM.
+ *
+ * Settings (all optional): PORT, ADMIN_API_TOKEN, ADMIN_API_READ_TOKEN,
+ * LOCAL_DATA_DIR, LOCAL_DYNAMODB_PORT, LOCAL_S3_PORT, LOCAL_SES_PORT, and the
+ * service's own DEPARTMENT_SEATS, REPORT_EMAIL_DOMAINS, REPORT_EMAIL_FROM,
+ * which reach the handlers unchanged through process.env.
+ */
+import { randomBytes } from 'node:crypto';
+import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { loadConfig } from '../../lib/config';
+import { startGateway, type Gateway } from './gateway';
+import { JavaUnavailableError, startLocalServices, type LocalServices } from './services';
+
+const projectRoot = fileURLToPath(new URL('../../', import.meta.url));
+
+/** A mistake in the settings: reported as one line, without a stack. */
+class SettingError extends Error {}
+
+function portSetting(name: string, fallback?: number): number | undefined {
+  const raw = process.env[name]?.trim();
+  if (!raw) return fallback;
+  const port = Number(raw);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new SettingError(`${name} must be a port number (0-65535), got "${raw}"`);
+  return port;
+}
+
+function readSettings() {
+  try {
+    loadConfig(process.env); // fails fast on a bad DEPARTMENT_SEATS, before anything starts
+  } catch (error) {
+    throw new SettingError((error as Error).message);
+  }
+  const writeToken = process.env.ADMIN_API_TOKEN?.trim();
+  return {
+    port: portSetting('PORT', 3000)!,
+    writeToken: writeToken || randomBytes(32).toString('base64url'),
+    writeTokenGenerated: !writeToken,
+    readToken: process.env.ADMIN_API_READ_TOKEN?.trim() || undefined,
+    dataDir: resolve(process.env.LOCAL_DATA_DIR?.trim() || resolve(projectRoot, '.local')),
+    servicePorts: {
+      dynamodb: portSetting('LOCAL_DYNAMODB_PORT'),
+      s3: portSetting('LOCAL_S3_PORT'),
+      ses: portSetting('LOCAL_SES_PORT'),
+    },
+  };
+}
+
+async function main(): Promise<void> {
+  const settings = readSettings();
+  let services: LocalServices | undefined;
+  let gateway: Gateway | undefined;
+
+  let shuttingDown = false;
+  const shutDown = async (signal: NodeJS.Signals) => {
+    // A second signal means "now": the 'exit' hook in services.ts still ends the children.
+    if (shuttingDown) process.exit(1);
+    shuttingDown = true;
+    console.log(`\n${signal}: stopping...`);
+    await gateway?.close().catch(() => {});
+    await services?.stop();
+    process.exit(0);
+  };
+  process.on('SIGINT', shutDown);
+  process.on('SIGTERM', shutDown);
+
+  services = await startLocalServices({ dataDir: settings.dataDir, ports: settings.servicePorts });
+  // Before any handler module is imported (the gateway imports them on first request).
+  Object.assign(process.env, services.env);
+
+  try {
+    gateway = await startGateway({
+      port: settings.port,
+      tokens: { write: settings.writeToken, read: settings.readToken },
+      accessLog: (line) => console.log(line),
+    });
+  } catch (error) {
+    await services.stop();
+    if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') {
+      throw new SettingError(`port ${settings.port} is in use; set PORT to another one`);
+    }
+    throw error;
+  }
+
+  const startupMs = Math.round(performance.now());
+  const generated = settings.writeTokenGenerated ? '  (generated; set ADMIN_API_TOKEN to fix one)' : '';
+  console.log(
+    [
+      `dept-admin is ready in ${startupMs} ms`,
+      `  API           ${gateway.url}   (e.g. curl ${gateway.url}/v2/health)`,
+      `  write token   ${settings.writeToken}${generated}`,
+      `  read token    ${settings.readToken ?? '(none; set ADMIN_API_READ_TOKEN for a read-only token)'}`,
+      `  SES inbox     ${services.sesInboxUrl}`,
+      `  data dir      ${settings.dataDir}`,
+      'Ctrl+C stops everything.',
+    ].join('\n'),
+  );
+}
+
+main().catch((error: unknown) => {
+  if (error instanceof JavaUnavailableError || error instanceof SettingError) {
+    console.error(error.message);
+  } else {
+    console.error('dept-admin failed to start:', error instanceof Error ? error.message : error);
+  }
+  process.exit(1);
+});

@@ -19,14 +19,10 @@ export interface NewUser {
 
 export type UserPatch = Partial<Pick<User, 'email' | 'first_name' | 'last_name' | 'account_role' | 'activated' | 'last_login'>>;
 
-
 /** Commits one user change with its audit entry. */
 async function commitUserChange(ctx: ChangeContext, change: UserChange, changes: Record<string, unknown>, now: string) {
   const subject = (change.after ?? change.before)!;
-  await transactWrite([
-    ...userChangeWrites(change, now),
-    auditWrite(ctx, { resourceType: 'user', resourceId: subject.id, changes }, now),
-  ]);
+  await transactWrite([...userChangeWrites(change, now), auditWrite(ctx, { resourceType: 'user', resourceId: subject.id, changes }, now)]);
 }
 
 export async function createUser(ctx: ChangeContext, input: NewUser): Promise<StoredUser> {
@@ -81,6 +77,11 @@ export async function updateUser(ctx: ChangeContext, id: string, patch: UserPatc
 export async function deleteUser(ctx: ChangeContext, id: string, expectedVersion?: number): Promise<void> {
   await withFreshRead(async () => {
     const before = await getUser(id);
-    await commitUserChange(ctx, { before, after: null, expectedVersion }, { deleted: userRepresentation(before) }, new Date().toISOString());
+    await commitUserChange(
+      ctx,
+      { before, after: null, expectedVersion },
+      { deleted: userRepresentation(before) },
+      new Date().toISOString(),
+    );
   });
 }

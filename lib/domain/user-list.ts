@@ -190,7 +190,10 @@ async function countedTotal(scope: UserScope, filters: UserFilters, plan: Plan):
   const counters = await readCounters();
   const roles: readonly AccountRole[] = filters.roles ?? ACCOUNT_ROLES;
   const memberships: Membership[] = scope.kind === 'all' ? ['IN', 'OUT'] : ['IN'];
-  return roles.reduce<number>((n, role) => n + memberships.reduce((m, membership) => m + (counters[userCounter(role, membership)] ?? 0), 0), 0);
+  return roles.reduce<number>(
+    (n, role) => n + memberships.reduce((m, membership) => m + (counters[userCounter(role, membership)] ?? 0), 0),
+    0,
+  );
 }
 
 const FIELD_COMPARATORS: Record<Exclude<UserSortField, 'last_name'>, (a: User, b: User) => number> = {

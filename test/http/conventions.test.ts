@@ -32,7 +32,10 @@ describe('auth', () => {
 
 describe('bodies', () => {
   it('answers 400 for malformed JSON', async () => {
-    const response = await api.request('POST', '/v2/departments', { rawBody: '{"name": ', headers: { 'content-type': 'application/json' } });
+    const response = await api.request('POST', '/v2/departments', {
+      rawBody: '{"name": ',
+      headers: { 'content-type': 'application/json' },
+    });
     expectProblem(response, 400, 'validation');
     expect(response.body.errors).toEqual([{ field: 'body', message: expect.any(String) }]);
   });
@@ -44,7 +47,10 @@ describe('bodies', () => {
   });
 
   it('answers 415 for another content type', async () => {
-    const response = await api.request('POST', '/v2/departments', { rawBody: 'name=Eng', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    const response = await api.request('POST', '/v2/departments', {
+      rawBody: 'name=Eng',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
     expectProblem(response, 415, 'unsupported-media-type');
     const noType = await api.request('POST', '/v2/departments', { rawBody: '{"name":"Eng"}' });
     expect(noType.status).toBe(415);
@@ -65,8 +71,18 @@ describe('bodies', () => {
 
   it('answers 400 for deeply nested JSON and for prototype keys', async () => {
     const deep = '['.repeat(40) + ']'.repeat(40);
-    expectProblem(await api.request('POST', '/v2/departments', { rawBody: `{"name":"x","n":${deep}}`, headers: { 'content-type': 'application/json' } }), 400, 'validation');
-    const proto = await api.request('POST', '/v2/departments', { rawBody: '{"name":"x","__proto__":{"admin":true}}', headers: { 'content-type': 'application/json' } });
+    expectProblem(
+      await api.request('POST', '/v2/departments', {
+        rawBody: `{"name":"x","n":${deep}}`,
+        headers: { 'content-type': 'application/json' },
+      }),
+      400,
+      'validation',
+    );
+    const proto = await api.request('POST', '/v2/departments', {
+      rawBody: '{"name":"x","__proto__":{"admin":true}}',
+      headers: { 'content-type': 'application/json' },
+    });
     expectProblem(proto, 400, 'validation');
   });
 });

@@ -47,8 +47,10 @@ function modelList(q: ModelQuery): { ids: string[]; total: number } {
     if (q.departments && !q.departments.includes(u.department_id ?? '')) return false;
     if (q.activated !== undefined && u.activated !== q.activated) return false;
     if (q.lastLogin === 'never' && u.last_login !== null) return false;
-    if (q.lastLogin?.startsWith('since:') && !(u.last_login !== null && u.last_login >= new Date(q.lastLogin.slice(6)).toISOString())) return false;
-    if (q.lastLogin?.startsWith('before:') && !(u.last_login !== null && u.last_login < new Date(q.lastLogin.slice(7)).toISOString())) return false;
+    if (q.lastLogin?.startsWith('since:') && !(u.last_login !== null && u.last_login >= new Date(q.lastLogin.slice(6)).toISOString()))
+      return false;
+    if (q.lastLogin?.startsWith('before:') && !(u.last_login !== null && u.last_login < new Date(q.lastLogin.slice(7)).toISOString()))
+      return false;
     return true;
   });
   const sign = q.direction === 'desc' ? -1 : 1;
@@ -61,7 +63,13 @@ function modelList(q: ModelQuery): { ids: string[]; total: number } {
       case 'activated':
         return Number(a.activated) - Number(b.activated);
       case 'last_login':
-        return a.last_login === b.last_login ? 0 : a.last_login === null ? -1 : b.last_login === null ? 1 : compare(a.last_login, b.last_login);
+        return a.last_login === b.last_login
+          ? 0
+          : a.last_login === null
+            ? -1
+            : b.last_login === null
+              ? 1
+              : compare(a.last_login, b.last_login);
     }
   };
   matching = [...matching].sort((a, b) => sign * field(a, b) || compare(a.id, b.id));
@@ -109,7 +117,7 @@ beforeAll(async () => {
   }
 });
 
-describe('GET /v2/users and a department\'s users', () => {
+describe("GET /v2/users and a department's users", () => {
   it('pages through everything in last_name order with stable ties', async () => {
     const seen: string[] = [];
     for (let offset = 0; offset < 50; offset += 7) {

@@ -9,8 +9,20 @@ const department = (usage: Record<string, number>, limits: Record<string, number
 
 describe('usageOf', () => {
   it('counts a member in users and in the quotas its role and activation select', () => {
-    expect(usageOf({ account_role: 'admin', activated: true })).toEqual({ users: 1, activated_users: 1, admins: 1, managers: 0, guests: 0 });
-    expect(usageOf({ account_role: 'member', activated: false })).toEqual({ users: 1, activated_users: 0, admins: 0, managers: 0, guests: 0 });
+    expect(usageOf({ account_role: 'admin', activated: true })).toEqual({
+      users: 1,
+      activated_users: 1,
+      admins: 1,
+      managers: 0,
+      guests: 0,
+    });
+    expect(usageOf({ account_role: 'member', activated: false })).toEqual({
+      users: 1,
+      activated_users: 0,
+      admins: 0,
+      managers: 0,
+      guests: 0,
+    });
   });
 });
 
@@ -37,6 +49,8 @@ describe('overagesOf', () => {
   });
 
   it('is empty when a limit below usage is not raised by the change', () => {
-    expect(overagesOf(department({ users: 5, admins: 5 }, { admins: 1 }), { users: 1, activated_users: 0, admins: 0, managers: 0, guests: 0 })).toEqual([]);
+    expect(
+      overagesOf(department({ users: 5, admins: 5 }, { admins: 1 }), { users: 1, activated_users: 0, admins: 0, managers: 0, guests: 0 }),
+    ).toEqual([]);
   });
 });

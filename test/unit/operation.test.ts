@@ -1,0 +1,62 @@
+import type { Context } from 'aws-lambda';
+import * as z from 'zod/mini';
+import { describe, expect, it } from 'vitest';
+import { DomainError } from '../../lib/errors';
+import { operation, type HttpEvent } from '../../lib/http/operation';
+
+const context = { awsRequestId: 'aws-req-1', functionName: 'test', getRemainingTimeInMillis: () => 1000 } as unknown as Context;
+
+function event(overrides: Partial<HttpEvent> = {}): HttpEvent {
+  return {
+    version: '2.0',
+    routeKey: 'POST /things/{thing_id}',
+    rawPath: '/things/t1',
+    rawQueryString: '',
+    headers: { 'content-type': 'application/json' },
+    pathParameters: { thing_id: 't1.json' },
+    requestContext: { requestId: 'req-42', authorizer: { jwt: { claims: { sub: 'alice' }, scopes: [] } } },
+    body: '{"name":"x"}',
+    isBase64Encoded: false,
+    ...overrides,
+  } as unknown as HttpEvent;
+}
+
+const spec = { operationId: 'T1', params: z.strictObject({ thing_id: z.string() }), body: z.strictObject({ name: z.string() }) };
+
+describe('operation pipeline', () => {
+  it('hands the operation validated input, the actor and the id without .json', async () => {
+    const handler = operation(spec, async (input) => ({ body: { params: input.params, body: input.body, actor: input.ctx.actor } }));
+    const response = await handler(event(), context);
+    expect(response.statusCode).toBe(200);
+    expect(JSON.parse(response.body!)).toEqual({ params: { thing_id: 't1' }, body: { name: 'x' }, actor: 'alice' });
+  });
+
+  it('turns a domain error into its problem', async () => {
+    const handler = operation(spec, async () => {
+      throw new DomainError('quota-exceeded', 'too many', { overages: [] });
+    });
+    const response = await handler(event(), context);
+    expect(response.statusCode).toBe(409);
+    expect(response.headers['content-type']).toBe('application/problem+json');
+    expect(JSON.parse(response.body!)).toEqual({ type: '/problems/quota-exceeded', title: 'Quota exceeded', status: 409, detail: 'too many', overages: [] });
+  });
+
+  it('answers an unexpected error with a bare 500 internal problem carrying the request id', async () => {
+    const handler = operation(spec, async () => {
+      throw new TypeError('secret table name dept-admin-Table123 exploded at lib/x.ts:1');
+    });
+    const response = await handler(event(), context);
+    expect(response.statusCode).toBe(500);
+    const body = JSON.parse(response.body!);
+    expect(body).toEqual({ type: '/problems/internal', title: 'Internal error', status: 500, detail: 'An unexpected error occurred.', request_id: 'req-42' });
+    expect(response.body).not.toMatch(/secret|Table123|lib\/x/);
+  });
+
+  it('decodes base64 bodies and refuses non-JSON ones with 415', async () => {
+    const handler = operation(spec, async (input) => ({ body: input.body }));
+    const encoded = await handler(event({ body: Buffer.from('{"name":"b64"}').toString('base64'), isBase64Encoded: true }), context);
+    expect(JSON.parse(encoded.body!)).toEqual({ name: 'b64' });
+    const wrongType = await handler(event({ headers: { 'content-type': 'text/plain' } }), context);
+    expect(wrongType.statusCode).toBe(415);
+  });
+});

@@ -48,3 +48,4 @@ export const queryParam = z.optional(z.string().check(z.maxLength(2000)));
 
 export const userIdParams = z.strictObject({ user_id: id });
 export const departmentIdParams = z.strictObject({ department_id: id });
+export const departmentUserParams = z.strictObject({ department_id: id, user_id: id });

@@ -38,7 +38,13 @@ describe('operation pipeline', () => {
     const response = await handler(event(), context);
     expect(response.statusCode).toBe(409);
     expect(response.headers['content-type']).toBe('application/problem+json');
-    expect(JSON.parse(response.body!)).toEqual({ type: '/problems/quota-exceeded', title: 'Quota exceeded', status: 409, detail: 'too many', overages: [] });
+    expect(JSON.parse(response.body!)).toEqual({
+      type: '/problems/quota-exceeded',
+      title: 'Quota exceeded',
+      status: 409,
+      detail: 'too many',
+      overages: [],
+    });
   });
 
   it('answers an unexpected error with a bare 500 internal problem carrying the request id', async () => {
@@ -48,7 +54,13 @@ describe('operation pipeline', () => {
     const response = await handler(event(), context);
     expect(response.statusCode).toBe(500);
     const body = JSON.parse(response.body!);
-    expect(body).toEqual({ type: '/problems/internal', title: 'Internal error', status: 500, detail: 'An unexpected error occurred.', request_id: 'req-42' });
+    expect(body).toEqual({
+      type: '/problems/internal',
+      title: 'Internal error',
+      status: 500,
+      detail: 'An unexpected error occurred.',
+      request_id: 'req-42',
+    });
     expect(response.body).not.toMatch(/secret|Table123|lib\/x/);
   });
 

@@ -1,0 +1,50 @@
+/**
+ * Single-user department membership: E2 (add or move) and E4 (remove). Each
+ * is one transaction from user-changes.ts: the user item conditional on the
+ * version read, the old department's counters down, the new department's up
+ * under its quota conditions and conditional on the department existing.
+ */
+import { transactWrite, withFreshRead } from '../db/transact';
+import { DomainError, notFound } from '../errors';
+import { auditWrite, type ChangeContext } from './audit';
+import { findDepartmentItem } from './departments';
+import { userChangeWrites } from './user-changes';
+import { getUser, userRepresentation, type StoredUser } from './users';
+
+/** E2: the user is in `departmentId` afterwards, having left any other department in the same step. */
+export async function addUserToDepartment(ctx: ChangeContext, departmentId: string, userId: string): Promise<StoredUser> {
+  return withFreshRead(async () => {
+    const before = await getUser(userId);
+    if (before.department_id === departmentId) return before; // already a member: nothing changes
+    const now = new Date().toISOString();
+    const after = { ...userRepresentation(before), department_id: departmentId, updated_at: now };
+    const changes = { added_user_ids: [userId], ...(before.department_id ? { moved_from: { [userId]: before.department_id } } : {}) };
+    await transactWrite([
+      ...userChangeWrites({ before, after }, now),
+      auditWrite(ctx, { resourceType: 'department', resourceId: departmentId, changes }, now),
+    ]);
+    return { ...after, version: before.version + 1 };
+  });
+}
+
+export function notAMember(departmentId: string, userIds: string[]): DomainError {
+  return new DomainError('not-a-member', `Not a member of department "${departmentId}": ${userIds.join(', ')}.`, { user_ids: userIds });
+}
+
+/** E4: the user leaves `departmentId` and belongs to none. */
+export async function removeUserFromDepartment(ctx: ChangeContext, departmentId: string, userId: string): Promise<void> {
+  await withFreshRead(async () => {
+    const before = await getUser(userId);
+    if (before.department_id !== departmentId) {
+      // Only to choose the right 404: the write below never relies on this read.
+      if (!(await findDepartmentItem(departmentId))) throw notFound('Department', departmentId);
+      throw notAMember(departmentId, [userId]);
+    }
+    const now = new Date().toISOString();
+    const after = { ...userRepresentation(before), department_id: null, updated_at: now };
+    await transactWrite([
+      ...userChangeWrites({ before, after }, now),
+      auditWrite(ctx, { resourceType: 'department', resourceId: departmentId, changes: { removed_user_ids: [userId] } }, now),
+    ]);
+  });
+}

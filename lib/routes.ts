@@ -198,8 +198,3 @@ export function servedPaths(route: Route): string[] {
   const paths = [route.path, ...(route.aliases ?? [])];
   return paths.flatMap((path) => (path.endsWith('}') ? [path] : [path, `${path}.json`]));
 }
-
-/** `true` when the route changes data (needs the write scope). */
-export function isWrite(route: Route): boolean {
-  return route.access === 'write';
-}

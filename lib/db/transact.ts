@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
-import { conflict } from '../errors';
+import { conflict, DomainError } from '../errors';
 import { db } from './client';
 
 export type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
@@ -25,7 +25,7 @@ const MAX_DELAY_MS = 400;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** "Full jitter" backoff: spreads retries of racing writers apart. */
-export function backoffDelay(attempt: number): number {
+function backoffDelay(attempt: number): number {
   return Math.random() * Math.min(MAX_DELAY_MS, BASE_DELAY_MS * 2 ** attempt);
 }
 
@@ -61,7 +61,9 @@ export async function transactWrite(writes: Write[]): Promise<void> {
       const retryable = codes.every((code) => code === 'None' || RETRYABLE_CODES.has(code));
       if (!retryable) throw error;
       if (attempt + 1 >= MAX_ATTEMPTS) {
-        throw conflict('Other changes to the same resources are in progress; retry the request.');
+        if (codes.includes('TransactionConflict'))
+          throw conflict('Other changes to the same resources are in progress; retry the request.');
+        throw new DomainError('unavailable', 'The database is throttling requests; retry the request shortly.');
       }
       await sleep(backoffDelay(attempt));
     }

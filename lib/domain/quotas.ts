@@ -35,17 +35,17 @@ export function usageOf(member: { account_role: AccountRole; activated: boolean 
 
 export const NO_USAGE: Usage = { users: 0, activated_users: 0, admins: 0, managers: 0, guests: 0 };
 
-export function subtractUsage(a: Usage, b: Usage): Usage {
-  return Object.fromEntries(COUNTED_QUOTAS.map((q) => [q, a[q] - b[q]])) as Usage;
-}
-
 export function scaleUsage(usage: Usage, factor: number): Usage {
   return Object.fromEntries(COUNTED_QUOTAS.map((q) => [q, usage[q] * factor])) as Usage;
 }
 
+export function addUsage(a: Usage, b: Usage): Usage {
+  return Object.fromEntries(COUNTED_QUOTAS.map((q) => [q, a[q] + b[q]])) as Usage;
+}
+
 export function sumUsage(usages: Iterable<Usage>): Usage {
   let total = NO_USAGE;
-  for (const usage of usages) total = subtractUsage(total, scaleUsage(usage, -1));
+  for (const usage of usages) total = addUsage(total, usage);
   return total;
 }
 

@@ -11,7 +11,7 @@ import { StaleReadError, type Write } from '../db/transact';
 import { conflict, DomainError, notFound, preconditionFailed } from '../errors';
 import { foldCase } from '../text';
 import { departmentUsageUpdate } from './department-usage';
-import { COUNTED_QUOTAS, isZeroUsage, NO_USAGE, overagesOf, scaleUsage, subtractUsage, usageOf, type Usage } from './quotas';
+import { addUsage, COUNTED_QUOTAS, isZeroUsage, NO_USAGE, overagesOf, scaleUsage, usageOf, type Usage } from './quotas';
 import { addCounters, statsUpdate, userCounter } from './stats';
 import type { StoredUser, User } from './users';
 
@@ -58,10 +58,7 @@ function departmentWrites(change: UserChange, now: string): Write[] {
   const newDepartment = after?.department_id ?? null;
   const deltas = new Map<string, Usage>();
   if (oldDepartment) deltas.set(oldDepartment, scaleUsage(usageOf(before!), -1));
-  if (newDepartment) {
-    const added = usageOf(after!);
-    deltas.set(newDepartment, subtractUsage(added, scaleUsage(deltas.get(newDepartment) ?? NO_USAGE, -1)));
-  }
+  if (newDepartment) deltas.set(newDepartment, addUsage(deltas.get(newDepartment) ?? NO_USAGE, usageOf(after!)));
   const writes: Write[] = [];
   for (const [departmentId, delta] of deltas) {
     if (isZeroUsage(delta)) continue;

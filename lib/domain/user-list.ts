@@ -210,7 +210,7 @@ const FIELD_COMPARATORS: Record<Exclude<UserSortField, 'last_name'>, (a: User, b
           : compareCodePoints(a.last_login, b.last_login),
 };
 
-export function compareUsers(sort: SortOrder<UserSortField>) {
+function compareUsers(sort: SortOrder<UserSortField>) {
   const sign = sort.direction === 'desc' ? -1 : 1;
   const byField = sort.field === 'last_name' ? (a: User, b: User) => compareText(a.last_name, b.last_name) : FIELD_COMPARATORS[sort.field];
   return (a: User, b: User) => sign * byField(a, b) || compareCodePoints(a.id, b.id);

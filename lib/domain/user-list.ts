@@ -15,7 +15,7 @@
  * Totals come from counters whenever the filters are ones the counters know;
  * otherwise the matching items are counted.
  */
-import { validationError } from '../errors';
+import { notFound, validationError } from '../errors';
 import { INDEXES } from '../db/table';
 import { departmentUsersPartition, rolePartition, usersPartition, type Membership } from '../db/keys';
 import { allOf, countMatches, orderedPage, readAll, type Filter, type IndexQuery, type Item } from '../db/query';
@@ -138,7 +138,12 @@ interface Plan {
 async function planQueries(scope: UserScope, filters: UserFilters, sort: SortOrder<UserSortField>): Promise<Plan | 'empty'> {
   const singlePrefix = sort.field === 'last_name' && filters.lastNamePrefixes?.length === 1 ? filters.lastNamePrefixes[0] : undefined;
   let departmentIds = filters.departmentIds;
+  const known = new Map<string, Item>();
   if (scope.kind === 'department') {
+    // One read serves both the 404 and the counters that give the total.
+    const department = await findDepartmentItem(scope.departmentId);
+    if (!department) throw notFound('Department', scope.departmentId);
+    known.set(scope.departmentId, department);
     departmentIds = departmentIds ? departmentIds.filter((id) => id === scope.departmentId) : [scope.departmentId];
   }
   const memberships: Membership[] = scope.kind === 'all' ? ['IN', 'OUT'] : ['IN'];
@@ -151,7 +156,9 @@ async function planQueries(scope: UserScope, filters: UserFilters, sort: SortOrd
 
   if (departmentIds) {
     if (departmentIds.length === 0) return 'empty';
-    const departments = (await Promise.all(departmentIds.map(findDepartmentItem))).filter((d): d is Item => d !== undefined);
+    const departments = (await Promise.all(departmentIds.map((id) => known.get(id) ?? findDepartmentItem(id)))).filter(
+      (d): d is Item => d !== undefined,
+    );
     if (filters.roles) residual.push(valuesFilter('account_role', filters.roles, 'role'));
     const filter = allOf(residual);
     const queries = departments.map((d) => ({

@@ -13,17 +13,10 @@ import { tableName } from '../db/client';
 import type { TransactItem } from '../db/transact';
 import { COUNTED_QUOTAS, limitAttribute, usageAttribute, type Usage } from './quotas';
 
-export interface UsageUpdateOptions {
-  now: string;
-  /** Also require the department to be at this version (If-Match). */
-  expectedVersion?: number;
-  /** Return the department as it stood when a condition fails (to compute overages). */
-  returnOnFailure?: boolean;
-}
-
-export function departmentUsageUpdate(departmentId: string, delta: Usage, options: UsageUpdateOptions): TransactItem {
+/** The department as it stood comes back on a failed condition, so the caller can compute overages. */
+export function departmentUsageUpdate(departmentId: string, delta: Usage, now: string): TransactItem {
   const names: Record<string, string> = {};
-  const values: Record<string, unknown> = { ':one': 1, ':now': options.now };
+  const values: Record<string, unknown> = { ':one': 1, ':now': now };
   const adds: string[] = ['#version :one'];
   const conditions: string[] = ['attribute_exists(pk)'];
   names['#version'] = 'version';
@@ -46,10 +39,6 @@ export function departmentUsageUpdate(departmentId: string, delta: Usage, option
     names['#u_users'] = usageAttribute('users');
     conditions.push('#u_users < :seats');
   }
-  if (options.expectedVersion !== undefined) {
-    values[':expected'] = options.expectedVersion;
-    conditions.push('#version = :expected');
-  }
   return {
     Update: {
       TableName: tableName(),
@@ -58,7 +47,7 @@ export function departmentUsageUpdate(departmentId: string, delta: Usage, option
       ConditionExpression: conditions.join(' AND '),
       ExpressionAttributeNames: names,
       ExpressionAttributeValues: values,
-      ...(options.returnOnFailure ? { ReturnValuesOnConditionCheckFailure: 'ALL_OLD' as const } : {}),
+      ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
     },
   };
 }

@@ -64,7 +64,7 @@ function departmentWrites(change: UserChange, now: string): Write[] {
     if (isZeroUsage(delta)) continue;
     const raised = positivePart(delta);
     writes.push({
-      item: departmentUsageUpdate(departmentId, delta, { now, returnOnFailure: true }),
+      item: departmentUsageUpdate(departmentId, delta, now),
       explain: explainDepartmentFailure(departmentId, raised),
     });
   }

@@ -9,19 +9,22 @@ import { Alarm, ComparisonOperator, type IMetric, Stats, TreatMissingData } from
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import { Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
 import { Topic } from 'aws-cdk-lib/aws-sns';
+import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 
 const PERIOD = Duration.minutes(5);
 
 export interface ServiceAlarmsProps {
   api: HttpApi;
+  /** Queues where failed background work lands: any message there needs a look. */
+  deadLetterQueues?: Array<{ name: string; queue: IQueue }>;
 }
 
 export class ServiceAlarms extends Construct {
   /** Subscribe people or tools here; alarms send both ALARM and OK. */
   readonly topic: Topic;
 
-  constructor(scope: Construct, id: string, { api }: ServiceAlarmsProps) {
+  constructor(scope: Construct, id: string, { api, deadLetterQueues = [] }: ServiceAlarmsProps) {
     super(scope, id);
     this.topic = new Topic(this, 'Topic', { displayName: 'Department admin API alarms', enforceSSL: true });
 
@@ -40,6 +43,13 @@ export class ServiceAlarms extends Construct {
       'Lambda throttled an invocation (concurrency exhausted)',
       LambdaFunction.metricAllThrottles({ period: PERIOD, statistic: Stats.SUM }),
     );
+    for (const { name, queue } of deadLetterQueues) {
+      this.alarm(
+        `${name}DeadLetters`,
+        `${name} failed after its retries; the failed event waits in its dead-letter queue`,
+        queue.metricApproximateNumberOfMessagesVisible({ period: PERIOD, statistic: Stats.MAXIMUM }),
+      );
+    }
   }
 
   private alarm(id: string, description: string, metric: IMetric): void {

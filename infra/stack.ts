@@ -1,6 +1,7 @@
 /**
- * The whole service on AWS: table, reports bucket, token issuer, HTTP API, and
- * one Lambda function per entry of the route table (lib/routes.ts).
+ * The whole service on AWS: table, reports bucket, token issuer, HTTP API,
+ * one Lambda function per entry of the route table (lib/routes.ts) and one
+ * scheduled function per background entry (lib/background.ts).
  */
 import { fileURLToPath } from 'node:url';
 import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
@@ -10,11 +11,14 @@ import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import type { Construct } from 'constructs';
 import { loadConfig, SERVICE_NAME } from '../lib/config';
+import { backgroundFunctions } from '../lib/background';
 import { routes } from '../lib/routes';
+import { TABLE_ACTIONS } from './access';
 import { ServiceAlarms } from './alarms';
 import { ServiceApi } from './api';
 import { ApiAuth, type ExternalIssuer } from './auth';
-import { RouteFunction } from './route-function';
+import { BackgroundJob } from './background';
+import { ServiceFunction } from './service-function';
 import { createReportsBucket, createTable } from './storage';
 
 export interface DeptAdminStackProps extends StackProps {
@@ -45,6 +49,8 @@ export class DeptAdminStack extends Stack {
   readonly api: ServiceApi;
   /** The function of each route, by operation id. */
   readonly routeFunctions = new Map<string, NodejsFunction>();
+  /** Each background function and its dead-letter queue, by name. */
+  readonly backgroundJobs = new Map<string, BackgroundJob>();
 
   constructor(scope: Construct, id: string, props: DeptAdminStackProps = {}) {
     super(scope, id, props);
@@ -62,18 +68,27 @@ export class DeptAdminStack extends Stack {
     this.api = api;
 
     const environment = functionEnvironment(props, table, reportsBucket);
+    const projectRoot = props.projectRoot ?? REPOSITORY_ROOT;
     for (const route of routes) {
-      const { function: handler } = new RouteFunction(this, route.operationId, {
-        route,
-        projectRoot: props.projectRoot ?? REPOSITORY_ROOT,
+      const { function: handler } = new ServiceFunction(this, route.operationId, {
+        handler: route.handler,
+        description: `${route.operationId}: ${route.method} ${route.path}`,
+        tableActions: TABLE_ACTIONS[route.access],
+        projectRoot,
         environment,
         table,
       });
       api.addRoute(route, handler);
       this.routeFunctions.set(route.operationId, handler);
     }
+    for (const job of backgroundFunctions) {
+      this.backgroundJobs.set(job.name, new BackgroundJob(this, job.name, { job, projectRoot, environment, table }));
+    }
 
-    const alarms = new ServiceAlarms(this, 'Alarms', { api: api.httpApi });
+    const alarms = new ServiceAlarms(this, 'Alarms', {
+      api: api.httpApi,
+      deadLetterQueues: [...this.backgroundJobs].map(([name, job]) => ({ name, queue: job.deadLetterQueue })),
+    });
 
     new CfnOutput(this, 'ApiUrl', { value: api.url });
     new CfnOutput(this, 'TableName', { value: table.tableName });

@@ -12,6 +12,7 @@ import { randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadConfig } from '../../lib/config';
+import { startBackgroundJobs, type BackgroundRunner } from './background';
 import { startGateway, type Gateway } from './gateway';
 import { JavaUnavailableError, startLocalServices, type LocalServices } from './services';
 
@@ -53,6 +54,7 @@ async function main(): Promise<void> {
   const settings = readSettings();
   let services: LocalServices | undefined;
   let gateway: Gateway | undefined;
+  let background: BackgroundRunner | undefined;
 
   let shuttingDown = false;
   const shutDown = async (signal: NodeJS.Signals) => {
@@ -60,6 +62,7 @@ async function main(): Promise<void> {
     if (shuttingDown) process.exit(1);
     shuttingDown = true;
     console.log(`\n${signal}: stopping...`);
+    await background?.stop().catch(() => {});
     await gateway?.close().catch(() => {});
     await services?.stop();
     process.exit(0);
@@ -84,6 +87,10 @@ async function main(): Promise<void> {
     }
     throw error;
   }
+
+  background = startBackgroundJobs(projectRoot, (name, error) =>
+    console.error(`${name} failed (retried on its next run):`, error instanceof Error ? error.message : error),
+  );
 
   const startupMs = Math.round(performance.now());
   const generated = settings.writeTokenGenerated ? '  (generated; set ADMIN_API_TOKEN to fix one)' : '';

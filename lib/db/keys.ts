@@ -9,6 +9,8 @@
  * | department        | DEPT#<id>        | DEPT        | DEPTS, name key               |                         |                                    |
  * | stats shard       | STATS            | SHARD#<nn>  |                               |                         |                                    |
  * | audit entry       | AUDIT#<id>       | AUDIT       | AUDIT, <at>#<id>              |                         |                                    |
+ * | bulk move header  | BULK#<op>        | BULK        | BULK, <lease_until>#<op>      |                         |                                    |
+ * | bulk move part    | BULK#<op>        | PART#<nnnn> |                               |                         |                                    |
  *
  * "name key" is `nameSortKey(last_name or name, id)`: case-folded name, then id.
  * IN/OUT splits users by whether they belong to a department, so E1 (users
@@ -22,6 +24,12 @@ export const userKey = (id: string): Key => ({ pk: `USER#${id}`, sk: 'USER' });
 export const emailKey = (email: string): Key => ({ pk: `EMAIL#${email.toLowerCase()}`, sk: 'EMAIL' });
 export const departmentKey = (id: string): Key => ({ pk: `DEPT#${id}`, sk: 'DEPT' });
 export const auditKey = (id: string): Key => ({ pk: `AUDIT#${id}`, sk: 'AUDIT' });
+export const bulkPartition = (operationId: string) => `BULK#${operationId}`;
+export const bulkHeaderKey = (operationId: string): Key => ({ pk: bulkPartition(operationId), sk: 'BULK' });
+export const bulkPartKey = (operationId: string, part: number): Key => ({
+  pk: bulkPartition(operationId),
+  sk: `PART#${String(part).padStart(4, '0')}`,
+});
 
 export const STATS_PARTITION = 'STATS';
 /** Counters are spread over shards so that parallel transactions rarely touch the same item. */
@@ -36,6 +44,8 @@ export const departmentUsersPartition = (departmentId: string) => `DEPT#${depart
 export const rolePartition = (role: string, membership: Membership) => `ROLE#${role}#${membership}`;
 export const DEPARTMENTS_PARTITION = 'DEPTS';
 export const AUDIT_PARTITION = 'AUDIT';
+/** Open bulk moves, sorted by the time their driver is presumed dead (see bulk-move.ts). */
+export const BULK_MOVES_PARTITION = 'BULK';
 
 /** Index attributes of a user item; recomputed on every write that changes name, role or department. */
 export function userIndexAttributes(user: { id: string; last_name: string; account_role: string; department_id: string | null }) {

@@ -9,12 +9,12 @@ import { DomainError, notFound } from '../errors';
 import { auditWrite, type ChangeContext } from './audit';
 import { findDepartmentItem } from './departments';
 import { userChangeWrites } from './user-changes';
-import { getUser, userRepresentation, type StoredUser } from './users';
+import { getUserForChange, userRepresentation, type StoredUser } from './users';
 
 /** E2: the user is in `departmentId` afterwards, having left any other department in the same step. */
 export async function addUserToDepartment(ctx: ChangeContext, departmentId: string, userId: string): Promise<StoredUser> {
   return withFreshRead(async () => {
-    const before = await getUser(userId);
+    const before = await getUserForChange(userId);
     if (before.department_id === departmentId) return before; // already a member: nothing changes
     const now = new Date().toISOString();
     const after = { ...userRepresentation(before), department_id: departmentId, updated_at: now };
@@ -34,7 +34,7 @@ export function notAMember(departmentId: string, userIds: string[]): DomainError
 /** E4: the user leaves `departmentId` and belongs to none. */
 export async function removeUserFromDepartment(ctx: ChangeContext, departmentId: string, userId: string): Promise<void> {
   await withFreshRead(async () => {
-    const before = await getUser(userId);
+    const before = await getUserForChange(userId);
     if (before.department_id !== departmentId) {
       // Only to choose the right 404: the write below never relies on this read.
       if (!(await findDepartmentItem(departmentId))) throw notFound('Department', departmentId);

@@ -43,7 +43,7 @@ export function quotaExceeded(departmentId: string, overages: ReturnType<typeof 
 const positivePart = (usage: Usage): Usage => Object.fromEntries(COUNTED_QUOTAS.map((q) => [q, Math.max(0, usage[q])])) as Usage;
 
 /** Explains a failed department condition from the department as it stood. */
-function explainDepartmentFailure(departmentId: string, raised: Usage) {
+export function explainDepartmentFailure(departmentId: string, raised: Usage) {
   return (stored: Record<string, unknown> | undefined): Error => {
     if (!stored) return notFound('Department', departmentId);
     const overages = overagesOf(stored, raised);
@@ -115,7 +115,11 @@ function userWrite(change: UserChange): Write {
     };
   }
   const expected = change.expectedVersion ?? before.version;
-  const condition = { ConditionExpression: 'version = :version', ExpressionAttributeValues: { ':version': expected } };
+  // A user held by a bulk move is changed only by that move (bulk-move.ts).
+  const condition = {
+    ConditionExpression: 'version = :version AND attribute_not_exists(bulk_lock)',
+    ExpressionAttributeValues: { ':version': expected },
+  };
   if (!after) {
     return { item: { Delete: { TableName: tableName(), Key: userKey(before.id), ...condition } }, explain: staleOrPrecondition };
   }

@@ -5,7 +5,7 @@ import { newId } from '../ids';
 import { auditWrite, type ChangeContext } from './audit';
 import type { AccountRole } from './quotas';
 import { userChangeWrites, type UserChange } from './user-changes';
-import { getUser, USER_FIELDS, userRepresentation, type StoredUser, type User } from './users';
+import { getUserForChange, USER_FIELDS, userRepresentation, type StoredUser, type User } from './users';
 
 export interface NewUser {
   id?: string;
@@ -59,7 +59,7 @@ function differences(before: User, after: User): Record<string, { from: unknown;
  */
 export async function updateUser(ctx: ChangeContext, id: string, patch: UserPatch, expectedVersion?: number): Promise<StoredUser> {
   return withFreshRead(async () => {
-    const before = await getUser(id);
+    const before = await getUserForChange(id);
     const now = new Date().toISOString();
     const after: User = { ...userRepresentation(before), ...patch, updated_at: now };
     const changed = differences(before, after);
@@ -76,7 +76,7 @@ export async function updateUser(ctx: ChangeContext, id: string, patch: UserPatc
 /** DELETE of a user: it leaves its department in the same transaction. */
 export async function deleteUser(ctx: ChangeContext, id: string, expectedVersion?: number): Promise<void> {
   await withFreshRead(async () => {
-    const before = await getUser(id);
+    const before = await getUserForChange(id);
     await commitUserChange(
       ctx,
       { before, after: null, expectedVersion },

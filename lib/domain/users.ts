@@ -2,6 +2,7 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../db/client';
 import { userKey } from '../db/keys';
+import { StaleReadError } from '../db/transact';
 import { notFound } from '../errors';
 import type { AccountRole } from './quotas';
 
@@ -21,6 +22,8 @@ export interface User {
 /** A user as stored: the representation plus its version (the ETag). */
 export interface StoredUser extends User {
   version: number;
+  /** The bulk move that holds this user while it runs (bulk-move.ts); no other write may touch the user meanwhile. */
+  bulk_lock?: string;
 }
 
 export const USER_FIELDS = [
@@ -43,10 +46,12 @@ export function toUser(item: Record<string, unknown>): User {
 }
 
 /** The API representation: the stored user without its version (which travels as the ETag). */
-export const userRepresentation = ({ version: _version, ...user }: StoredUser): User => user;
+export const userRepresentation = ({ version: _version, bulk_lock: _lock, ...user }: StoredUser): User => user;
 
 export function toStoredUser(item: Record<string, unknown>): StoredUser {
-  return { ...toUser(item), version: Number(item.version) };
+  const user: StoredUser = { ...toUser(item), version: Number(item.version) };
+  if (typeof item.bulk_lock === 'string') user.bulk_lock = item.bulk_lock;
+  return user;
 }
 
 /** Reads one user with a strongly consistent read (a GET right after a write must see it). */
@@ -58,5 +63,15 @@ export async function findUser(id: string): Promise<StoredUser | undefined> {
 export async function getUser(id: string): Promise<StoredUser> {
   const user = await findUser(id);
   if (!user) throw notFound('User', id);
+  return user;
+}
+
+/**
+ * Reads a user that is about to change. A user held by a bulk move in
+ * progress counts as a lost race: withFreshRead waits and reads again.
+ */
+export async function getUserForChange(id: string): Promise<StoredUser> {
+  const user = await getUser(id);
+  if (user.bulk_lock) throw new StaleReadError();
   return user;
 }

@@ -21,7 +21,8 @@ import { indexList, PARTITION_KEY, SORT_KEY, TTL_ATTRIBUTE } from '../../lib/db/
 import { type Route, routes, servedPaths } from '../../lib/routes';
 import { requiredScope, TABLE_ACTIONS, TABLE_WRITE_ONLY_ACTIONS } from '../../infra/access';
 import { stackPropsFromContext } from '../../infra/context';
-import { LOG_RETENTION } from '../../infra/route-function';
+import { LOG_RETENTION } from '../../infra/service-function';
+import { backgroundFunctions } from '../../lib/background';
 import { DEFAULT_THROTTLE, DeptAdminStack, REPOSITORY_ROOT } from '../../infra/stack';
 
 type Json = any; // CloudFormation fragments: free-form by nature.
@@ -41,7 +42,7 @@ const cdkJsonContext = JSON.parse(readFileSync(join(REPOSITORY_ROOT, 'cdk.json')
 function placeholderProject(): string {
   const root = mkdtempSync(join(tmpdir(), 'dept-admin-stack-test-'));
   mkdirSync(join(root, 'functions'));
-  for (const handler of new Set(routes.map((route) => route.handler))) {
+  for (const handler of new Set([...routes, ...backgroundFunctions].map((entry) => entry.handler))) {
     writeFileSync(join(root, 'functions', `${handler}.ts`), 'export const handler = async () => ({ statusCode: 200 });\n');
   }
   writeFileSync(join(root, 'package-lock.json'), '{}\n');
@@ -55,6 +56,15 @@ function synth(projectRoot: string, context: Record<string, unknown> = {}): Temp
 }
 
 // --- reading the template -------------------------------------------------
+
+/** The function whose description is a background entry's summary. */
+function backgroundFunctionId(template: Template, summary: string): string {
+  const ids = Object.entries(resourcesOf(template, 'AWS::Lambda::Function'))
+    .filter(([, func]) => func.Properties.Description === summary)
+    .map(([id]) => id);
+  expect(ids, summary).toHaveLength(1);
+  return ids[0];
+}
 
 function resourcesOf(template: Template, type: string): Record<string, Resource> {
   return template.findResources(type) as Record<string, Resource>;
@@ -144,14 +154,38 @@ afterAll(() => {
 });
 
 describe('functions', () => {
-  it('makes exactly one function per route and no helper functions', () => {
+  it('makes exactly one function per route and per background entry, and no helper functions', () => {
     const routeFunctionIds = new Set([...wiring.values()].map((entry) => entry.functionId));
     expect(routeFunctionIds.size).toBe(routes.length);
+    const backgroundIds = backgroundFunctions.map((job) => backgroundFunctionId(template, job.summary));
     // Explicit log groups mean no LogRetention helper; nothing else adds one.
-    expect(sorted(Object.keys(resourcesOf(template, 'AWS::Lambda::Function')))).toEqual(sorted([...routeFunctionIds]));
+    expect(sorted(Object.keys(resourcesOf(template, 'AWS::Lambda::Function')))).toEqual(sorted([...routeFunctionIds, ...backgroundIds]));
     const node22 = Object.values(resourcesOf(template, 'AWS::Lambda::Function')).filter((f) => f.Properties.Runtime === 'nodejs22.x');
-    expect(node22).toHaveLength(routes.length);
+    expect(node22).toHaveLength(routes.length + backgroundFunctions.length);
   });
+
+  it.each(backgroundFunctions.map((job) => [job.name, job] as const))(
+    '%s runs on its schedule with retries and a dead-letter queue, and may not scan',
+    (_, job) => {
+      const functionId = backgroundFunctionId(template, job.summary);
+      const rules = Object.values(resourcesOf(template, 'AWS::Events::Rule')).filter((rule) =>
+        rule.Properties.Targets.some((target: Json) => getAttTarget(target.Arn) === functionId),
+      );
+      expect(rules).toHaveLength(1);
+      expect(rules[0].Properties.ScheduleExpression).toBe(`rate(${job.everyMinutes} minute${job.everyMinutes === 1 ? '' : 's'})`);
+      const [target] = rules[0].Properties.Targets;
+      expect(target.RetryPolicy.MaximumRetryAttempts).toBe(2);
+      const queues = resourcesOf(template, 'AWS::SQS::Queue');
+      expect(queues[getAttTarget(target.DeadLetterConfig.Arn)]).toBeDefined();
+
+      const roleId = getAttTarget(resourcesOf(template, 'AWS::Lambda::Function')[functionId].Properties.Role);
+      const actions = Object.values(resourcesOf(template, 'AWS::IAM::Policy'))
+        .filter((policy) => policy.Properties.Roles.some((role: Json) => refTarget(role) === roleId))
+        .flatMap((policy) => policy.Properties.PolicyDocument.Statement)
+        .flatMap((statement: Json) => [statement.Action].flat());
+      expect(sorted(actions.filter((action: string) => action.startsWith('dynamodb:')))).toEqual(sorted(TABLE_ACTIONS.write));
+    },
+  );
 
   it.each(routes.map((route) => [route.operationId, route] as const))('%s runs on arm64, node 22, 512 MB, 10 s', (_, route) => {
     const { Properties: props } = wiring.get(route)!.func;
@@ -192,6 +226,11 @@ describe('functions', () => {
     const logGroups = resourcesOf(template, 'AWS::Logs::LogGroup');
     const used = [...wiring.values()].map(({ func }) => refTarget(func.Properties.LoggingConfig.LogGroup));
     expect(new Set(used).size).toBe(routes.length);
+    const backgroundLogGroups = backgroundFunctions.map(
+      (job) =>
+        resourcesOf(template, 'AWS::Lambda::Function')[backgroundFunctionId(template, job.summary)].Properties.LoggingConfig.LogGroup,
+    );
+    for (const group of backgroundLogGroups) expect(logGroups[refTarget(group)].Properties.RetentionInDays).toBe(LOG_RETENTION);
     for (const id of used) expect(logGroups[id].Properties.RetentionInDays).toBe(LOG_RETENTION);
   });
 
@@ -435,10 +474,15 @@ describe('alarms', () => {
       // Account-wide: no FunctionName dimension.
       expect(alarm.Dimensions).toBeUndefined();
     }
-    expect(alarms).toHaveLength(3);
+    const deadLetterAlarms = alarms.filter((a) => a.Namespace === 'AWS/SQS');
+    expect(deadLetterAlarms).toHaveLength(backgroundFunctions.length);
+    for (const alarm of deadLetterAlarms) {
+      expect(alarm).toMatchObject({ MetricName: 'ApproximateNumberOfMessagesVisible', Statistic: 'Maximum', Threshold: 1 });
+    }
+    expect(alarms).toHaveLength(3 + backgroundFunctions.length);
     for (const alarm of alarms) {
       expect(alarm.AlarmActions).toEqual([{ Ref: topicId }]);
-      expect(alarm.Statistic).toBe('Sum');
+      if (alarm.Namespace !== 'AWS/SQS') expect(alarm.Statistic).toBe('Sum');
     }
   });
 });

@@ -9,6 +9,7 @@
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../../lib/db/client';
 import { membershipOf, userIndexAttributes } from '../../lib/db/keys';
+import { openReservations } from '../../lib/domain/bulk-move';
 import { COUNTED_QUOTAS, NO_USAGE, storedUsage, sumUsage, usageOf, type Usage } from '../../lib/domain/quotas';
 import { DEPARTMENTS_COUNTER, userCounter } from '../../lib/domain/stats';
 import { foldCase } from '../../lib/text';
@@ -33,6 +34,7 @@ export async function invariantViolations(): Promise<string[]> {
   const departments = new Map(byType('department').map((d) => [d.id as string, d]));
   const violations: string[] = [];
 
+  const reservations = openReservations(items);
   const members = new Map<string, Usage[]>();
   for (const user of users) {
     if (user.department_id !== null) {
@@ -43,11 +45,14 @@ export async function invariantViolations(): Promise<string[]> {
     for (const [name, value] of Object.entries(expected)) {
       if (user[name] !== value) violations.push(`user ${user.id} has ${name}=${user[name]}, expected ${value}`);
     }
+    if (user.bulk_lock && !items.some((item) => item.pk === `BULK#${user.bulk_lock}` && item.user_ids?.includes(user.id)))
+      violations.push(`user ${user.id} is held by bulk move ${user.bulk_lock}, which does not hold it`);
     if (!user.department_id && (user.gsi2pk !== undefined || user.gsi2sk !== undefined))
       violations.push(`user ${user.id} keeps a department index entry`);
   }
   for (const [id, department] of departments) {
-    const counted = sumUsage(members.get(id) ?? [NO_USAGE]);
+    // Open bulk moves hold their not-yet-applied additions as reservations (bulk-move.ts).
+    const counted = sumUsage([...(members.get(id) ?? []), reservations.get(id) ?? NO_USAGE]);
     const stored = storedUsage(department);
     for (const quota of COUNTED_QUOTAS) {
       if (stored[quota] !== counted[quota]) violations.push(`department ${id} counts ${quota}=${stored[quota]} but has ${counted[quota]}`);

@@ -1,6 +1,7 @@
 /**
- * The Lambda function behind one route: bundled from `functions/<handler>.ts`,
- * with its own log group and exactly the table access its route needs.
+ * One Lambda function of the service (a route's or a background one):
+ * bundled from `functions/<handler>.ts`, with its own log group and exactly
+ * the table access it is given.
  */
 import { join } from 'node:path';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
@@ -8,33 +9,35 @@ import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
-import type { Route } from '../lib/routes';
-import { TABLE_ACTIONS } from './access';
 import { FUNCTION_ARCHITECTURE, FUNCTION_MEMORY_MB, FUNCTION_RUNTIME, FUNCTION_TIMEOUT, functionBundling } from './bundling';
 
 export const LOG_RETENTION = RetentionDays.ONE_MONTH;
 
-export interface RouteFunctionProps {
-  route: Route;
+export interface ServiceFunctionProps {
+  /** Module name under `functions/`. */
+  handler: string;
+  description: string;
+  /** DynamoDB actions on the table and its indexes (none: no access). */
+  tableActions: readonly string[];
   /** Directory holding `functions/` and the lock file; esbuild runs from here. */
   projectRoot: string;
   environment: Record<string, string>;
   table: ITable;
 }
 
-export class RouteFunction extends Construct {
+export class ServiceFunction extends Construct {
   readonly function: NodejsFunction;
 
-  constructor(scope: Construct, id: string, { route, projectRoot, environment, table }: RouteFunctionProps) {
+  constructor(scope: Construct, id: string, { handler, description, tableActions, projectRoot, environment, table }: ServiceFunctionProps) {
     super(scope, id);
     // An explicit log group, rather than the `logRetention` option, avoids a
     // custom-resource Lambda and lets the retention live in the template.
     const logGroup = new LogGroup(this, 'Logs', { retention: LOG_RETENTION });
 
     this.function = new NodejsFunction(this, 'Function', {
-      description: `${route.operationId}: ${route.method} ${route.path}`,
+      description,
       projectRoot,
-      entry: join(projectRoot, 'functions', `${route.handler}.ts`),
+      entry: join(projectRoot, 'functions', `${handler}.ts`),
       depsLockFilePath: join(projectRoot, 'package-lock.json'),
       handler: 'handler',
       runtime: FUNCTION_RUNTIME,
@@ -46,10 +49,9 @@ export class RouteFunction extends Construct {
       logGroup,
     });
 
-    const actions = TABLE_ACTIONS[route.access];
-    if (actions.length > 0) {
+    if (tableActions.length > 0) {
       this.function.addToRolePolicy(
-        new PolicyStatement({ actions: [...actions], resources: [table.tableArn, `${table.tableArn}/index/*`] }),
+        new PolicyStatement({ actions: [...tableActions], resources: [table.tableArn, `${table.tableArn}/index/*`] }),
       );
     }
   }

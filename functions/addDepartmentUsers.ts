@@ -1,0 +1,10 @@
+import { addUsersToDepartment } from '../lib/domain/membership-bulk';
+import { operation } from '../lib/http/operation';
+import { departmentIdParams } from '../lib/schemas/common';
+import { bulkUserIdsBody } from '../lib/schemas/departments';
+
+/** E3: add up to 1,000 users to a department, all or nothing; answers them in request order. */
+export const handler = operation(
+  { operationId: 'E3', params: departmentIdParams, body: bulkUserIdsBody },
+  async ({ params, body, ctx }) => ({ body: { users: await addUsersToDepartment(ctx, params.department_id, body.user_ids) } }),
+);

@@ -1,0 +1,76 @@
+/**
+ * E3 and E5: add or remove up to 1,000 users at once, all or nothing. The
+ * checks read the department and users; the writes go through bulk-move.ts,
+ * whose conditions, not these reads, keep the rules under concurrency.
+ */
+import { batchGet } from '../db/batch';
+import { userKey } from '../db/keys';
+import { StaleReadError, withFreshRead } from '../db/transact';
+import { DomainError, notFound } from '../errors';
+import type { ChangeContext } from './audit';
+import { movedUser, runBulkMove } from './bulk-move';
+import { findDepartmentItem } from './departments';
+import { notAMember } from './membership';
+import { overagesOf, sumUsage, usageOf } from './quotas';
+import { quotaExceeded } from './user-changes';
+import { toStoredUser, userRepresentation, type StoredUser, type User } from './users';
+
+export const MAX_BULK_USERS = 1000;
+
+/** The department (404 if missing) and the users found among `ids`, read strongly. */
+async function readDepartmentAndUsers(departmentId: string, ids: string[]) {
+  const [department, found] = await Promise.all([findDepartmentItem(departmentId), batchGet(ids.map(userKey), { consistent: true })]);
+  if (!department) throw notFound('Department', departmentId);
+  const users = new Map<string, StoredUser>();
+  for (const item of found.values()) users.set(String(item.id), toStoredUser(item));
+  // A user held by another bulk move is about to change: read again shortly.
+  if ([...users.values()].some((user) => user.bulk_lock)) throw new StaleReadError();
+  return { department, users };
+}
+
+/** E3: every listed user is in the department afterwards (moved from any other), or nothing changes. */
+export async function addUsersToDepartment(ctx: ChangeContext, departmentId: string, userIds: string[]): Promise<User[]> {
+  const ids = [...new Set(userIds)];
+  return withFreshRead(async () => {
+    const { department, users } = await readDepartmentAndUsers(departmentId, ids);
+    const missing = ids.filter((id) => !users.has(id));
+    if (missing.length > 0) {
+      throw new DomainError('not-found', `Unknown users: ${missing.join(', ')}.`, { missing_user_ids: missing });
+    }
+    const moving = ids.map((id) => users.get(id)!).filter((user) => user.department_id !== departmentId);
+    // The same arithmetic the reservation's condition enforces, answered without a write when it fails.
+    const overages = overagesOf(department, sumUsage(moving.map(usageOf)));
+    if (overages.length > 0) throw quotaExceeded(departmentId, overages);
+
+    const moved = new Map<string, User>();
+    if (moving.length > 0) {
+      const movedFrom = Object.fromEntries(moving.filter((u) => u.department_id).map((u) => [u.id, u.department_id]));
+      const changes = { added_user_ids: moving.map((u) => u.id), ...(Object.keys(movedFrom).length > 0 ? { moved_from: movedFrom } : {}) };
+      const at = await runBulkMove({
+        ctx,
+        target: departmentId,
+        targetItem: department,
+        users: moving,
+        audit: { resourceType: 'department', resourceId: departmentId, changes },
+      });
+      for (const user of moving) moved.set(user.id, userRepresentation(movedUser(user, departmentId, at)));
+    }
+    return ids.map((id) => moved.get(id) ?? userRepresentation(users.get(id)!));
+  });
+}
+
+/** E5: every listed user leaves the department, or nothing changes (404 `not-a-member` names those that are not in it). */
+export async function removeUsersFromDepartment(ctx: ChangeContext, departmentId: string, userIds: string[]): Promise<void> {
+  const ids = [...new Set(userIds)];
+  await withFreshRead(async () => {
+    const { users } = await readDepartmentAndUsers(departmentId, ids);
+    const outsiders = ids.filter((id) => users.get(id)?.department_id !== departmentId);
+    if (outsiders.length > 0) throw notAMember(departmentId, outsiders);
+    await runBulkMove({
+      ctx,
+      target: null,
+      users: ids.map((id) => users.get(id)!),
+      audit: { resourceType: 'department', resourceId: departmentId, changes: { removed_user_ids: ids } },
+    });
+  });
+}

@@ -14,6 +14,25 @@
  * fields have no index and read every matching item, then sort in memory.
  * Totals come from counters whenever the filters are ones the counters know;
  * otherwise the matching items are counted.
+ *
+ * Read cost of a page of 100 in an account of 100,000 users (all members),
+ * with user index entries of ~0.45 KB: a Query costs 0.5 RCU per 4 KB read,
+ * so 100 entries are ~5.5 RCU; the counters are one 0.5 RCU Query and a
+ * department one 1 RCU GetItem. `o` is the offset: name-sorted pages read
+ * `o + 100` entries per partition, so deep pages cost more.
+ *
+ * | parameters                                   | RCU at offset 0 | grows with                     |
+ * |----------------------------------------------|-----------------|--------------------------------|
+ * | default sort (last_name asc/desc)            | ~6              | o: +0.055 per entry skipped    |
+ * | + department_id (or the per-department list) | ~6.5            | o                              |
+ * | + account_role                               | ~6              | o                              |
+ * | + one last_name prefix                       | ~6 + matches×0.0055 (count) | o, matches         |
+ * | GET /v2/users (IN and OUT merged)            | ~11.5           | o, on both partitions          |
+ * | activated / last_login / several prefixes    | reads until 100 match, then counts the scope: ~5,500 | the scope size |
+ * | sort by account_role / activated / last_login| reads the whole scope: ~5,500   | the scope size         |
+ *
+ * The common cases (default sort, department, role) are at the floor: one
+ * page of index entries plus one counter read.
  */
 import { notFound, validationError } from '../errors';
 import { INDEXES } from '../db/table';

@@ -25,6 +25,10 @@ export interface Route {
   /** Module name under `functions/`. */
   handler: string;
   access: Access;
+  /** `presign`: signs download links of the reports bucket (needs s3:GetObject there). */
+  reportsBucket?: 'presign';
+  /** Function timeout when the default (10 s) is too short; API Gateway waits at most 29 s. */
+  timeoutSeconds?: number;
   summary: string;
   tag: 'Users' | 'Departments' | 'Groups' | 'Reports' | 'Audit' | 'Service';
 }
@@ -37,6 +41,33 @@ export const routes: readonly Route[] = [
     handler: 'health',
     access: 'public',
     summary: 'Health check',
+    tag: 'Service',
+  },
+  {
+    operationId: 'openapi',
+    method: 'GET',
+    path: '/v2/openapi.json',
+    handler: 'openapi',
+    access: 'public',
+    summary: 'The OpenAPI 3.1 document of this API',
+    tag: 'Service',
+  },
+  {
+    operationId: 'docs',
+    method: 'GET',
+    path: '/docs',
+    handler: 'docs',
+    access: 'public',
+    summary: 'The documentation page (HTML) that renders the OpenAPI document',
+    tag: 'Service',
+  },
+  {
+    operationId: 'docsRenderer',
+    method: 'GET',
+    path: '/docs/redoc.standalone.js',
+    handler: 'docsRenderer',
+    access: 'public',
+    summary: 'The script of the documentation page (Redoc)',
     tag: 'Service',
   },
 
@@ -204,15 +235,159 @@ export const routes: readonly Route[] = [
     summary: 'E8: delete an empty department',
     tag: 'Departments',
   },
+
+  {
+    operationId: 'G1',
+    method: 'GET',
+    path: '/v2/groups/{group_id}',
+    handler: 'getGroup',
+    access: 'read',
+    summary: 'G1: get a group with every user',
+    tag: 'Groups',
+  },
+  {
+    operationId: 'G2',
+    method: 'GET',
+    path: '/v2/groups',
+    handler: 'listGroups',
+    access: 'read',
+    summary: 'G2: list groups',
+    tag: 'Groups',
+  },
+  {
+    operationId: 'G3',
+    method: 'POST',
+    path: '/v2/groups',
+    handler: 'createGroup',
+    access: 'write',
+    // 10,000 memberships are ~61,000 WCU: seconds, not milliseconds, on a cold table.
+    timeoutSeconds: 28,
+    summary: 'G3: create a group, optionally with up to 10,000 users (all or nothing)',
+    tag: 'Groups',
+  },
+  {
+    operationId: 'G4',
+    method: 'POST',
+    path: '/v2/groups/{group_id}/users/{user_id}',
+    handler: 'addGroupUser',
+    access: 'write',
+    summary: 'G4: add a user to a group',
+    tag: 'Groups',
+  },
+  {
+    operationId: 'G5',
+    method: 'DELETE',
+    path: '/v2/groups/{group_id}/users/{user_id}',
+    handler: 'removeGroupUser',
+    access: 'write',
+    summary: 'G5: remove a user from a group',
+    tag: 'Groups',
+  },
+  {
+    operationId: 'G6',
+    method: 'DELETE',
+    path: '/v2/groups/{group_id}',
+    handler: 'deleteGroup',
+    access: 'write',
+    summary: 'G6: delete a group (its users stay)',
+    tag: 'Groups',
+  },
+  {
+    operationId: 'G7',
+    method: 'DELETE',
+    path: '/v2/groups',
+    handler: 'deleteGroups',
+    access: 'write',
+    summary: 'G7: delete up to 100 groups, all or nothing',
+    tag: 'Groups',
+  },
+  {
+    operationId: 'updateGroup',
+    method: 'PATCH',
+    path: '/v2/groups/{group_id}',
+    handler: 'updateGroup',
+    access: 'write',
+    summary: 'Rename or re-describe a group',
+    tag: 'Groups',
+  },
+
+  {
+    operationId: 'listAudit',
+    method: 'GET',
+    path: '/v2/audit',
+    handler: 'listAudit',
+    access: 'read',
+    summary: 'The audit trail of every change, newest first',
+    tag: 'Audit',
+  },
+  {
+    operationId: 'E9',
+    method: 'POST',
+    path: '/v2/departments/exports',
+    handler: 'createDepartmentsReport',
+    access: 'write',
+    summary: 'E9: start a departments report (CSV), optionally e-mailed',
+    tag: 'Reports',
+  },
+  {
+    operationId: 'getDepartmentsReport',
+    method: 'GET',
+    path: '/v2/departments/exports/{report_id}',
+    handler: 'getDepartmentsReport',
+    access: 'read',
+    reportsBucket: 'presign',
+    summary: 'Status of a departments report, with its download link once complete',
+    tag: 'Reports',
+  },
+  {
+    operationId: 'downloadDepartmentsReport',
+    method: 'GET',
+    path: '/v2/departments/exports/{report_id}/download',
+    handler: 'downloadDepartmentsReport',
+    access: 'read',
+    reportsBucket: 'presign',
+    summary: "Redirect (303) to a departments report's CSV",
+    tag: 'Reports',
+  },
+  {
+    operationId: 'G8',
+    method: 'POST',
+    path: '/v2/groups/exports',
+    handler: 'createGroupsReport',
+    access: 'write',
+    summary: 'G8: start a groups report (CSV), optionally e-mailed',
+    tag: 'Reports',
+  },
+  {
+    operationId: 'getGroupsReport',
+    method: 'GET',
+    path: '/v2/groups/exports/{report_id}',
+    handler: 'getGroupsReport',
+    access: 'read',
+    reportsBucket: 'presign',
+    summary: 'Status of a groups report, with its download link once complete',
+    tag: 'Reports',
+  },
+  {
+    operationId: 'downloadGroupsReport',
+    method: 'GET',
+    path: '/v2/groups/exports/{report_id}/download',
+    handler: 'downloadGroupsReport',
+    access: 'read',
+    reportsBucket: 'presign',
+    summary: "Redirect (303) to a groups report's CSV",
+    tag: 'Reports',
+  },
 ];
 
 /**
  * Every concrete path a route answers on: its path, its aliases, and for
  * paths that end in a literal segment the `.json` form. A path ending in a
  * parameter needs no second form: the parameter captures `id.json`, and the
- * request middleware strips the suffix (ids never contain a dot).
+ * request middleware strips the suffix (ids never contain a dot). Nor does a
+ * path that already names a file (`/v2/openapi.json`, `/docs/redoc.standalone.js`).
  */
 export function servedPaths(route: Route): string[] {
   const paths = [route.path, ...(route.aliases ?? [])];
-  return paths.flatMap((path) => (path.endsWith('}') ? [path] : [path, `${path}.json`]));
+  return paths.flatMap((path) => (path.endsWith('}') || /\.[a-z]+$/.test(path) ? [path] : [path, `${path}.json`]));
 }

@@ -1,5 +1,5 @@
 /**
- * Service-wide counters (users per role and membership, departments) that
+ * Service-wide counters (users per role and membership, departments, groups) that
  * give list totals without counting items. They live in a few shard items of
  * one partition: parallel transactions touch different shards, and one Query
  * of the partition (a few hundred bytes, 0.5 RCU) sums them all.
@@ -14,6 +14,8 @@ export type Counters = Record<string, number>;
 /** Counter of users with this role and membership, e.g. `users_IN_admin`. */
 export const userCounter = (role: string, membership: Membership) => `users_${membership}_${role}`;
 export const DEPARTMENTS_COUNTER = 'departments';
+/** Published groups (G2's total). */
+export const GROUPS_COUNTER = 'groups';
 
 /** Adds `deltas` to the shard chosen by `shardId`, inside the caller's transaction. */
 export function statsUpdate(shardId: string, deltas: Counters): TransactItem | undefined {

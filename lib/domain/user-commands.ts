@@ -1,8 +1,9 @@
-/** Creating, updating and deleting users; each is one transaction built by user-changes.ts. */
+/** Creating, updating and deleting users; each is one transaction built by user-changes.ts (a deletion first leaves the user's groups). */
 import { transactWrite, withFreshRead } from '../db/transact';
 import { preconditionFailed } from '../errors';
 import { newId } from '../ids';
 import { auditWrite, type ChangeContext } from './audit';
+import { GROUP_LOCK_MS, leaveAllGroups, lockGroupAdditions, unlockGroupAdditions } from './group-members';
 import type { AccountRole } from './quotas';
 import { userChangeWrites, type UserChange } from './user-changes';
 import { getUserForChange, USER_FIELDS, userRepresentation, type StoredUser, type User } from './users';
@@ -73,15 +74,30 @@ export async function updateUser(ctx: ChangeContext, id: string, patch: UserPatc
   });
 }
 
-/** DELETE of a user: it leaves its department in the same transaction. */
+/**
+ * DELETE of a user. It first locks out group additions and leaves its
+ * groups, in transactions of their own (a user may be in more groups than
+ * one transaction holds; see group-members.ts), then is deleted, leaving its
+ * department, in one transaction conditional on the version read before the
+ * lock: a change since then (which drops the lock) makes it start over.
+ */
 export async function deleteUser(ctx: ChangeContext, id: string, expectedVersion?: number): Promise<void> {
   await withFreshRead(async () => {
     const before = await getUserForChange(id);
-    await commitUserChange(
-      ctx,
-      { before, after: null, expectedVersion },
-      { deleted: userRepresentation(before) },
-      new Date().toISOString(),
-    );
+    // A stale If-Match fails before any membership goes.
+    if (expectedVersion !== undefined && expectedVersion !== before.version) throw preconditionFailed();
+    const lockedUntil = await lockGroupAdditions(before);
+    try {
+      await leaveAllGroups(ctx, id, lockedUntil - GROUP_LOCK_MS / 2);
+      await commitUserChange(
+        ctx,
+        { before, after: null, expectedVersion },
+        { deleted: userRepresentation(before) },
+        new Date().toISOString(),
+      );
+    } catch (error) {
+      await unlockGroupAdditions(id, lockedUntil);
+      throw error;
+    }
   });
 }

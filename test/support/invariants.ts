@@ -13,6 +13,7 @@ import { openReservations } from '../../lib/domain/bulk-move';
 import { COUNTED_QUOTAS, NO_USAGE, storedUsage, sumUsage, usageOf, type Usage } from '../../lib/domain/quotas';
 import { DEPARTMENTS_COUNTER, userCounter } from '../../lib/domain/stats';
 import { foldCase } from '../../lib/text';
+import { expectedGroupCounters, groupViolations } from './group-invariants';
 
 type Item = Record<string, any>;
 
@@ -72,7 +73,7 @@ export async function invariantViolations(): Promise<string[]> {
   for (const shard of byType('stats').concat(items.filter((i) => i.pk === 'STATS'))) {
     for (const [name, value] of Object.entries(shard)) if (typeof value === 'number') counters[name] = (counters[name] ?? 0) + value;
   }
-  const expectedCounters: Record<string, number> = { [DEPARTMENTS_COUNTER]: departments.size };
+  const expectedCounters: Record<string, number> = { [DEPARTMENTS_COUNTER]: departments.size, ...expectedGroupCounters(items) };
   for (const user of users) {
     const name = userCounter(user.account_role, membershipOf(user.department_id));
     expectedCounters[name] = (expectedCounters[name] ?? 0) + 1;
@@ -82,5 +83,6 @@ export async function invariantViolations(): Promise<string[]> {
       violations.push(`service counter ${name}=${counters[name] ?? 0}, expected ${expectedCounters[name] ?? 0}`);
     }
   }
+  violations.push(...groupViolations(items));
   return violations;
 }

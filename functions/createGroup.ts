@@ -1,0 +1,22 @@
+import { createGroup } from '../lib/domain/group-create';
+import { withUsers } from '../lib/domain/groups';
+import { etagOf } from '../lib/http/etag';
+import { operation } from '../lib/http/operation';
+import { dryRunQuery } from '../lib/schemas/common';
+import { createGroupBody } from '../lib/schemas/groups';
+
+/**
+ * G3: create a group, optionally with its users (all or nothing). A dry run
+ * answers 200 with the group as it would be (or the problem it would get),
+ * without Location or ETag: nothing was created.
+ */
+export const handler = operation({ operationId: 'G3', query: dryRunQuery, body: createGroupBody }, async ({ query, body, ctx }) => {
+  const dryRun = query.dry_run === 'true';
+  const { group, users } = await createGroup(ctx, body, { dryRun });
+  if (dryRun) return { body: withUsers(group, users) };
+  return {
+    status: 201,
+    body: withUsers(group, users),
+    headers: { location: `/v2/groups/${group.id}`, etag: etagOf(group.version) },
+  };
+});

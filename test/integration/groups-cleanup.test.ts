@@ -1,0 +1,210 @@
+/**
+ * The multi-transaction paths of groups under failure: a G3 in steps that
+ * fails or whose creator dies, a sweep that crashes, user deletion meeting
+ * memberships of a deleted group not yet swept, the lock a user deletion
+ * holds against group additions, and the audit trail.
+ * Failures are injected through the SDK middleware stack.
+ */
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { afterEach, describe, expect, it } from 'vitest';
+import { db, tableName } from '../../lib/db/client';
+import { userKey } from '../../lib/db/keys';
+import { deleteGroup, sweepDeletedGroups } from '../../lib/domain/group-cleanup';
+import { createGroup } from '../../lib/domain/group-create';
+import { addUserToGroup, removeUserFromGroup } from '../../lib/domain/group-members';
+import { findGroupItem, getGroupWithUsers, groupTuning, listGroups, updateGroup } from '../../lib/domain/groups';
+import { createUser, deleteUser } from '../../lib/domain/user-commands';
+import { DomainError } from '../../lib/errors';
+import { invariantViolations, scanTable } from '../support/invariants';
+
+const ctx = (operationId = 'test') => ({ actor: 'test', operationId, requestId: 'test' });
+const MIDDLEWARE = 'inject-group-failure';
+const defaultTuning = { ...groupTuning };
+
+let sequence = 0;
+const unique = (prefix: string) => `${prefix}${++sequence}${Math.random().toString(36).slice(2, 8)}`;
+
+/** Makes the calls of `command` whose 1-based number `fails` says throw. */
+function failCalls(command: string, fails: (call: number) => boolean) {
+  let calls = 0;
+  db().middlewareStack.add(
+    (next, context) => async (args) => {
+      if (context.commandName === command && fails(++calls)) throw new Error(`injected ${command} failure`);
+      return next(args);
+    },
+    { step: 'initialize', name: MIDDLEWARE },
+  );
+}
+
+afterEach(() => {
+  db().middlewareStack.remove(MIDDLEWARE);
+  Object.assign(groupTuning, defaultTuning);
+});
+
+async function users(count: number): Promise<string[]> {
+  return Promise.all(
+    Array.from({ length: count }, async () => {
+      const id = unique('u');
+      await createUser(ctx(), { id, email: `${id}@example.com`, last_name: 'Member' });
+      return id;
+    }),
+  );
+}
+
+const itemsOfGroup = async (groupId: string) => (await scanTable()).filter((item) => item.group_id === groupId || item.id === groupId);
+
+describe('G3 in steps under failure', () => {
+  it('rolls back a creation whose membership step fails: nothing visible, name free, memberships swept', async () => {
+    Object.assign(groupTuning, { singleTransactionUsers: 2, chunkUsers: 2, chunkConcurrency: 1 });
+    const ids = await users(7);
+    const input = { id: unique('g'), name: unique('Rolled back '), user_ids: ids };
+    // Call 1 puts the pending group, 2 the first chunk, 3 fails.
+    failCalls('TransactWriteItemsCommand', (call) => call === 3);
+    await expect(createGroup(ctx(), input)).rejects.toThrow(/injected/);
+    db().middlewareStack.remove(MIDDLEWARE);
+    expect(await findGroupItem(input.id)).toBeUndefined();
+    expect((await itemsOfGroup(input.id)).filter((item) => item.type !== 'audit')).toEqual([]);
+    expect(await invariantViolations()).toEqual([]);
+    const again = await createGroup(ctx(), input);
+    expect(again.group.user_count).toBe(7);
+  });
+
+  it('leaves the pending group of a creator that died to the sweeper, which abandons it after its lease', async () => {
+    Object.assign(groupTuning, { singleTransactionUsers: 2, chunkUsers: 2, chunkConcurrency: 1 });
+    const ids = await users(7);
+    const input = { id: unique('g'), name: unique('Dead creator '), user_ids: ids };
+    // The third transaction (second chunk) and the roll-back fail: as if the function died there.
+    failCalls('TransactWriteItemsCommand', (call) => call >= 3);
+    await expect(createGroup(ctx(), input)).rejects.toThrow(/injected/);
+    db().middlewareStack.remove(MIDDLEWARE);
+
+    expect((await findGroupItem(input.id))?.state).toBe('pending');
+    await expect(getGroupWithUsers(input.id)).rejects.toMatchObject({ slug: 'not-found' });
+    await expect(addUserToGroup(ctx(), input.id, ids[0])).rejects.toMatchObject({ slug: 'not-found' });
+    expect((await listGroups({ count: 100, offset: 0, query: `name:${input.name}` })).total).toBe(0);
+    await expect(createGroup(ctx(), { name: input.name })).rejects.toMatchObject({ slug: 'conflict' });
+    // A member of the pending group can still be deleted; it takes itself off the pending count.
+    await deleteUser(ctx(), ids[0]);
+    expect((await findGroupItem(input.id))?.user_count).toBe(-1);
+
+    await sweepDeletedGroups();
+    expect((await findGroupItem(input.id))?.state).toBe('pending'); // its lease has not passed
+    expect(await sweepDeletedGroups({ now: Date.now() + groupTuning.pendingLeaseMs + 1000 })).toBeGreaterThanOrEqual(1);
+    expect(await findGroupItem(input.id)).toBeUndefined();
+    expect((await itemsOfGroup(input.id)).filter((item) => item.type !== 'audit')).toEqual([]);
+    expect(await invariantViolations()).toEqual([]);
+    expect((await createGroup(ctx(), { name: input.name })).group.name).toBe(input.name);
+  });
+});
+
+describe('sweepDeletedGroups', () => {
+  it('survives a crash half-way and finishes when run again; runs in parallel with itself', async () => {
+    Object.assign(groupTuning, { inlineDeleteMembers: 0, inlineSweepMembers: 0 });
+    const ids = await users(40);
+    const groups = [
+      await createGroup(ctx(), { name: unique('Swept '), user_ids: ids }),
+      await createGroup(ctx(), { name: unique('Swept ') }),
+    ];
+    for (const { group } of groups) await deleteGroup(ctx(), group.id);
+    expect((await itemsOfGroup(groups[0].group.id)).filter((item) => item.type === 'group-member')).toHaveLength(40);
+
+    failCalls('BatchWriteItemCommand', (call) => call >= 2);
+    await expect(sweepDeletedGroups()).rejects.toThrow(/injected/);
+    db().middlewareStack.remove(MIDDLEWARE);
+    const left = await itemsOfGroup(groups[0].group.id);
+    expect(left.filter((item) => item.type === 'user-group').length).toBeLessThan(40);
+    expect(left.filter((item) => item.type === 'group-member')).toHaveLength(40); // the group's side goes last: found again
+    expect(left.filter((item) => item.type === 'group-cleanup')).toHaveLength(1); // the marker goes last
+    expect(await invariantViolations()).toEqual([]);
+
+    const [first, second] = await Promise.all([sweepDeletedGroups(), sweepDeletedGroups()]);
+    expect(first + second).toBeGreaterThanOrEqual(2);
+    for (const { group } of groups) expect((await itemsOfGroup(group.id)).filter((item) => item.type !== 'audit')).toEqual([]);
+    expect(await sweepDeletedGroups()).toBe(0);
+    expect(await invariantViolations()).toEqual([]);
+  });
+
+  it('lets a user with memberships of deleted, unswept groups be deleted without touching any counter', async () => {
+    Object.assign(groupTuning, { inlineDeleteMembers: 0, inlineSweepMembers: 0 });
+    const [u, other] = await users(2);
+    const { group } = await createGroup(ctx(), { name: unique('Unswept '), user_ids: [u, other] });
+    await deleteGroup(ctx(), group.id);
+    await deleteUser(ctx(), u);
+    const left = await itemsOfGroup(group.id);
+    expect(left.some((item) => item.type === 'group')).toBe(false);
+    expect(left.filter((item) => item.type === 'group-member').map((item) => item.user_id)).toEqual([other]);
+    expect(await invariantViolations()).toEqual([]);
+    await sweepDeletedGroups();
+    expect(await invariantViolations()).toEqual([]);
+  });
+});
+
+describe('user deletion and group additions', () => {
+  const setLock = (userId: string, until: number) =>
+    db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: userKey(userId),
+        UpdateExpression: 'SET group_lock = :until',
+        ExpressionAttributeValues: { ':until': new Date(until).toISOString() },
+      }),
+    );
+
+  it('refuses additions while a deletion holds the lock, accepts them once it has expired', async () => {
+    const [u] = await users(1);
+    const { group } = await createGroup(ctx(), { name: unique('Locked ') });
+    await setLock(u, Date.now() + 60_000); // as a deletion in progress would
+    await expect(addUserToGroup(ctx(), group.id, u)).rejects.toMatchObject({ slug: 'conflict' });
+    await expect(createGroup(ctx(), { name: unique('Locked '), user_ids: [u] })).rejects.toMatchObject({ slug: 'conflict' });
+    await setLock(u, Date.now() - 1); // as one that died long ago
+    await addUserToGroup(ctx(), group.id, u);
+    expect((await getGroupWithUsers(group.id)).group.user_count).toBe(1);
+    expect(await invariantViolations()).toEqual([]);
+  });
+
+  it('gives the lock up when the deletion fails, leaving the user and its memberships as they were', async () => {
+    const [u] = await users(1);
+    const { group } = await createGroup(ctx(), { name: unique('Kept '), user_ids: [u] });
+    // The membership removal is the first transaction of the deletion.
+    failCalls('TransactWriteItemsCommand', (call) => call === 1);
+    await expect(deleteUser(ctx(), u)).rejects.toThrow(/injected/);
+    db().middlewareStack.remove(MIDDLEWARE);
+    expect((await scanTable()).find((item) => item.pk === userKey(u).pk && item.sk === 'USER')?.group_lock).toBeUndefined();
+    const other = await createGroup(ctx(), { name: unique('Kept '), user_ids: [u] });
+    expect(other.group.user_count).toBe(1);
+    expect((await getGroupWithUsers(group.id)).group.user_count).toBe(1);
+    await deleteUser(ctx(), u);
+    expect((await getGroupWithUsers(group.id)).group.user_count).toBe(0);
+    expect(await invariantViolations()).toEqual([]);
+  });
+});
+
+describe('audit trail', () => {
+  it('records every group change with the group as the resource and the users named', async () => {
+    const [a, b] = await users(2);
+    const { group } = await createGroup(ctx('G3'), { name: unique('Audited '), user_ids: [a] });
+    await addUserToGroup(ctx('G4'), group.id, b);
+    await removeUserFromGroup(ctx('G5'), group.id, a);
+    await updateGroup(ctx('updateGroup'), group.id, { description: 'Now described' });
+    await deleteUser(ctx('deleteUser'), b);
+    await deleteGroup(ctx('G6'), group.id);
+    const entries = (await scanTable())
+      .filter((item) => item.type === 'audit' && item.resource_id === group.id)
+      .sort((x, y) => (x.at < y.at ? -1 : x.at > y.at ? 1 : 0));
+    expect(entries.every((entry) => entry.resource_type === 'group')).toBe(true);
+    expect(entries.map((entry) => [entry.operation, entry.changes])).toEqual([
+      ['G3', expect.objectContaining({ added_user_ids: [a], created: expect.objectContaining({ id: group.id }) })],
+      ['G4', { added_user_ids: [b] }],
+      ['G5', { removed_user_ids: [a] }],
+      ['updateGroup', { description: { from: '', to: 'Now described' } }],
+      ['deleteUser', { removed_user_ids: [b], reason: 'user deleted' }],
+      ['G6', { deleted: true, user_count: 0 }],
+    ]);
+  });
+
+  it('answers G4 on a missing user and G5 on a non-member with their own problems', async () => {
+    const { group } = await createGroup(ctx(), { name: unique('Errors ') });
+    await expect(addUserToGroup(ctx(), group.id, 'nobody')).rejects.toBeInstanceOf(DomainError);
+    await expect(removeUserFromGroup(ctx(), group.id, 'nobody')).rejects.toMatchObject({ slug: 'not-found' });
+  });
+});

@@ -1,0 +1,66 @@
+/**
+ * The group part of the invariant checker (invariants.ts), over the same
+ * table scan: every group is published with its name claimed and index keys
+ * right, its `user_count` equals its membership items, both items of every
+ * membership exist, no membership belongs to a missing user, and none to a
+ * missing group unless a cleanup marker says it is being removed.
+ */
+import { groupCleanupKey, groupIndexAttributes, groupMembersPartition, groupNameKey, userGroupKey } from '../../lib/db/keys';
+import { GROUPS_COUNTER } from '../../lib/domain/stats';
+import { foldCase } from '../../lib/text';
+
+type Item = Record<string, any>;
+
+export function expectedGroupCounters(items: Item[]): Record<string, number> {
+  return { [GROUPS_COUNTER]: items.filter((item) => item.type === 'group' && item.state === 'active').length };
+}
+
+export function groupViolations(items: Item[]): string[] {
+  const violations: string[] = [];
+  const byType = (type: string) => items.filter((item) => item.type === type);
+  const keyOf = (item: Item) => `${item.pk}|${item.sk}`;
+  const present = new Set(items.map(keyOf));
+  const userIds = new Set(byType('user').map((user) => user.id as string));
+  const groups = new Map(byType('group').map((group) => [group.id as string, group]));
+  const markers = new Set(byType('group-cleanup').map((marker) => keyOf(groupCleanupKey(marker.group_id, marker.generation))));
+
+  for (const group of groups.values()) {
+    if (group.state !== 'active') violations.push(`group ${group.id} is ${group.state}`);
+    const expected = { name_folded: foldCase(group.name), ...groupIndexAttributes(group as never) };
+    for (const [name, value] of Object.entries(expected)) {
+      if (group[name] !== value) violations.push(`group ${group.id} has ${name}=${group[name]}, expected ${value}`);
+    }
+    if (!items.some((item) => item.pk === groupNameKey(group.name).pk && item.group_id === group.id))
+      violations.push(`group ${group.id} does not hold the claim of its name "${group.name}"`);
+    if (markers.has(keyOf(groupCleanupKey(group.id, group.generation))))
+      violations.push(`group ${group.id} has a cleanup marker for its own generation`);
+  }
+  for (const claim of byType('group-name')) {
+    const group = groups.get(claim.group_id);
+    if (!group || claim.pk !== groupNameKey(group.name).pk)
+      violations.push(`name claim ${claim.pk} does not match group ${claim.group_id}`);
+  }
+
+  const counted = new Map<string, number>();
+  for (const member of byType('group-member')) {
+    const where = `membership of user ${member.user_id} in group ${member.group_id} (${member.generation})`;
+    if (member.pk !== groupMembersPartition(member.group_id, member.generation)) violations.push(`${where} has key ${member.pk}`);
+    const group = groups.get(member.group_id);
+    if (group && group.generation === member.generation) counted.set(group.id, (counted.get(group.id) ?? 0) + 1);
+    else if (markers.has(keyOf(groupCleanupKey(member.group_id, member.generation))))
+      continue; // being swept: the user's side may be gone already
+    else violations.push(`${where}: the group does not exist and no cleanup is pending`);
+    if (!present.has(keyOf(userGroupKey(member.user_id, member.group_id, member.generation))))
+      violations.push(`${where} has no item on the user's side`);
+    if (!userIds.has(member.user_id)) violations.push(`${where}: the user does not exist`);
+  }
+  for (const side of byType('user-group')) {
+    if (!present.has(`${groupMembersPartition(side.group_id, side.generation)}|USER#${side.user_id}`))
+      violations.push(`user ${side.user_id}'s membership of group ${side.group_id} (${side.generation}) has no item on the group's side`);
+  }
+  for (const group of groups.values()) {
+    const members = counted.get(group.id) ?? 0;
+    if (group.user_count !== members) violations.push(`group ${group.id} counts user_count=${group.user_count} but has ${members}`);
+  }
+  return violations;
+}

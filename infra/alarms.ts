@@ -5,9 +5,10 @@
  */
 import { Duration } from 'aws-cdk-lib';
 import type { HttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
-import { Alarm, ComparisonOperator, type IMetric, Stats, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
+import { Alarm, ComparisonOperator, type IMetric, MathExpression, Stats, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import { Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
+import { FilterPattern, MetricFilter } from 'aws-cdk-lib/aws-logs';
 import { Topic } from 'aws-cdk-lib/aws-sns';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
@@ -18,13 +19,23 @@ export interface ServiceAlarmsProps {
   api: HttpApi;
   /** Queues where failed background work lands: any message there needs a look. */
   deadLetterQueues?: Array<{ name: string; queue: IQueue }>;
+  /**
+   * Background functions whose failures get an alarm of their own: a crash or
+   * timeout, or an error they handled and logged (a report job that ended
+   * `failed` is not a Lambda error, yet someone should look at it).
+   */
+  workers?: Array<{ name: string; function: LambdaFunction }>;
 }
+
+/** Powertools logs JSON; a line at level ERROR is a failure the function handled (lib/log.ts). */
+const LOGGED_ERROR = FilterPattern.stringValue('$.level', '=', 'ERROR');
+export const WORKER_METRIC_NAMESPACE = 'DeptAdmin';
 
 export class ServiceAlarms extends Construct {
   /** Subscribe people or tools here; alarms send both ALARM and OK. */
   readonly topic: Topic;
 
-  constructor(scope: Construct, id: string, { api, deadLetterQueues = [] }: ServiceAlarmsProps) {
+  constructor(scope: Construct, id: string, { api, deadLetterQueues = [], workers = [] }: ServiceAlarmsProps) {
     super(scope, id);
     this.topic = new Topic(this, 'Topic', { displayName: 'Department admin API alarms', enforceSSL: true });
 
@@ -43,6 +54,25 @@ export class ServiceAlarms extends Construct {
       'Lambda throttled an invocation (concurrency exhausted)',
       LambdaFunction.metricAllThrottles({ period: PERIOD, statistic: Stats.SUM }),
     );
+    for (const { name, function: worker } of workers) {
+      const loggedErrors = new MetricFilter(this, `${name}LoggedErrors`, {
+        logGroup: worker.logGroup,
+        filterPattern: LOGGED_ERROR,
+        metricNamespace: WORKER_METRIC_NAMESPACE,
+        metricName: `${name}LoggedErrors`,
+        metricValue: '1',
+      }).metric({ period: PERIOD, statistic: Stats.SUM });
+      this.alarm(
+        `${name}Failures`,
+        `${name} failed: an invocation crashed or timed out, or it logged an error (e.g. a report job that ended failed)`,
+        new MathExpression({
+          expression: 'FILL(crashes, 0) + FILL(logged, 0)',
+          usingMetrics: { crashes: worker.metricErrors({ period: PERIOD, statistic: Stats.SUM }), logged: loggedErrors },
+          period: PERIOD,
+          label: `${name} failures`,
+        }),
+      );
+    }
     for (const { name, queue } of deadLetterQueues) {
       this.alarm(
         `${name}DeadLetters`,

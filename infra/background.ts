@@ -1,13 +1,19 @@
 /**
- * A background function on its schedule (lib/background.ts): an EventBridge
- * rule invokes it with retries, and an invocation that still fails lands in
- * an encrypted dead-letter queue whose depth raises an alarm.
+ * A background function (lib/background.ts) with its trigger: a schedule
+ * (EventBridge rule with retries) or the table's stream filtered to the items
+ * it works on (retries, bisecting, no record older than a day). Either way,
+ * work that still fails lands in an encrypted dead-letter queue whose depth
+ * raises an alarm.
  */
-import { Duration } from 'aws-cdk-lib';
+import { Duration, Stack } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
+import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
+import { FilterCriteria, FilterRule, StartingPosition } from 'aws-cdk-lib/aws-lambda';
+import { SqsDlq } from 'aws-cdk-lib/aws-lambda-event-sources';
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
+import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import type { BackgroundFunction } from '../lib/background';
@@ -19,13 +25,16 @@ export interface BackgroundJobProps {
   projectRoot: string;
   environment: Record<string, string>;
   table: ITable;
+  reportsBucket: IBucket;
+  /** The only identity e-mail may be sent as. */
+  emailFrom: string;
 }
 
 export class BackgroundJob extends Construct {
   readonly function: NodejsFunction;
   readonly deadLetterQueue: Queue;
 
-  constructor(scope: Construct, id: string, { job, projectRoot, environment, table }: BackgroundJobProps) {
+  constructor(scope: Construct, id: string, { job, projectRoot, environment, table, reportsBucket, emailFrom }: BackgroundJobProps) {
     super(scope, id);
     this.function = new ServiceFunction(this, 'Function', {
       handler: job.handler,
@@ -34,23 +43,76 @@ export class BackgroundJob extends Construct {
       projectRoot,
       environment,
       table,
+      timeout: job.timeoutSeconds === undefined ? undefined : Duration.seconds(job.timeoutSeconds),
     }).function;
     this.deadLetterQueue = new Queue(this, 'DeadLetters', {
       encryption: QueueEncryption.SQS_MANAGED,
       enforceSSL: true,
       retentionPeriod: Duration.days(14),
     });
-    new Rule(this, 'Schedule', {
-      description: `Runs ${job.name} every ${job.everyMinutes} minute(s)`,
-      schedule: Schedule.rate(Duration.minutes(job.everyMinutes)),
-      targets: [
-        new LambdaFunction(this.function, {
-          retryAttempts: 2,
-          // A run older than its period is superseded by the next one.
-          maxEventAge: Duration.minutes(Math.max(job.everyMinutes, 1)),
-          deadLetterQueue: this.deadLetterQueue,
+
+    if ('everyMinutes' in job.trigger) {
+      const minutes = job.trigger.everyMinutes;
+      new Rule(this, 'Schedule', {
+        description: `Runs ${job.name} every ${minutes} minute(s)`,
+        schedule: Schedule.rate(Duration.minutes(minutes)),
+        targets: [
+          new LambdaFunction(this.function, {
+            retryAttempts: 2,
+            // A run older than its period is superseded by the next one.
+            maxEventAge: Duration.minutes(Math.max(minutes, 1)),
+            deadLetterQueue: this.deadLetterQueue,
+          }),
+        ],
+      });
+    } else {
+      const image = Object.fromEntries(
+        Object.entries(job.trigger.tableItems).map(([name, value]) => [name, { S: FilterRule.isEqual(value) }]),
+      );
+      const streamArn = table.tableStreamArn;
+      if (!streamArn) throw new Error(`${job.name} reads the table's stream, but the table has none`);
+      // A mapping rather than DynamoEventSource, whose grant adds dynamodb:ListStreams on "*":
+      // every stream action here is scoped to this table's stream.
+      this.function.addEventSourceMapping('TableStream', {
+        eventSourceArn: streamArn,
+        startingPosition: StartingPosition.LATEST,
+        batchSize: 10,
+        retryAttempts: 2,
+        bisectBatchOnError: true,
+        maxRecordAge: Duration.days(1),
+        onFailure: new SqsDlq(this.deadLetterQueue),
+        filters: [FilterCriteria.filter({ eventName: FilterRule.or('INSERT', 'MODIFY'), dynamodb: { NewImage: image } })],
+      });
+      this.function.addToRolePolicy(
+        new PolicyStatement({
+          actions: ['dynamodb:DescribeStream', 'dynamodb:GetRecords', 'dynamodb:GetShardIterator', 'dynamodb:ListStreams'],
+          resources: [streamArn],
         }),
-      ],
-    });
+      );
+    }
+
+    if (job.reportsBucket === 'write') {
+      // Put covers the multipart calls; Get lets the e-mail carry a signed link.
+      this.function.addToRolePolicy(
+        new PolicyStatement({
+          actions: ['s3:PutObject', 's3:AbortMultipartUpload', 's3:GetObject'],
+          resources: [reportsBucket.arnForObjects('reports/*')],
+        }),
+      );
+    }
+    if (job.sendsEmail) {
+      const stack = Stack.of(this);
+      const identity = emailFrom.slice(emailFrom.lastIndexOf('@') + 1);
+      this.function.addToRolePolicy(
+        new PolicyStatement({
+          actions: ['ses:SendRawEmail'],
+          resources: [
+            stack.formatArn({ service: 'ses', resource: 'identity', resourceName: emailFrom }),
+            stack.formatArn({ service: 'ses', resource: 'identity', resourceName: identity }),
+          ],
+          conditions: { StringEquals: { 'ses:FromAddress': emailFrom } },
+        }),
+      );
+    }
   }
 }

@@ -4,6 +4,7 @@
  * the table access it is given.
  */
 import { join } from 'node:path';
+import type { Duration } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
@@ -19,6 +20,8 @@ export interface ServiceFunctionProps {
   description: string;
   /** DynamoDB actions on the table and its indexes (none: no access). */
   tableActions: readonly string[];
+  /** Defaults to FUNCTION_TIMEOUT (route functions answer within API Gateway's limit). */
+  timeout?: Duration;
   /** Directory holding `functions/` and the lock file; esbuild runs from here. */
   projectRoot: string;
   environment: Record<string, string>;
@@ -28,7 +31,11 @@ export interface ServiceFunctionProps {
 export class ServiceFunction extends Construct {
   readonly function: NodejsFunction;
 
-  constructor(scope: Construct, id: string, { handler, description, tableActions, projectRoot, environment, table }: ServiceFunctionProps) {
+  constructor(
+    scope: Construct,
+    id: string,
+    { handler, description, tableActions, timeout, projectRoot, environment, table }: ServiceFunctionProps,
+  ) {
     super(scope, id);
     // An explicit log group, rather than the `logRetention` option, avoids a
     // custom-resource Lambda and lets the retention live in the template.
@@ -43,8 +50,8 @@ export class ServiceFunction extends Construct {
       runtime: FUNCTION_RUNTIME,
       architecture: FUNCTION_ARCHITECTURE,
       memorySize: FUNCTION_MEMORY_MB,
-      timeout: FUNCTION_TIMEOUT,
-      bundling: functionBundling(),
+      timeout: timeout ?? FUNCTION_TIMEOUT,
+      bundling: functionBundling(handler),
       environment,
       logGroup,
     });

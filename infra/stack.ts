@@ -4,9 +4,10 @@
  * scheduled function per background entry (lib/background.ts).
  */
 import { fileURLToPath } from 'node:url';
-import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
+import { CfnOutput, Duration, Stack, type StackProps } from 'aws-cdk-lib';
 import type { ThrottleSettings } from 'aws-cdk-lib/aws-apigatewayv2';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
+import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import type { Construct } from 'constructs';
@@ -18,6 +19,8 @@ import { ServiceAlarms } from './alarms';
 import { ServiceApi } from './api';
 import { ApiAuth, type ExternalIssuer } from './auth';
 import { BackgroundJob } from './background';
+import { ChangeEvents } from './change-events';
+import { acknowledgeNagFindings } from './nag';
 import { ServiceFunction } from './service-function';
 import { createReportsBucket, createTable } from './storage';
 
@@ -49,6 +52,8 @@ export class DeptAdminStack extends Stack {
   readonly api: ServiceApi;
   /** The function of each route, by operation id. */
   readonly routeFunctions = new Map<string, NodejsFunction>();
+  /** The bus that carries one event per change (stream → pipe → bus). */
+  readonly changeEvents: ChangeEvents;
   /** Each background function and its dead-letter queue, by name. */
   readonly backgroundJobs = new Map<string, BackgroundJob>();
 
@@ -74,26 +79,49 @@ export class DeptAdminStack extends Stack {
         handler: route.handler,
         description: `${route.operationId}: ${route.method} ${route.path}`,
         tableActions: TABLE_ACTIONS[route.access],
+        timeout: route.timeoutSeconds === undefined ? undefined : Duration.seconds(route.timeoutSeconds),
         projectRoot,
         environment,
         table,
       });
+      if (route.reportsBucket === 'presign') {
+        // A signed link works only if its signer may read the object.
+        handler.addToRolePolicy(new PolicyStatement({ actions: ['s3:GetObject'], resources: [reportsBucket.arnForObjects('reports/*')] }));
+      }
       api.addRoute(route, handler);
       this.routeFunctions.set(route.operationId, handler);
     }
     for (const job of backgroundFunctions) {
-      this.backgroundJobs.set(job.name, new BackgroundJob(this, job.name, { job, projectRoot, environment, table }));
+      this.backgroundJobs.set(
+        job.name,
+        new BackgroundJob(this, job.name, {
+          job,
+          projectRoot,
+          environment,
+          table,
+          reportsBucket,
+          emailFrom: environment.REPORT_EMAIL_FROM,
+        }),
+      );
     }
+
+    const changeEvents = new ChangeEvents(this, 'ChangeEvents', { table });
+    this.changeEvents = changeEvents;
 
     const alarms = new ServiceAlarms(this, 'Alarms', {
       api: api.httpApi,
-      deadLetterQueues: [...this.backgroundJobs].map(([name, job]) => ({ name, queue: job.deadLetterQueue })),
+      deadLetterQueues: [
+        ...[...this.backgroundJobs].map(([name, job]) => ({ name, queue: job.deadLetterQueue })),
+        { name: 'ChangeEvents', queue: changeEvents.deadLetterQueue },
+      ],
+      workers: [...this.backgroundJobs].map(([name, job]) => ({ name, function: job.function })),
     });
 
     new CfnOutput(this, 'ApiUrl', { value: api.url });
     new CfnOutput(this, 'TableName', { value: table.tableName });
     new CfnOutput(this, 'ReportsBucketName', { value: reportsBucket.bucketName });
     new CfnOutput(this, 'AlarmTopicArn', { value: alarms.topic.topicArn });
+    new CfnOutput(this, 'ChangeEventBusName', { value: changeEvents.bus.eventBusName });
     new CfnOutput(this, 'JwtIssuer', { value: auth.issuer });
     if (auth.cognito) {
       new CfnOutput(this, 'UserPoolId', { value: auth.cognito.userPool.userPoolId });
@@ -103,6 +131,8 @@ export class DeptAdminStack extends Stack {
       });
       new CfnOutput(this, 'TokenUrl', { value: auth.cognito.tokenUrl });
     }
+
+    acknowledgeNagFindings(this);
   }
 }
 

@@ -11,8 +11,16 @@ export interface BackgroundFunction {
   /** Module name under `functions/`. */
   handler: string;
   summary: string;
-  /** Run on a schedule, every this many minutes (at least one, EventBridge's finest). */
-  everyMinutes: number;
+  trigger:
+    | /** Run on a schedule, every this many minutes (at least one, EventBridge's finest). */
+      {
+        everyMinutes: number;
+      } /** Run for table items that match (the table's stream, filtered); locally the module's `pollLocally` runs instead. */
+    | { tableItems: Record<string, string>; localPollMs: number };
+  /** What it may do beyond the table. */
+  reportsBucket?: 'write';
+  sendsEmail?: boolean;
+  timeoutSeconds?: number;
 }
 
 export const backgroundFunctions: readonly BackgroundFunction[] = [
@@ -20,6 +28,16 @@ export const backgroundFunctions: readonly BackgroundFunction[] = [
     name: 'Maintenance',
     handler: 'maintenance',
     summary: 'Finishes bulk moves whose driver died and clears what deleted resources leave behind',
-    everyMinutes: 1,
+    trigger: { everyMinutes: 1 },
+  },
+  {
+    name: 'ReportWorker',
+    handler: 'reportWorker',
+    summary: 'Writes report CSVs to S3 and e-mails them',
+    trigger: { tableItems: { type: 'report', status: 'pending' }, localPollMs: 250 },
+    reportsBucket: 'write',
+    sendsEmail: true,
+    // Matches WORKER_TIMEOUT_SECONDS in lib/reports/jobs.ts, whose lease assumes it.
+    timeoutSeconds: 300,
   },
 ];

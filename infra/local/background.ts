@@ -1,35 +1,61 @@
 /**
- * `npm start`'s stand-in for the stack's schedules: runs every background
- * function (lib/background.ts) from its own module, one run at a time, on a
- * shorter local interval so that repairs show up quickly on a laptop.
+ * `npm start`'s (and the HTTP tests') stand-in for the stack's triggers: runs
+ * every background function (lib/background.ts) from its own module. A
+ * scheduled one runs on a shorter local interval, so repairs show up quickly
+ * on a laptop; a stream-triggered one exports `pollLocally`, which finds its
+ * pending work in the table.
  */
-import { pathToFileURL } from 'node:url';
 import { join } from 'node:path';
-import { backgroundFunctions } from '../../lib/background';
+import { pathToFileURL } from 'node:url';
+import { backgroundFunctions, type BackgroundFunction } from '../../lib/background';
 
-export const LOCAL_INTERVAL_MS = 10_000;
+export const LOCAL_SCHEDULE_MS = 10_000;
 
 export interface BackgroundRunner {
   stop(): Promise<void>;
 }
 
-export function startBackgroundJobs(projectRoot: string, onError: (name: string, error: unknown) => void): BackgroundRunner {
-  let running: Promise<void> = Promise.resolve();
-  const timers = backgroundFunctions.map((job) => {
-    const run = async () => {
-      const module = (await import(pathToFileURL(join(projectRoot, 'functions', `${job.handler}.ts`)).href)) as {
-        handler: () => Promise<void>;
-      };
-      await module.handler();
-    };
+interface BackgroundModule {
+  handler: () => Promise<void>;
+  pollLocally?: () => Promise<void>;
+}
+
+export interface BackgroundOptions {
+  onError: (name: string, error: unknown) => void;
+  /** False runs only the stream-triggered functions (tests call scheduled repairs themselves, at chosen times). */
+  schedules?: boolean;
+}
+
+export function startBackgroundJobs(projectRoot: string, { onError, schedules = true }: BackgroundOptions): BackgroundRunner {
+  const runs = new Set<Promise<void>>();
+  let stopped = false;
+  const jobs = backgroundFunctions.filter((job) => schedules || !('everyMinutes' in job.trigger));
+  const loops = jobs.map((job: BackgroundFunction) => {
+    const scheduled = 'everyMinutes' in job.trigger;
+    const interval = 'everyMinutes' in job.trigger ? LOCAL_SCHEDULE_MS : job.trigger.localPollMs;
+    let busy = false; // one run of a function at a time, as a reserved concurrency of 1 would give
     return setInterval(() => {
-      running = running.then(run).catch((error: unknown) => onError(job.name, error));
-    }, LOCAL_INTERVAL_MS);
+      if (busy || stopped) return;
+      busy = true;
+      const run = (async () => {
+        const module = (await import(pathToFileURL(join(projectRoot, 'functions', `${job.handler}.ts`)).href)) as BackgroundModule;
+        if (scheduled) await module.handler();
+        else if (module.pollLocally) await module.pollLocally();
+        else throw new Error(`functions/${job.handler}.ts exports no pollLocally for the local runner`);
+      })()
+        .catch((error: unknown) => onError(job.name, error))
+        .finally(() => {
+          busy = false;
+          runs.delete(run);
+        });
+      runs.add(run);
+    }, interval);
   });
   return {
     async stop() {
-      for (const timer of timers) clearInterval(timer);
-      await running;
+      stopped = true;
+      for (const loop of loops) clearInterval(loop);
+      await Promise.all(runs);
     },
   };
 }

@@ -88,9 +88,9 @@ async function main(): Promise<void> {
     throw error;
   }
 
-  background = startBackgroundJobs(projectRoot, (name, error) =>
-    console.error(`${name} failed (retried on its next run):`, error instanceof Error ? error.message : error),
-  );
+  background = startBackgroundJobs(projectRoot, {
+    onError: (name, error) => console.error(`${name} failed (retried on its next run):`, error instanceof Error ? error.message : error),
+  });
 
   const startupMs = Math.round(performance.now());
   const generated = settings.writeTokenGenerated ? '  (generated; set ADMIN_API_TOKEN to fix one)' : '';

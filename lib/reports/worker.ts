@@ -1,0 +1,107 @@
+/**
+ * The report worker: claims a pending job, streams its rows through
+ * csv-stringify into a multipart S3 upload (memory stays flat whatever the
+ * row count), marks the job complete, then e-mails it if asked. A failed
+ * upload is aborted, so no partial object is left, and the job is failed;
+ * a failed e-mail only marks `email.status` failed.
+ */
+import { once } from 'node:events';
+import { Transform } from 'node:stream';
+import { GetObjectCommand } from '@aws-sdk/client-s3';
+import { Upload } from '@aws-sdk/lib-storage';
+import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
+import { s3 } from '../aws/s3';
+import { config } from '../config';
+import { logger } from '../log';
+import { csvWriter, REPORT_SOURCES } from './csv';
+import { MAX_ATTACHMENT_BYTES, sendReportMail } from './email';
+import { claimReport, finishReport, pendingReportIds, setEmailStatus, type StoredReport } from './jobs';
+
+const PART_BYTES = 5 * 1024 * 1024;
+/** The longest a SigV4 link may live. */
+const EMAIL_LINK_SECONDS = 7 * 24 * 3600;
+
+/** Counts the bytes going by and keeps them while they still fit in an attachment. */
+class AttachmentTap extends Transform {
+  bytes = 0;
+  private kept: Buffer[] | undefined = [];
+
+  override _transform(chunk: Buffer, _encoding: BufferEncoding, done: (error?: Error | null, data?: Buffer) => void) {
+    this.bytes += chunk.length;
+    if (this.kept && this.bytes <= MAX_ATTACHMENT_BYTES) this.kept.push(chunk);
+    else this.kept = undefined;
+    done(null, chunk);
+  }
+
+  attachment(): Buffer | undefined {
+    return this.kept && Buffer.concat(this.kept);
+  }
+}
+
+async function writeCsv(report: StoredReport): Promise<{ rowCount: number; attachment?: Buffer }> {
+  const source = REPORT_SOURCES[report.type];
+  const csv = csvWriter(source.columns);
+  const tap = new AttachmentTap();
+  const upload = new Upload({
+    client: s3(),
+    params: { Bucket: config().reportsBucket, Key: report.object_key, Body: csv.pipe(tap), ContentType: 'text/csv; charset=utf-8' },
+    partSize: PART_BYTES,
+    queueSize: 2,
+    leavePartsOnError: false,
+  });
+  let rowCount = 0;
+  const feed = async () => {
+    try {
+      for await (const row of source.rows()) {
+        rowCount++;
+        if (!csv.write(row)) await once(csv, 'drain');
+      }
+      csv.end();
+    } catch (error) {
+      tap.destroy(error as Error); // fails the upload, which aborts it
+      throw error;
+    }
+  };
+  const uploaded = upload.done().catch((error: unknown) => {
+    csv.destroy(); // stops the feed waiting for a drain that will never come
+    throw error;
+  });
+  await Promise.all([feed(), uploaded]);
+  return { rowCount, attachment: tap.attachment() };
+}
+
+async function emailReport(report: StoredReport, rowCount: number, attachment: Buffer | undefined): Promise<void> {
+  try {
+    const link = attachment
+      ? undefined
+      : await getSignedUrl(s3(), new GetObjectCommand({ Bucket: config().reportsBucket, Key: report.object_key }), {
+          expiresIn: EMAIL_LINK_SECONDS,
+        });
+    await sendReportMail({ report, rowCount, attachment, link });
+    await setEmailStatus(report.id, 'sent');
+  } catch (error) {
+    logger.warn('report e-mail failed; the report stays downloadable', { reportId: report.id, error: error as Error });
+    await setEmailStatus(report.id, 'failed');
+  }
+}
+
+/** Runs one job to its end, if it is still pending. Errors of the job itself end in `failed`, never in a throw. */
+export async function runReport(id: string): Promise<void> {
+  const report = await claimReport(id);
+  if (!report) return; // another worker has it, or it is finished
+  let written: Awaited<ReturnType<typeof writeCsv>>;
+  try {
+    written = await writeCsv(report);
+  } catch (error) {
+    logger.error('report failed', { reportId: id, error: error as Error });
+    await finishReport(report, { error: 'The report could not be written; create it again.' });
+    return;
+  }
+  const completed = await finishReport(report, { rowCount: written.rowCount });
+  if (completed && report.email) await emailReport(report, written.rowCount, written.attachment);
+}
+
+/** The local stand-in for the stream trigger: runs every pending job. */
+export async function runPendingReports(): Promise<void> {
+  for (const id of await pendingReportIds()) await runReport(id);
+}

@@ -1,0 +1,237 @@
+/** E9 and G8 end to end through HTTP: 202, polling, the CSV row by row, the 303 download and the e-mail. */
+import { afterEach, describe, expect, it } from 'vitest';
+import { ses } from '../../lib/aws/ses';
+import { resetConfig } from '../../lib/config';
+import { claimReport, createReport, finishReport } from '../../lib/reports/jobs';
+import { useApi } from '../support/api';
+
+const api = useApi();
+
+let sequence = 0;
+const unique = (prefix: string) => `${prefix}${++sequence}${Math.random().toString(36).slice(2, 8)}`;
+const ctx = { actor: 'test', operationId: 'E9', requestId: 'test' };
+
+/** SES fails while this is set (a middleware on the service's own client). */
+let sesFailure: Error | undefined;
+ses().middlewareStack.add(
+  (next) => async (args) => {
+    if (sesFailure) throw sesFailure;
+    return next(args);
+  },
+  { step: 'initialize', name: 'sesFailure' },
+);
+afterEach(() => {
+  sesFailure = undefined;
+  delete process.env.REPORT_EMAIL_DOMAINS;
+  resetConfig();
+});
+
+async function untilFinished(location: string) {
+  for (let attempt = 0; attempt < 200; attempt++) {
+    const response = await api.get(location);
+    expect(response.status).toBe(200);
+    const done = ['complete', 'failed'].includes(response.body.status);
+    if (done && (response.body.email === null || response.body.email.status !== 'pending')) return response.body;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`${location} did not finish`);
+}
+
+/** The CSV behind a complete report, fetched through the 303 of /download. */
+async function downloadCsv(location: string): Promise<string> {
+  const redirect = await api.get(`${location}/download`);
+  expect(redirect.status).toBe(303);
+  const link = redirect.headers.get('location')!;
+  expect(link).toContain('X-Amz-Expires=900');
+  const file = await fetch(link);
+  expect(file.status).toBe(200);
+  return file.text();
+}
+
+/** RFC 4180 rows (enough of a parser for the test: quotes, doubled quotes, commas and CRLF inside quotes). */
+function parseCsv(text: string): string[][] {
+  const rows: string[][] = [];
+  let row: string[] = [];
+  let cell = '';
+  let quoted = false;
+  for (let i = 0; i < text.length; i++) {
+    const char = text[i];
+    if (quoted) {
+      if (char === '"' && text[i + 1] === '"') ((cell += '"'), i++);
+      else if (char === '"') quoted = false;
+      else cell += char;
+    } else if (char === '"') quoted = true;
+    else if (char === ',') (row.push(cell), (cell = ''));
+    else if (char === '\r' && text[i + 1] === '\n') (row.push(cell), rows.push(row), (row = []), (cell = ''), i++);
+    else cell += char;
+  }
+  if (cell !== '' || row.length > 0) (row.push(cell), rows.push(row));
+  return rows;
+}
+
+async function sesInbox(): Promise<
+  Array<{ subject: string; destination: { to: string[] }; attachments: Array<{ filename: string; content: string }> }>
+> {
+  const response = await fetch(`${process.env.SES_ENDPOINT}/store`);
+  return ((await response.json()) as { emails: never[] }).emails;
+}
+
+describe('E9 POST /v2/departments/exports', () => {
+  it('answers 202 with the job and a Location, completes, and serves the CSV with formulas neutralised', async () => {
+    const formula = await api.post('/v2/departments', { id: unique('d'), name: '=HYPERLINK("http://evil")' });
+    const plain = await api.post('/v2/departments', { id: unique('d'), name: 'Plain, "quoted"' });
+    await api.put(`/v2/departments/${plain.body.id}/quotas`, { name: 'admins', limit: 4 });
+    const user = await api.post('/v2/users', {
+      id: unique('u'),
+      email: `${unique('e')}@example.com`,
+      last_name: 'X',
+      account_role: 'admin',
+    });
+    await api.post(`/v2/departments/${plain.body.id}/users/${user.body.id}`);
+
+    const created = await api.post('/v2/departments/exports');
+    expect(created.status, created.text).toBe(202);
+    expect(created.body).toMatchObject({
+      type: 'departments',
+      status: 'pending',
+      completed_at: null,
+      row_count: null,
+      download_url: null,
+      email: null,
+    });
+    const location = created.headers.get('location')!;
+    expect(location).toBe(`/v2/departments/exports/${created.body.id}`);
+
+    const report = await untilFinished(location);
+    expect(report.status).toBe('complete');
+    expect(report.download_url).toMatch(/^http/);
+    const rows = parseCsv(await downloadCsv(location));
+    expect(rows[0]).toEqual([
+      'department_id',
+      'name',
+      'user_count',
+      'activated_users',
+      'admins',
+      'managers',
+      'guests',
+      'users_limit',
+      'activated_users_limit',
+      'admins_limit',
+      'managers_limit',
+      'guests_limit',
+      'seats_limit',
+      'created_at',
+    ]);
+    expect(rows).toHaveLength(report.row_count + 1);
+    const byId = new Map(rows.slice(1).map((row) => [row[0], row]));
+    expect(byId.get(formula.body.id)!.slice(0, 3)).toEqual([formula.body.id, `'=HYPERLINK("http://evil")`, '0']);
+    expect(byId.get(plain.body.id)).toEqual([
+      plain.body.id,
+      'Plain, "quoted"',
+      '1',
+      '0',
+      '1',
+      '0',
+      '0',
+      '',
+      '',
+      '4',
+      '',
+      '',
+      '',
+      plain.body.created_at,
+    ]);
+  });
+
+  it('e-mails the CSV as an attachment to every recipient and marks the e-mail sent', async () => {
+    const [a, b] = [`${unique('a')}@example.com`, `${unique('b')}@example.org`];
+    const created = await api.post(`/v2/departments/exports?email=${a},${b}`);
+    expect(created.status, created.text).toBe(202);
+    expect(created.body.email).toEqual({ recipients: [a, b], status: 'pending' });
+    const report = await untilFinished(created.headers.get('location')!);
+    expect(report).toMatchObject({ status: 'complete', email: { recipients: [a, b], status: 'sent' } });
+    const mail = (await sesInbox()).find((m) => m.destination.to.join(',').includes(a));
+    expect(mail, 'message in the local SES inbox').toBeDefined();
+    expect(mail!.destination.to.join(',')).toContain(b);
+    expect(mail!.attachments).toHaveLength(1);
+    expect(mail!.attachments[0].filename).toBe(`departments-report-${report.id}.csv`);
+    expect(Buffer.from(mail!.attachments[0].content, 'base64').toString()).toContain('department_id,name,user_count');
+  });
+
+  it('keeps the report complete and downloadable when SES refuses the message', async () => {
+    sesFailure = Object.assign(new Error('Email address is not verified.'), { name: 'MessageRejected' });
+    const created = await api.post(`/v2/departments/exports?email=${unique('x')}@example.com`);
+    const report = await untilFinished(created.headers.get('location')!);
+    expect(report).toMatchObject({ status: 'complete', email: { status: 'failed' } });
+    expect(parseCsv(await downloadCsv(created.headers.get('location')!))[0][0]).toBe('department_id');
+  });
+
+  it.each([
+    ['not an address', 'not-an-email'],
+    ['an empty list', ''],
+    ['eleven addresses', Array.from({ length: 11 }, (_, i) => `r${i}@example.com`).join(',')],
+    ['a header injection', encodeURIComponent('a@example.com\r\nBcc: victim@example.com')],
+    ['a display name', encodeURIComponent('Ada <ada@example.com>')],
+  ])('answers 400 for %s and starts nothing', async (_, email) => {
+    const response = await api.post(`/v2/departments/exports?email=${email}`);
+    expect(response.status).toBe(400);
+    expect(response.body).toMatchObject({ type: '/problems/validation', errors: [{ field: 'email' }] });
+  });
+
+  it('answers 400 for an address outside REPORT_EMAIL_DOMAINS', async () => {
+    process.env.REPORT_EMAIL_DOMAINS = 'example.com';
+    resetConfig();
+    expect((await api.post('/v2/departments/exports?email=ok@example.com')).status).toBe(202);
+    const response = await api.post('/v2/departments/exports?email=ok@example.com,no@elsewhere.org');
+    expect(response.status).toBe(400);
+    expect(response.body.errors[0].message).toContain('no@elsewhere.org');
+  });
+
+  it('answers 409 report-not-ready before completion, and 404 for unknown reports or the other type', async () => {
+    const report = await createReport(ctx, 'departments', null);
+    const claimed = (await claimReport(report.id))!; // running, so the background worker leaves it alone
+    const download = await api.get(`/v2/departments/exports/${report.id}/download`);
+    expect(download.status).toBe(409);
+    expect(download.body.type).toBe('/problems/report-not-ready');
+    expect((await api.get(`/v2/departments/exports/${report.id}`)).body).toMatchObject({ status: 'running', download_url: null });
+    await finishReport(claimed, { error: 'test' });
+    expect((await api.get(`/v2/departments/exports/${report.id}`)).body.status).toBe('failed');
+
+    expect((await api.get('/v2/departments/exports/nope')).status).toBe(404);
+    expect((await api.get(`/v2/groups/exports/${report.id}`)).status).toBe(404);
+    expect((await api.get(`/v2/groups/exports/${report.id}/download`)).status).toBe(404);
+  });
+});
+
+describe('G8 POST /v2/groups/exports', () => {
+  it('writes one row per group and member, and one row with empty user cells for an empty group', async () => {
+    const users = [];
+    for (const last of ['Zed', 'adams', '+Plus']) {
+      const id = unique('u');
+      users.push((await api.post('/v2/users', { id, email: `${id}@example.com`, first_name: 'F', last_name: last })).body);
+    }
+    const full = await api.post('/v2/groups', {
+      id: unique('g'),
+      name: unique('Full '),
+      description: '@risky',
+      user_ids: users.map((u) => u.id),
+    });
+    expect(full.status, full.text).toBe(201);
+    const empty = await api.post('/v2/groups', { id: unique('g'), name: unique('Empty ') });
+    expect(empty.status, empty.text).toBe(201);
+
+    const created = await api.post('/v2/groups/exports');
+    expect(created.status).toBe(202);
+    expect(created.headers.get('location')).toBe(`/v2/groups/exports/${created.body.id}`);
+    const report = await untilFinished(created.headers.get('location')!);
+    expect(report.status).toBe('complete');
+    const rows = parseCsv(await downloadCsv(created.headers.get('location')!));
+    expect(rows[0]).toEqual(['group_id', 'group_name', 'group_description', 'user_id', 'email', 'first_name', 'last_name', 'account_role']);
+    expect(rows).toHaveLength(report.row_count + 1);
+    const fullRows = rows.filter((row) => row[0] === full.body.id);
+    // Members by last name, case-insensitively, then id; formula-like cells neutralised.
+    expect(fullRows.map((row) => row[6])).toEqual([`'+Plus`, 'adams', 'Zed']);
+    expect(fullRows[0].slice(1, 3)).toEqual([full.body.name, `'@risky`]);
+    expect(rows.filter((row) => row[0] === empty.body.id)).toEqual([[empty.body.id, empty.body.name, '', '', '', '', '', '']]);
+  });
+});

@@ -100,12 +100,16 @@ export async function runBulkMove(move: BulkMove): Promise<string> {
       await transactWrite(holdWrites(op, index, users, commit));
     }
   } catch (error) {
-    await rollBack(op).catch((rollBackError) => logger.warn('bulk move rollback left to the healer', { op, rollBackError }));
-    throw error;
+    const rolledBack = await rollBack(op).catch((rollBackError: unknown) => {
+      logger.warn('bulk move rollback left to the healer', { op, rollBackError });
+      return true; // unknown: the healer decides after the lease
+    });
+    // false: the commit had in fact landed (its answer was lost), so the move goes ahead.
+    if (rolledBack) throw error;
   }
   try {
     for (const [index, users] of parts.entries()) {
-      await transactWrite(applyWrites({ op, target: move.target, at }, index, users));
+      await applyCommitted(applyWrites({ op, target: move.target, at }, index, users));
     }
     await finish(op);
   } catch (error) {
@@ -342,6 +346,27 @@ async function finish(op: string): Promise<void> {
   ]).catch(ignorePartGone);
 }
 
+const APPLY_ROUNDS = 5;
+
+/**
+ * Applies one part of a committed move. Contention cannot be answered with a
+ * 409 any more (the move is decided), so conflicts get more rounds of
+ * retries than a single transaction would; only lasting throttling gives up.
+ */
+async function applyCommitted(writes: Write[]): Promise<void> {
+  for (let round = 1; ; round++) {
+    try {
+      await transactWrite(writes);
+      return;
+    } catch (error) {
+      if (error instanceof PartGone) return;
+      const contended = error instanceof DomainError && error.slug === 'conflict';
+      if (!contended || round >= APPLY_ROUNDS) throw error;
+      await new Promise((resolve) => setTimeout(resolve, Math.random() * 100 * round));
+    }
+  }
+}
+
 function ignorePartGone(error: unknown): void {
   if (!(error instanceof PartGone)) throw error;
 }
@@ -368,7 +393,11 @@ async function readMove(op: string): Promise<{ header?: Item; parts: Item[] }> {
 
 const partIndex = (part: Item) => Number(String(part.sk).slice('PART#'.length));
 
-/** Undoes a move that never reached its commit point. Answers false when the move had committed (roll it forward instead). */
+/**
+ * Undoes a move that never reached its commit point. Answers false when the
+ * move had committed (roll it forward instead); true when it is undone or was
+ * already gone.
+ */
 async function rollBack(op: string): Promise<boolean> {
   try {
     await transactWrite([
@@ -388,7 +417,8 @@ async function rollBack(op: string): Promise<boolean> {
     ]);
   } catch (error) {
     ignorePartGone(error);
-    return false; // gone (already rolled back) or committed
+    const { header } = await readMove(op);
+    return header?.state !== 'applying'; // gone means someone else already rolled it back
   }
   const { header, parts } = await readMove(op);
   if (!header) return true;
@@ -445,7 +475,7 @@ async function rollForward(op: string): Promise<void> {
   for (const part of parts) {
     const found = await batchGet((part.user_ids as string[]).map(userKey), { consistent: true });
     const users = [...found.values()].map(toStoredUser);
-    await transactWrite(applyWrites(move, partIndex(part), users)).catch(ignorePartGone);
+    await applyCommitted(applyWrites(move, partIndex(part), users));
   }
   await finish(op);
 }

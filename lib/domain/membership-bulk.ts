@@ -28,8 +28,17 @@ async function readDepartmentAndUsers(departmentId: string, ids: string[]) {
   return { department, users };
 }
 
-/** E3: every listed user is in the department afterwards (moved from any other), or nothing changes. */
-export async function addUsersToDepartment(ctx: ChangeContext, departmentId: string, userIds: string[]): Promise<User[]> {
+/**
+ * E3: every listed user is in the department afterwards (moved from any
+ * other), or nothing changes. A dry run makes the same checks and answers the
+ * users as they would be, without writing.
+ */
+export async function addUsersToDepartment(
+  ctx: ChangeContext,
+  departmentId: string,
+  userIds: string[],
+  options: { dryRun?: boolean } = {},
+): Promise<User[]> {
   const ids = [...new Set(userIds)];
   return withFreshRead(async () => {
     const { department, users } = await readDepartmentAndUsers(departmentId, ids);
@@ -43,7 +52,10 @@ export async function addUsersToDepartment(ctx: ChangeContext, departmentId: str
     if (overages.length > 0) throw quotaExceeded(departmentId, overages);
 
     const moved = new Map<string, User>();
-    if (moving.length > 0) {
+    if (options.dryRun) {
+      const at = new Date().toISOString();
+      for (const user of moving) moved.set(user.id, userRepresentation(movedUser(user, departmentId, at)));
+    } else if (moving.length > 0) {
       const movedFrom = Object.fromEntries(moving.filter((u) => u.department_id).map((u) => [u.id, u.department_id]));
       const changes = { added_user_ids: moving.map((u) => u.id), ...(Object.keys(movedFrom).length > 0 ? { moved_from: movedFrom } : {}) };
       const at = await runBulkMove({

@@ -8,16 +8,33 @@ import { transactWrite, withFreshRead } from '../db/transact';
 import { DomainError, notFound } from '../errors';
 import { auditWrite, type ChangeContext } from './audit';
 import { findDepartmentItem } from './departments';
-import { userChangeWrites } from './user-changes';
+import { overagesOf, usageOf } from './quotas';
+import { quotaExceeded, userChangeWrites } from './user-changes';
 import { getUserForChange, userRepresentation, type StoredUser } from './users';
 
-/** E2: the user is in `departmentId` afterwards, having left any other department in the same step. */
-export async function addUserToDepartment(ctx: ChangeContext, departmentId: string, userId: string): Promise<StoredUser> {
+/**
+ * E2: the user is in `departmentId` afterwards, having left any other
+ * department in the same step. A dry run reads the department and answers
+ * with the same checks (404, 409 with overages) without writing.
+ */
+export async function addUserToDepartment(
+  ctx: ChangeContext,
+  departmentId: string,
+  userId: string,
+  options: { dryRun?: boolean } = {},
+): Promise<StoredUser> {
   return withFreshRead(async () => {
     const before = await getUserForChange(userId);
     if (before.department_id === departmentId) return before; // already a member: nothing changes
     const now = new Date().toISOString();
     const after = { ...userRepresentation(before), department_id: departmentId, updated_at: now };
+    if (options.dryRun) {
+      const department = await findDepartmentItem(departmentId);
+      if (!department) throw notFound('Department', departmentId);
+      const overages = overagesOf(department, usageOf(before));
+      if (overages.length > 0) throw quotaExceeded(departmentId, overages);
+      return { ...after, version: before.version + 1 };
+    }
     const changes = { added_user_ids: [userId], ...(before.department_id ? { moved_from: { [userId]: before.department_id } } : {}) };
     await transactWrite([
       ...userChangeWrites({ before, after }, now),

@@ -18,20 +18,28 @@ const ctx = { actor: 'test', operationId: 'E3', requestId: 'test' };
 let sequence = 0;
 const unique = (prefix: string) => `${prefix}${++sequence}${Math.random().toString(36).slice(2, 6)}`;
 
-/** Makes every TransactWriteItems call from the `crashAt`-th on fail, as if the process had died there. */
-const crash = { crashAt: Infinity, calls: 0 };
+/**
+ * Makes every TransactWriteItems call from the `crashAt`-th on fail, as if the
+ * process had died there; or loses only the answer of the `loseAnswerOf`-th
+ * (it is applied, but the caller sees an error).
+ */
+const crash = { crashAt: Infinity, loseAnswerOf: Infinity, calls: 0 };
 db().middlewareStack.add(
   (next, context) => async (args) => {
     if (context.commandName === 'TransactWriteItemsCommand' || context.commandName === 'TransactWriteCommand') {
       crash.calls++;
       if (crash.calls >= crash.crashAt) throw new Error('injected crash');
+      if (crash.calls === crash.loseAnswerOf) {
+        await next(args);
+        throw Object.assign(new Error('injected lost answer'), { name: 'TimeoutError' });
+      }
     }
     return next(args);
   },
   { step: 'initialize', name: 'crashInjector' },
 );
 const crashFrom = (call: number) => Object.assign(crash, { crashAt: call, calls: 0 });
-afterEach(() => Object.assign(crash, { crashAt: Infinity, calls: 0 }));
+afterEach(() => Object.assign(crash, { crashAt: Infinity, loseAnswerOf: Infinity, calls: 0 }));
 
 async function setUp(userCount: number, sourceCount: number) {
   const target = (await createDepartment(ctx, { id: unique('t'), name: unique('Target ') })).id;
@@ -89,6 +97,16 @@ describe('a crash at any transaction of a bulk move heals all or nothing', () =>
       expect(await departmentsOf(ids)).toEqual(committed ? new Set([target]) : new Set(sources));
     });
   }
+
+  it('goes ahead when the commit landed but its answer was lost', async () => {
+    const { target, ids } = await setUp(200, 2);
+    Object.assign(crash, { loseAnswerOf: 4, calls: 0 }); // the third hold: the commit point
+    const users = await addUsersToDepartment(ctx, target, ids);
+    expect(users.every((user) => user.department_id === target)).toBe(true);
+    expect(await departmentsOf(ids)).toEqual(new Set([target]));
+    expect(await bulkItems()).toEqual([]);
+    expect(await invariantViolations()).toEqual([]);
+  });
 
   it('E5 crashing after its commit point is rolled forward', async () => {
     const { target, ids } = await setUp(150, 1);

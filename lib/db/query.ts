@@ -19,8 +19,9 @@ export interface Filter {
 export interface IndexQuery {
   index: IndexDefinition;
   partition: string;
-  /** Key condition on the index sort key. */
+  /** Key condition on the index sort key: a prefix, or an inclusive range. */
   sortKeyPrefix?: string;
+  sortKeyBetween?: { from?: string; to?: string };
   filter?: Filter;
 }
 
@@ -44,6 +45,14 @@ function queryInput(query: IndexQuery, descending: boolean): QueryCommandInput {
     names['#isk'] = index.sortKey;
     values[':isk'] = query.sortKeyPrefix;
     keyCondition += ' AND begins_with(#isk, :isk)';
+  }
+  const { from, to } = query.sortKeyBetween ?? {};
+  if (from !== undefined || to !== undefined) {
+    names['#isk'] = index.sortKey;
+    if (from !== undefined) values[':from'] = from;
+    if (to !== undefined) values[':to'] = to;
+    if (from !== undefined && to !== undefined) keyCondition += ' AND #isk BETWEEN :from AND :to';
+    else keyCondition += from !== undefined ? ' AND #isk >= :from' : ' AND #isk <= :to';
   }
   return {
     TableName: tableName(),

@@ -3,6 +3,7 @@ import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import type { APIGatewayProxyEventV2WithJWTAuthorizer, Context } from 'aws-lambda';
 import type { $ZodType } from 'zod/v4/core';
 import { logger } from '../log';
+import { idempotency } from './idempotency';
 import { errorToProblem } from './problem';
 import { parseJsonBody, validate } from './parse';
 import { jsonResponse, type HttpResponse, type Reply } from './response';
@@ -113,6 +114,7 @@ export function operation<P = Record<string, never>, Q = Record<string, never>, 
     .use(injectLambdaContext(logger))
     .use(problemDetails())
     .use(parseRequest(spec))
+    .use(idempotency())
     .handler(async (event) => jsonResponse(await run((event as ParsedEvent<P, Q, B>).parsed)));
   return Object.assign(handler, { spec });
 }

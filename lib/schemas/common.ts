@@ -31,7 +31,7 @@ export function queryInteger(min: number, max: number, fallback: number) {
       z.string().check(z.regex(/^\d{1,10}$/, `must be an integer from ${min} to ${max}`)),
       z.pipe(
         z.transform((value: string) => Number(value)),
-        z.number().check(z.gte(min, `must be at least ${min}`), z.lte(max, `must be at most ${max}`)),
+        z.int().check(z.gte(min, `must be at least ${min}`), z.lte(max, `must be at most ${max}`)),
       ),
     ),
     fallback,
@@ -49,3 +49,6 @@ export const queryParam = z.optional(z.string().check(z.maxLength(2000)));
 export const userIdParams = z.strictObject({ user_id: id });
 export const departmentIdParams = z.strictObject({ department_id: id });
 export const departmentUserParams = z.strictObject({ department_id: id, user_id: id });
+
+/** `?dry_run=true`: validate and check quotas, answer what would happen, change nothing. */
+export const dryRunQuery = z.strictObject({ dry_run: z.optional(z.enum(['true', 'false'])) });

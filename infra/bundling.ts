@@ -2,9 +2,11 @@
  * How every route function is built and run. The stack and the bundle-size
  * benchmark both read these, so a benchmark number describes what deploys.
  */
+import { join } from 'node:path';
 import { Duration } from 'aws-cdk-lib';
 import { Architecture, Runtime } from 'aws-cdk-lib/aws-lambda';
 import { type BundlingOptions, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { OPENAPI_FILE, RENDERER_FILE, RENDERER_SOURCE } from '../lib/openapi/assets';
 
 export const FUNCTION_RUNTIME = Runtime.NODEJS_22_X;
 export const FUNCTION_ARCHITECTURE = Architecture.ARM_64;
@@ -18,8 +20,24 @@ export const FUNCTION_TIMEOUT = Duration.seconds(10);
  */
 export const ESM_REQUIRE_BANNER = "import{createRequire}from'module';const require=createRequire(import.meta.url);";
 
-export function functionBundling(): BundlingOptions {
+/**
+ * Files a function reads at run time besides its code, by handler: shell
+ * commands that make them in the bundle's output directory once esbuild is
+ * done (run in the project root on the machine that bundles). Data stays out
+ * of the code: the function reads it on first use instead of parsing it at
+ * every cold start.
+ */
+export const FUNCTION_FILES: Readonly<Record<string, (inputDir: string, outputDir: string) => string[]>> = {
+  // The OpenAPI document of this checkout; fails the build when a route lacks its documentation.
+  openapi: (inputDir, outputDir) => [`cd "${inputDir}" && node_modules/.bin/tsx infra/openapi.ts "${join(outputDir, OPENAPI_FILE)}"`],
+  // The docs page's renderer, as the redoc package ships it.
+  docsRenderer: (inputDir, outputDir) => [`cp "${join(inputDir, RENDERER_SOURCE)}" "${join(outputDir, RENDERER_FILE)}"`],
+};
+
+export function functionBundling(handler?: string): BundlingOptions {
+  const files = handler === undefined ? undefined : FUNCTION_FILES[handler];
   return {
+    ...(files ? { commandHooks: { beforeBundling: () => [], beforeInstall: () => [], afterBundling: files } } : {}),
     format: OutputFormat.ESM,
     target: 'node22',
     minify: true,

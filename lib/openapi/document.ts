@@ -1,0 +1,432 @@
+/**
+ * Builds the OpenAPI 3.1 document from its three sources, and from nothing
+ * else: the route table (paths, methods, ids, summaries, tags, access), each
+ * handler's request schemas (`handler.spec`: path, query, body) and the
+ * docs-only operation notes (lib/openapi/operations.ts: responses, problems,
+ * texts, examples). Schemas become JSON Schema through zod's own converter,
+ * so bounds (count 1–1000, name 1–200 characters, ...) come from the schemas
+ * that validate requests.
+ *
+ * It imports no handler: lib/openapi/generate.ts loads them and calls it.
+ */
+import * as z from 'zod/mini';
+import { toJSONSchema, type $ZodType } from 'zod/v4/core';
+import { PROBLEM_STATUS, PROBLEM_TITLE, type ProblemSlug } from '../errors';
+import { servedPaths, type Route } from '../routes';
+import { requiredScope } from '../../infra/access';
+import { IDEMPOTENCY_HEADER, KEY_PATTERN } from '../http/idempotency';
+import { operationDocs as defaultOperationDocs, type OperationDoc, type ResponseDoc } from './operations';
+import * as responses from '../schemas/responses';
+
+/** The request schemas of an operation, as its handler's `spec` holds them. */
+export interface RequestSpec {
+  params?: $ZodType;
+  query?: $ZodType;
+  body?: $ZodType;
+}
+
+export interface BuildInput {
+  routes: readonly Route[];
+  /** Each route's request schemas by operation id, or why they could not be read. */
+  specs: ReadonlyMap<string, RequestSpec | Error>;
+  operationDocs?: Readonly<Record<string, OperationDoc>>;
+  version: string;
+}
+
+export interface BuildResult {
+  document: OpenApiDocument;
+  /** What keeps the document from being complete; empty when it is. */
+  problems: string[];
+}
+
+type Json = Record<string, unknown>;
+export type OpenApiDocument = Json & {
+  paths: Record<string, Record<string, Json>>;
+  components: { schemas: Record<string, Json>; responses: Record<string, Json>; securitySchemes: Record<string, Json> };
+};
+
+export const SECURITY_SCHEME = 'bearerAuth';
+export const PROBLEM_MEDIA_TYPE = 'application/problem+json';
+
+const TAGS: Record<Route['tag'], string> = {
+  Users: 'Users of the organisation *(ext)*: the people departments and groups are made of.',
+  Departments: 'Departments (E1–E8): each user is in at most one, within the quotas of the department.',
+  Groups: 'Groups v2 (G1–G7): a user can be in any number of groups.',
+  Reports: 'CSV reports (E9, G8): create, poll, download; optionally e-mailed.',
+  Audit: 'The audit trail of every change.',
+  Service: 'Health, this document and its documentation page; no token needed.',
+};
+
+const DESCRIPTION = `The department and group administration API (contract v2). Ids E1–E9 and G1–G8 are those of the original description.
+
+- **Auth**: every operation except the *Service* ones needs \`Authorization: Bearer <token>\` with scope \`admin/read\` (GET) or \`admin/write\` (everything else). Missing or wrong token: 401; a read-only token on a change: 403.
+- **\`.json\` suffix**: any path may end in \`.json\` (\`/v2/groups/g1.json\` is \`/v2/groups/g1\`).
+- **Bodies**: JSON with \`Content-Type: application/json\`, at most 1 MiB (413); other media types 415. Malformed JSON, a wrong shape, an unknown field or a value out of range: 400.
+- **Ids**: \`^[A-Za-z0-9_-]{1,64}$\`; the server makes one when a create request gives none. **Times**: ISO 8601 UTC.
+- **Errors**: RFC 9457 problem details (\`application/problem+json\`), \`type\` \`/problems/<slug>\`; see each response for its slugs and extra members. No request gets a 5xx for bad input.
+- **Lists**: \`count\` (1–1000, default 100) and \`offset\`; the answer carries \`total\`, \`count\` and \`offset\`. Order is stable: ties are broken by \`id\`.
+- **Idempotency-Key**: any POST, PUT, PATCH or DELETE may carry one; a repeat within 24 hours answers the first answer again without doing anything again.
+- **Concurrency**: GET of a user, department or group carries an \`ETag\`; PATCH and DELETE of those honour \`If-Match\` (412 on a stale tag). Any change may answer 409 \`conflict\` when a concurrent change to the same resources won: retry it.`;
+
+/** Problem slugs API.md names; each is a component schema whether or not an operation answers it today. */
+const ALL_SLUGS = Object.keys(PROBLEM_STATUS) as ProblemSlug[];
+
+const pascal = (text: string) => text.replace(/(^|[-_])([a-z])/g, (_, __, letter: string) => letter.toUpperCase());
+export const problemComponent = (slug: ProblemSlug) => `${pascal(slug)}Problem`;
+
+/** Response schemas that become named components, by name. */
+const RESPONSE_COMPONENTS: Record<string, $ZodType> = {
+  User: responses.user,
+  Department: responses.department,
+  Quota: responses.quota,
+  DepartmentQuotas: responses.departmentQuotas,
+  DepartmentDeleted: responses.departmentDeleted,
+  GroupSummary: responses.groupSummary,
+  Group: responses.group,
+  Users: responses.users,
+  UserList: responses.userList,
+  DepartmentList: responses.departmentList,
+  GroupList: responses.groupList,
+  Report: responses.report,
+  AuditEntry: responses.auditEntry,
+  AuditList: responses.auditList,
+  Health: responses.health,
+  OpenApiDocument: responses.openApiDocument,
+  ...Object.fromEntries(ALL_SLUGS.map((slug) => [problemComponent(slug), responses.problems[slug]])),
+};
+
+const COMPONENT_DESCRIPTIONS: Record<string, string> = {
+  User: '`account_role` defaults to `member`, `activated` to false, `last_login` and `department_id` to null.',
+  Quota:
+    '`usage` counts the members the quota applies to; `limit` null means no limit; `seats` is set by the deployment and not `editable`.',
+  Report: '`status` goes `pending` → `running` → `complete` or `failed`; `email` is null when no e-mail was asked for.',
+  ...Object.fromEntries(
+    ALL_SLUGS.map((slug) => [problemComponent(slug), `${PROBLEM_TITLE[slug]} (\`${slug}\`, ${PROBLEM_STATUS[slug]}).`]),
+  ),
+};
+
+/** Default texts of parameters by name; operations.ts gives the rest. */
+const PARAMETER_TEXT: Record<string, string> = {
+  user_id: 'Id of the user.',
+  department_id: 'Id of the department.',
+  group_id: 'Id of the group.',
+  report_id: 'Id of the report.',
+  count: 'How many items to return (1–1000).',
+  offset: 'How many matching items to skip.',
+  dry_run: '`true`: answer what the request would give (the result, or the 404/409 problem with its `overages`) and change nothing.',
+};
+
+/** `idempotency-key` → `Idempotency-Key`. */
+const headerName = (name: string) => name.replace(/(^|-)([a-z])/g, (_, dash: string, letter: string) => dash + letter.toUpperCase());
+
+/** Every change (any method but GET) takes an Idempotency-Key: lib/http/operation.ts runs lib/http/idempotency.ts for all of them. */
+const takesIdempotencyKey = (route: Route) => route.method !== 'GET';
+
+// --- schemas -------------------------------------------------------------------
+
+function stripDialect(schema: Json): Json {
+  const { $schema: _schema, $id: _id, ...rest } = schema;
+  return rest;
+}
+
+/** A request schema (what a caller may send), inline. */
+function requestSchema(schema: $ZodType): Json {
+  return stripDialect(toJSONSchema(schema, { target: 'draft-2020-12', io: 'input', unrepresentable: 'throw' }) as Json);
+}
+
+/** The response components, with references between them (pruneUnused drops those no operation needs). */
+function componentSchemas(): { schemas: Record<string, Json>; nameOf: Map<$ZodType, string> } {
+  const registry = z.registry<{ id: string }>();
+  const nameOf = new Map<$ZodType, string>();
+  for (const [name, schema] of Object.entries(RESPONSE_COMPONENTS)) {
+    registry.add(schema, { id: name });
+    nameOf.set(schema, name);
+  }
+  const converted = toJSONSchema(registry, {
+    target: 'draft-2020-12',
+    io: 'output',
+    unrepresentable: 'throw',
+    uri: (id) => `#/components/schemas/${id}`,
+  }) as { schemas: Record<string, Json> };
+  const schemas: Record<string, Json> = {};
+  for (const [name, schema] of Object.entries(converted.schemas)) {
+    const description = COMPONENT_DESCRIPTIONS[name];
+    schemas[name] = { ...(description ? { description } : {}), ...stripDialect(schema) };
+  }
+  return { schemas, nameOf };
+}
+
+/** Query and path schemas: a value parsed into a number is documented as that number, with its bounds and default. */
+function parameterSchemas(schema: $ZodType): { properties: Record<string, Json>; required: string[] } {
+  const input = requestSchema(schema) as { properties?: Record<string, Json>; required?: string[] };
+  const output = stripDialect(toJSONSchema(schema, { target: 'draft-2020-12', io: 'output', unrepresentable: 'any' }) as Json) as {
+    properties?: Record<string, Json>;
+  };
+  const properties: Record<string, Json> = {};
+  for (const [name, property] of Object.entries(input.properties ?? {})) {
+    const parsed = output.properties?.[name];
+    const numeric = parsed && (parsed.type === 'integer' || parsed.type === 'number');
+    properties[name] = property.type === 'string' && numeric ? parsed : property;
+  }
+  return { properties, required: input.required ?? [] };
+}
+
+// --- operations ----------------------------------------------------------------
+
+interface OperationContext {
+  route: Route;
+  spec: RequestSpec;
+  doc: OperationDoc;
+  nameOf: Map<$ZodType, string>;
+  problems: string[];
+}
+
+function parametersOf({ route, spec, doc, problems }: OperationContext): Json[] {
+  const parameters: Json[] = [];
+  const pathNames = [...route.path.matchAll(/\{(\w+)\}/g)].map((match) => match[1]);
+  const add = (location: 'path' | 'query', schema: $ZodType | undefined) => {
+    if (!schema) return;
+    const { properties, required } = parameterSchemas(schema);
+    for (const [name, property] of Object.entries(properties)) {
+      const description = doc.parameters?.[name] ?? PARAMETER_TEXT[name];
+      if (!description) problems.push(`${route.operationId}: parameter "${name}" has no description (operations.ts)`);
+      parameters.push({
+        name,
+        in: location,
+        required: location === 'path' || required.includes(name),
+        ...(description ? { description } : {}),
+        schema: property,
+      });
+    }
+  };
+  add('path', spec.params);
+  add('query', spec.query);
+  const documented = parameters.filter((p) => p.in === 'path').map((p) => p.name);
+  if (documented.join() !== pathNames.join()) {
+    problems.push(`${route.operationId}: path parameters of ${route.path} are [${pathNames}], the handler's spec has [${documented}]`);
+  }
+  if (takesIdempotencyKey(route)) {
+    parameters.push({
+      name: headerName(IDEMPOTENCY_HEADER),
+      in: 'header',
+      required: false,
+      description:
+        'A repeat with the same key and the same method, path and body within 24 hours answers the first answer again (same status and body) without doing anything again; the same key with another request: 422. While the first is still running: 409.',
+      schema: { type: 'string', minLength: 1, maxLength: 255, pattern: KEY_PATTERN.source },
+    });
+  }
+  if (doc.ifMatch) {
+    parameters.push({
+      name: 'If-Match',
+      in: 'header',
+      required: false,
+      description: 'Change only if the resource still has this `ETag`; otherwise 412 and nothing changes.',
+      schema: { type: 'string' },
+    });
+  }
+  return parameters;
+}
+
+function responseObject(response: ResponseDoc, nameOf: Map<$ZodType, string>): Json {
+  const result: Json = { description: response.description };
+  if (response.headers) {
+    result.headers = Object.fromEntries(
+      Object.entries(response.headers).map(([name, header]) => [
+        name,
+        { description: header.description, required: header.required ?? false, schema: { type: 'string' } },
+      ]),
+    );
+  }
+  if (response.schema) {
+    const name = nameOf.get(response.schema);
+    const schema = name ? { $ref: `#/components/schemas/${name}` } : stripDialect(toJSONSchema(response.schema, { io: 'output' }) as Json);
+    result.content = { 'application/json': { schema } };
+  } else if (response.media) {
+    result.content = { [response.media.type]: { schema: response.media.schema } };
+  }
+  return result;
+}
+
+/** The problem slugs an operation can answer: its own, and those that follow from its kind. */
+function problemSlugs({ route, spec, doc }: OperationContext): ProblemSlug[] {
+  const slugs = new Set<ProblemSlug>(doc.problems ?? []);
+  if (spec.params || spec.query || spec.body) slugs.add('validation');
+  if (spec.body) ['payload-too-large', 'unsupported-media-type'].forEach((slug) => slugs.add(slug as ProblemSlug));
+  if (route.access !== 'public') {
+    slugs.add('unauthorized');
+    slugs.add('unavailable');
+  }
+  if (route.access === 'write') {
+    slugs.add('forbidden');
+    slugs.add('conflict');
+  }
+  if (doc.ifMatch) slugs.add('precondition-failed');
+  if (takesIdempotencyKey(route)) {
+    slugs.add('validation');
+    slugs.add('idempotency-key-reused');
+  }
+  slugs.add('internal');
+  return [...slugs];
+}
+
+/** One response per status; a status several slugs share lists each of their schemas. */
+function problemResponses(slugs: ProblemSlug[]): Record<string, Json> {
+  const byStatus = new Map<number, ProblemSlug[]>();
+  for (const slug of slugs) byStatus.set(PROBLEM_STATUS[slug], [...(byStatus.get(PROBLEM_STATUS[slug]) ?? []), slug]);
+  const result: Record<string, Json> = {};
+  for (const [status, group] of byStatus) {
+    if (group.length === 1) {
+      result[status] = { $ref: `#/components/responses/${problemComponent(group[0])}` };
+      continue;
+    }
+    const sorted = [...group].sort();
+    result[status] = {
+      description: sorted.map((slug) => `${PROBLEM_TITLE[slug]} (\`${slug}\`)`).join(', or '),
+      content: {
+        [PROBLEM_MEDIA_TYPE]: { schema: { oneOf: sorted.map((slug) => ({ $ref: `#/components/schemas/${problemComponent(slug)}` })) } },
+      },
+    };
+  }
+  return result;
+}
+
+function operationObject(context: OperationContext, operationId: string, summary: string): Json {
+  const { route, spec, doc, nameOf, problems } = context;
+  const operation: Json = { operationId, summary, tags: [route.tag] };
+  if (doc.description) operation.description = doc.description;
+  const scope = requiredScope(route.access);
+  operation.security = scope ? [{ [SECURITY_SCHEME]: [scope] }] : [];
+  const parameters = parametersOf(context);
+  if (parameters.length > 0) operation.parameters = parameters;
+  if (spec.body) {
+    if (doc.requestExample === undefined)
+      problems.push(`${route.operationId}: the request body has no example (operations.ts requestExample)`);
+    operation.requestBody = {
+      required: true,
+      content: {
+        'application/json': {
+          schema: requestSchema(spec.body),
+          ...(doc.requestExample === undefined ? {} : { example: doc.requestExample }),
+        },
+      },
+    };
+  } else if (doc.requestExample !== undefined) {
+    problems.push(`${route.operationId}: has a request example but its handler takes no body`);
+  }
+  const successes = Object.fromEntries(
+    Object.entries(doc.responses).map(([status, response]) => [status, responseObject(response, nameOf)]),
+  );
+  const all = { ...successes, ...problemResponses(problemSlugs(context)) };
+  operation.responses = Object.fromEntries(Object.entries(all).sort(([a], [b]) => Number(a) - Number(b)));
+  return operation;
+}
+
+/** Every path of a route as the document lists it: its path, then each alias (with an id of its own). */
+function documentedPaths(route: Route): Array<{ path: string; operationId: string; summary: string }> {
+  const aliases = (route.aliases ?? []).map((path, i) => ({
+    path,
+    operationId: `${route.operationId}Alias${i + 1}`,
+    summary: `${route.summary} (as ${route.path})`,
+  }));
+  return [{ path: route.path, operationId: route.operationId, summary: route.summary }, ...aliases];
+}
+
+// --- the document ----------------------------------------------------------------
+
+export function buildDocument({ routes, specs, operationDocs = defaultOperationDocs, version }: BuildInput): BuildResult {
+  const problems: string[] = [];
+  const { schemas, nameOf } = componentSchemas();
+  const paths: Record<string, Record<string, Json>> = {};
+
+  for (const route of routes) {
+    const doc = operationDocs[route.operationId];
+    const spec = specs.get(route.operationId);
+    if (!doc) problems.push(`${route.operationId}: no response documentation (add it to lib/openapi/operations.ts)`);
+    if (spec instanceof Error) problems.push(`${route.operationId}: cannot read functions/${route.handler}.ts: ${spec.message}`);
+    else if (!spec) problems.push(`${route.operationId}: no request spec was given`);
+    const context: OperationContext = {
+      route,
+      spec: spec instanceof Error || !spec ? {} : spec,
+      doc: doc ?? { responses: {} },
+      nameOf,
+      problems,
+    };
+    for (const { path, operationId, summary } of documentedPaths(route)) {
+      paths[path] ??= {};
+      try {
+        paths[path][route.method.toLowerCase()] = operationObject(context, operationId, summary);
+      } catch (error) {
+        // One operation's schema zod cannot express must not take the whole document (and every HTTP test) down.
+        problems.push(`${operationId}: cannot be documented: ${error instanceof Error ? error.message : String(error)}`);
+        paths[path][route.method.toLowerCase()] = operationObject({ ...context, spec: {} }, operationId, summary);
+      }
+    }
+  }
+  for (const operationId of Object.keys(operationDocs)) {
+    if (!routes.some((route) => route.operationId === operationId)) problems.push(`${operationId}: documented but not in the route table`);
+  }
+
+  const document: OpenApiDocument = {
+    openapi: '3.1.0',
+    info: { title: 'Department and group administration API', version, description: DESCRIPTION },
+    servers: [{ url: '/', description: 'The deployment that serves this document' }],
+    tags: [...new Set(routes.map((route) => route.tag))].map((name) => ({ name, description: TAGS[name] })),
+    security: [{ [SECURITY_SCHEME]: [] }],
+    paths,
+    components: {
+      securitySchemes: {
+        [SECURITY_SCHEME]: {
+          type: 'http',
+          scheme: 'bearer',
+          bearerFormat: 'JWT',
+          description:
+            "An access token of the deployment's identity provider (Cognito, or the issuer given at deploy time) with scope `admin/read` for GET operations and `admin/write` for the rest. Locally: the tokens `npm start` prints.",
+        },
+      },
+      schemas,
+      responses: Object.fromEntries(
+        ALL_SLUGS.map((slug) => [
+          problemComponent(slug),
+          {
+            description: `${PROBLEM_TITLE[slug]} (\`${slug}\`)`,
+            content: { [PROBLEM_MEDIA_TYPE]: { schema: { $ref: `#/components/schemas/${problemComponent(slug)}` } } },
+          },
+        ]),
+      ),
+    },
+  };
+  pruneUnused(document);
+  return { document, problems: [...new Set(problems)] };
+}
+
+/** Drops shared responses and non-problem schemas no operation refers to (every problem schema stays: the slug list). */
+function pruneUnused(document: OpenApiDocument): void {
+  const { components } = document;
+  const referenced = (value: unknown): Set<string> => {
+    const found = new Set<string>();
+    JSON.stringify(value, (key, inner) => {
+      if (key === '$ref' && typeof inner === 'string') found.add(inner);
+      return inner;
+    });
+    return found;
+  };
+  const fromPaths = referenced(document.paths);
+  for (const name of Object.keys(components.responses)) {
+    if (!fromPaths.has(`#/components/responses/${name}`)) delete components.responses[name];
+  }
+  const problemNames = new Set(ALL_SLUGS.map(problemComponent));
+  let used = referenced([document.paths, components.responses]);
+  // Follow references between schemas until nothing new turns up.
+  for (let size = -1; size !== used.size;) {
+    size = used.size;
+    used = new Set([...used, ...referenced([...used].map((ref) => components.schemas[ref.split('/').pop()!]))]);
+  }
+  for (const name of Object.keys(components.schemas)) {
+    if (!problemNames.has(name) && !used.has(`#/components/schemas/${name}`)) delete components.schemas[name];
+  }
+}
+
+/** The served forms of a documented path (its `.json` twin), for matching requests to operations. */
+export function servedFormsOf(path: string): string[] {
+  return servedPaths({ path } as Route);
+}

@@ -1,0 +1,320 @@
+/**
+ * What the OpenAPI document says about each operation beyond what the route
+ * table (lib/routes.ts) and the handler's request schemas (`handler.spec`)
+ * already say: its responses, the problems it can answer, the text of its
+ * parameters and an example request body.
+ *
+ * This is a docs-only module: the document generator reads it, no handler
+ * does, so response schemas never reach a route function's bundle. Every
+ * route of the table needs an entry here; the generator reports one that has
+ * none, and test/unit/openapi.test.ts fails on it.
+ *
+ * Problems that follow from the route itself are added by the generator
+ * (lib/openapi/document.ts): 401 and 403 from its access level, 400 when it
+ * takes any input, 413/415 when it takes a body, 409 `conflict` for every
+ * change (a concurrent change won), 412 with `ifMatch`, and 500/503.
+ */
+import type { $ZodType } from 'zod/v4/core';
+import type { ProblemSlug } from '../errors';
+import { NAMED_SORT_FIELDS } from '../domain/named-list';
+import { ACCOUNT_ROLES } from '../domain/quotas';
+import { USER_FILTER_ATTRIBUTES, USER_SORT_FIELDS } from '../domain/user-list';
+import { AUDIT_FILTER_ATTRIBUTES } from '../domain/audit-list';
+import { MAX_RECIPIENTS } from '../reports/recipients';
+import * as responses from '../schemas/responses';
+
+export interface HeaderDoc {
+  description: string;
+  /** The header is on every response of this status. */
+  required?: boolean;
+}
+
+export interface ResponseDoc {
+  description: string;
+  /** A JSON body (`application/json`). */
+  schema?: $ZodType;
+  /** A body of another media type; its JSON Schema. */
+  media?: { type: string; schema: Record<string, unknown> };
+  headers?: Record<string, HeaderDoc>;
+}
+
+export interface OperationDoc {
+  description?: string;
+  /** Successful (and redirect) responses by status. */
+  responses: Record<number, ResponseDoc>;
+  /** Problems this operation answers beyond those every route of its kind answers. */
+  problems?: ProblemSlug[];
+  /** Text of the parameters of `handler.spec`, by name (common names have a default text). */
+  parameters?: Record<string, string>;
+  /** An example body; required for every operation that takes one, and checked against its schema. */
+  requestExample?: unknown;
+  /** PATCH/DELETE honouring `If-Match` (412 `precondition-failed` on a stale tag). */
+  ifMatch?: boolean;
+}
+
+const ETAG: HeaderDoc = { description: 'Version tag of the resource, for `If-Match`.', required: true };
+const location = (what: string): HeaderDoc => ({ description: `Path of the ${what}.`, required: true });
+
+const list = (items: string) => `A page of ${items}, with \`total\` (all that match), \`count\` (returned here) and \`offset\`.`;
+const sortText = (fields: readonly string[], fallback: string) =>
+  `\`asc\` or \`desc\` (on \`${fallback}\`), or \`<field>\` / \`<field>:asc|desc\` with field one of ${fields
+    .map((field) => `\`${field}\``)
+    .join(', ')}. Text compares case-insensitively; ties go by \`id\`. Anything else: 400.`;
+
+const userListParameters: Record<string, string> = {
+  sort: `${sortText(USER_SORT_FIELDS, 'last_name')} A null \`last_login\` counts as older than any time.`,
+  query:
+    `Filters \`<attribute>:<value>\`, comma-separated, attribute one of ${USER_FILTER_ATTRIBUTES.map((a) => `\`${a}\``).join(', ')}: ` +
+    `\`account_role\` exact (${ACCOUNT_ROLES.join(', ')}), \`last_name\` case-insensitive prefix, \`department_id\` exact. ` +
+    'The same attribute twice means either value; different attributes must all hold.',
+  activated: 'Only activated (`true`) or not activated (`false`) users.',
+  last_login:
+    '`never` (never logged in), `since:<ISO date or time>` or `before:<ISO date or time>` (these two match only users who have logged in).',
+};
+
+const namedListParameters = (what: string): Record<string, string> => ({
+  sort: sortText(NAMED_SORT_FIELDS, 'name'),
+  query: `\`name:<prefix>\`: ${what} whose name starts with the prefix (case-insensitive); repeat for either of several prefixes.`,
+});
+
+const reportEmail = {
+  email: `1–${MAX_RECIPIENTS} comma-separated e-mail addresses to send the CSV to when it is complete (in \`REPORT_EMAIL_DOMAINS\` when the deployment sets it).`,
+};
+
+const report = (type: string): ResponseDoc => ({
+  description: `The report job (${type}); poll its \`Location\` until \`status\` is \`complete\` or \`failed\`.`,
+  schema: responses.report,
+  headers: { Location: location('report') },
+});
+
+const getReport: OperationDoc = {
+  description: 'When the report is complete, `row_count` is set and `download_url` is a link (valid 15 minutes) to the CSV.',
+  responses: { 200: { description: 'The report.', schema: responses.report } },
+  problems: ['not-found'],
+};
+
+const downloadReport: OperationDoc = {
+  responses: {
+    303: {
+      description: 'See the CSV at `Location` (a link valid 15 minutes).',
+      headers: { Location: { description: 'The CSV.', required: true } },
+    },
+  },
+  problems: ['not-found', 'report-not-ready'],
+};
+
+export const operationDocs: Record<string, OperationDoc> = {
+  // --- Service -----------------------------------------------------------
+  health: { responses: { 200: { description: 'The service answers.', schema: responses.health } } },
+  openapi: {
+    description: 'This document: OpenAPI 3.1, generated from the route table and the request and response schemas.',
+    responses: { 200: { description: 'The OpenAPI document.', schema: responses.openApiDocument } },
+  },
+  docs: {
+    description: 'A page that renders this document with Redoc, served by the service itself (no CDN).',
+    responses: { 200: { description: 'The page.', media: { type: 'text/html', schema: { type: 'string' } } } },
+  },
+  docsRenderer: {
+    description: "Redoc's standalone bundle, as packaged on the npm registry; gzip-encoded when the client accepts it.",
+    responses: { 200: { description: 'The script.', media: { type: 'text/javascript', schema: { type: 'string' } } } },
+  },
+
+  // --- Users ---------------------------------------------------------------
+  createUser: {
+    description: '`email` is unique (compared case-insensitively); the server makes an `id` when none is given.',
+    responses: { 201: { description: 'The new user.', schema: responses.user, headers: { Location: location('user'), ETag: ETAG } } },
+    requestExample: {
+      id: 'ada',
+      email: 'ada@example.com',
+      first_name: 'Ada',
+      last_name: 'Lovelace',
+      account_role: 'member',
+      activated: true,
+    },
+  },
+  listUsers: {
+    description: 'Every user, in or out of a department. Same parameters as E1.',
+    responses: { 200: { description: list('users'), schema: responses.userList } },
+    parameters: userListParameters,
+  },
+  getUser: {
+    responses: { 200: { description: 'The user.', schema: responses.user, headers: { ETag: ETAG } } },
+    problems: ['not-found'],
+  },
+  updateUser: {
+    description:
+      "A change of `account_role` or `activated` of a department member is checked against that department's quotas. `department_id` is not accepted: membership changes through E2–E5.",
+    responses: { 200: { description: 'The user as changed.', schema: responses.user, headers: { ETag: ETAG } } },
+    problems: ['not-found', 'quota-exceeded'],
+    requestExample: { account_role: 'manager', activated: true },
+    ifMatch: true,
+  },
+  deleteUser: {
+    description: 'The user leaves its department and its groups.',
+    responses: { 204: { description: 'Deleted.' } },
+    problems: ['not-found'],
+    ifMatch: true,
+  },
+
+  // --- Departments ---------------------------------------------------------
+  createDepartment: {
+    description: 'The server makes an `id` when none is given; `users` and `exports` cannot be department ids.',
+    responses: {
+      201: { description: 'The new department.', schema: responses.department, headers: { Location: location('department'), ETag: ETAG } },
+    },
+    requestExample: { id: 'eng', name: 'Engineering' },
+  },
+  listDepartments: {
+    responses: { 200: { description: list('departments'), schema: responses.departmentList } },
+    parameters: namedListParameters('departments'),
+  },
+  getDepartment: {
+    responses: { 200: { description: 'The department.', schema: responses.department, headers: { ETag: ETAG } } },
+    problems: ['not-found'],
+  },
+  updateDepartment: {
+    responses: { 200: { description: 'The department as renamed.', schema: responses.department, headers: { ETag: ETAG } } },
+    problems: ['not-found'],
+    requestExample: { name: 'Research and Development' },
+    ifMatch: true,
+  },
+  listDepartmentUsers: {
+    description: 'E1 restricted to one department.',
+    responses: { 200: { description: list('users'), schema: responses.userList } },
+    problems: ['not-found'],
+    parameters: userListParameters,
+  },
+  E1: {
+    description: 'Users that belong to any department.',
+    responses: { 200: { description: list('users'), schema: responses.userList } },
+    parameters: userListParameters,
+  },
+  E2: {
+    description:
+      'No body. A user in another department moves: it leaves the old one in the same atomic step. Already a member: 200, nothing changes. An addition that would exceed any quota: 409 `quota-exceeded` with every quota it would exceed.',
+    responses: {
+      200: {
+        description: 'The user, now in this department.',
+        schema: responses.user,
+        headers: { ETag: { description: 'Version tag of the user, for `If-Match`; none on a dry run.' } },
+      },
+    },
+    problems: ['not-found', 'quota-exceeded'],
+  },
+  E3: {
+    description:
+      'All or nothing: unknown users give 404 `not-found` with `missing_user_ids`, a quota that would be exceeded gives 409 `quota-exceeded`, and nothing changes. Repeated ids are ignored.',
+    responses: { 200: { description: 'The users, in request order.', schema: responses.users } },
+    problems: ['not-found', 'quota-exceeded'],
+    requestExample: { user_ids: ['ada', 'grace'] },
+  },
+  E4: {
+    description: "The user's `department_id` becomes null.",
+    responses: { 204: { description: 'Removed.' } },
+    problems: ['not-found', 'not-a-member'],
+  },
+  E5: {
+    description:
+      'All or nothing: users that are not members of this department give 404 `not-a-member` with `user_ids`, and nothing changes.',
+    responses: { 204: { description: 'Removed.' } },
+    problems: ['not-found', 'not-a-member'],
+    requestExample: { user_ids: ['ada', 'grace'] },
+  },
+  E6: {
+    description: 'All six quotas in a fixed order: `users`, `activated_users`, `admins`, `managers`, `guests`, `seats`.',
+    responses: { 200: { description: "The department's quotas.", schema: responses.departmentQuotas } },
+    problems: ['not-found'],
+  },
+  E7: {
+    description:
+      '`limit: null` removes the limit. A limit below the current usage is accepted: members stay, further additions fail. `seats` comes from the deployment: 403 `quota-not-editable`.',
+    responses: { 200: { description: 'The quota.', schema: responses.quota } },
+    problems: ['not-found', 'quota-not-editable'],
+    requestExample: { name: 'users', limit: 10 },
+  },
+  E8: {
+    description: 'Only an empty department can go: 409 `department-not-empty` (with `user_count`) while it has users.',
+    responses: { 200: { description: 'Deleted.', schema: responses.departmentDeleted } },
+    problems: ['not-found', 'department-not-empty'],
+    ifMatch: true,
+  },
+
+  // --- Groups --------------------------------------------------------------
+  G1: {
+    description: 'The group with every user, sorted by `last_name`, then `id`.',
+    responses: { 200: { description: 'The group.', schema: responses.group, headers: { ETag: ETAG } } },
+    problems: ['not-found'],
+  },
+  G2: {
+    description: 'Groups without their users.',
+    responses: { 200: { description: list('groups'), schema: responses.groupList } },
+    parameters: namedListParameters('groups'),
+  },
+  G3: {
+    description:
+      'The name is unique case-insensitively (409). All or nothing: unknown users give 404 `not-found` with `missing_user_ids`; more than 10,000 users give 409. `exports` cannot be a group id.',
+    responses: {
+      201: { description: 'The new group with its users.', schema: responses.group, headers: { Location: location('group'), ETag: ETAG } },
+      200: { description: 'Dry run (`dry_run=true`): the group as it would be; nothing was created.', schema: responses.group },
+    },
+    problems: ['not-found'],
+    requestExample: { id: 'designers', name: 'Designers', description: 'Product and brand design', user_ids: ['ada', 'grace'] },
+  },
+  G4: {
+    description: 'Already a member: 200, nothing changes. A group holds at most 10,000 users (409).',
+    responses: { 200: { description: 'The user.', schema: responses.user } },
+    problems: ['not-found'],
+  },
+  G5: {
+    responses: { 204: { description: 'Removed.' } },
+    problems: ['not-found', 'not-a-member'],
+  },
+  G6: {
+    description: 'Its users stay; only the memberships go.',
+    responses: { 204: { description: 'Deleted.' } },
+    problems: ['not-found'],
+    ifMatch: true,
+  },
+  G7: {
+    description: 'All or nothing: any unknown group gives 404 `not-found` with `missing_group_ids`, and nothing is deleted.',
+    responses: { 204: { description: 'Deleted.' } },
+    problems: ['not-found'],
+    requestExample: { group_ids: ['designers', 'reviewers'] },
+  },
+  updateGroup: {
+    description: 'Give `name`, `description` or both; a new name must be unique case-insensitively (409).',
+    responses: { 200: { description: 'The group as changed, with its users.', schema: responses.group, headers: { ETag: ETAG } } },
+    problems: ['not-found'],
+    requestExample: { name: 'Design', description: 'Product, brand and UX design' },
+    ifMatch: true,
+  },
+
+  // --- Reports -------------------------------------------------------------
+  E9: {
+    description: 'One CSV row per department, with its usage and limits. Create → poll → download.',
+    responses: { 202: report('departments') },
+    parameters: reportEmail,
+  },
+  getDepartmentsReport: getReport,
+  downloadDepartmentsReport: downloadReport,
+  G8: {
+    description:
+      'One CSV row per group and member (a group with no users has one row with the user cells empty). Create → poll → download.',
+    responses: { 202: report('groups') },
+    parameters: reportEmail,
+  },
+  getGroupsReport: getReport,
+  downloadGroupsReport: downloadReport,
+
+  // --- Audit ---------------------------------------------------------------
+  listAudit: {
+    description:
+      'Every change, recorded in the same transaction as the change: who (the token subject), when, the operation id, the resource and what changed. For a membership change the resource is the department or group, and `changes` names the users.',
+    responses: { 200: { description: list('audit entries, newest first'), schema: responses.auditList } },
+    parameters: {
+      query: `Filters \`<attribute>:<value>\`, comma-separated, attribute one of ${AUDIT_FILTER_ATTRIBUTES.map((a) => `\`${a}\``).join(', ')} (exact). The same attribute twice means either value; different attributes must all hold.`,
+      since: 'Only entries at or after this time (ISO 8601).',
+      before: 'Only entries before this time (ISO 8601).',
+    },
+  },
+};

@@ -1,0 +1,144 @@
+/**
+ * Response schemas: what the service answers, as API.md describes it. They
+ * exist for the OpenAPI document (lib/openapi/) and, through it, for the HTTP
+ * tests, which check every response against that document. No handler
+ * imports this module, so none of it reaches a route function's bundle.
+ *
+ * Every object is strict (`additionalProperties: false` in the document), so a
+ * field the service adds without documenting it fails the HTTP tests.
+ */
+import * as z from 'zod/mini';
+import type { $ZodType } from 'zod/v4/core';
+import { PROBLEM_STATUS, PROBLEM_TITLE, type ProblemSlug } from '../errors';
+import { ACCOUNT_ROLES, QUOTA_NAMES } from '../domain/quotas';
+import { REPORT_TYPES } from '../reports/jobs';
+import { id } from './common';
+
+/** A time as the service writes it: ISO 8601 in UTC with milliseconds. */
+const time = z.iso.datetime();
+const count = z.int().check(z.gte(0));
+
+export const user = z.strictObject({
+  id,
+  email: z.email(),
+  first_name: z.string(),
+  last_name: z.string(),
+  account_role: z.enum(ACCOUNT_ROLES),
+  activated: z.boolean(),
+  last_login: z.nullable(time),
+  department_id: z.nullable(id),
+  created_at: time,
+  updated_at: time,
+});
+
+export const department = z.strictObject({ id, name: z.string(), user_count: count, created_at: time, updated_at: time });
+
+export const quota = z.strictObject({
+  name: z.enum(QUOTA_NAMES),
+  limit: z.nullable(count),
+  usage: count,
+  editable: z.boolean(),
+});
+
+export const departmentQuotas = z.strictObject({ department_id: id, quotas: z.array(quota) });
+
+export const departmentDeleted = z.strictObject({ id, deleted: z.literal(true) });
+
+/** A group as lists carry it: without its users. */
+export const groupSummary = z.strictObject({
+  id,
+  name: z.string(),
+  description: z.string(),
+  user_count: count,
+  created_at: time,
+  updated_at: time,
+});
+
+/** A group with every user (G1, G3, group PATCH). */
+export const group = z.strictObject({
+  id,
+  name: z.string(),
+  description: z.string(),
+  user_count: count,
+  users: z.array(user),
+  created_at: time,
+  updated_at: time,
+});
+
+export const users = z.strictObject({ users: z.array(user) });
+
+const page = { total: count, count, offset: count };
+export const userList = z.strictObject({ users: z.array(user), ...page });
+export const departmentList = z.strictObject({ departments: z.array(department), ...page });
+export const groupList = z.strictObject({ groups: z.array(groupSummary), ...page });
+
+export const report = z.strictObject({
+  id,
+  type: z.enum(REPORT_TYPES),
+  status: z.enum(['pending', 'running', 'complete', 'failed']),
+  created_at: time,
+  completed_at: z.nullable(time),
+  row_count: z.nullable(count),
+  download_url: z.nullable(z.url()),
+  email: z.nullable(z.strictObject({ recipients: z.array(z.email()), status: z.enum(['pending', 'sent', 'failed']) })),
+});
+
+export const auditEntry = z.strictObject({
+  id,
+  at: time,
+  actor: z.string(),
+  operation: z.string(),
+  resource_type: z.enum(['user', 'department', 'group', 'report']),
+  resource_id: z.string(),
+  changes: z.record(z.string(), z.unknown()),
+});
+export const auditList = z.strictObject({ entries: z.array(auditEntry), ...page });
+
+export const health = z.strictObject({ status: z.literal('ok') });
+
+/** The OpenAPI document itself: an object whose shape is OpenAPI 3.1's, not ours. */
+export const openApiDocument = z.looseObject({ openapi: z.string() });
+
+// --- problems ----------------------------------------------------------------
+
+const overage = z.strictObject({
+  quota: z.enum(QUOTA_NAMES),
+  limit: count,
+  usage: count,
+  requested: count,
+  overage: z.int().check(z.gte(1)),
+});
+
+const ids = z.array(id);
+
+/** The members a problem carries beyond RFC 9457's, by slug (API.md, "Errors"). */
+const PROBLEM_EXTRAS = {
+  validation: { errors: z.array(z.strictObject({ field: z.string(), message: z.string() })) },
+  unauthorized: {},
+  forbidden: {},
+  'not-found': { missing_user_ids: z.optional(ids), missing_group_ids: z.optional(ids) },
+  'not-a-member': { user_ids: ids },
+  conflict: { field: z.optional(z.enum(['id', 'email', 'name'])), limit: z.optional(count) },
+  'quota-exceeded': { overages: z.array(overage) },
+  'department-not-empty': { user_count: count },
+  'report-not-ready': { report_status: z.enum(['pending', 'running', 'failed']) },
+  'quota-not-editable': {},
+  'precondition-failed': {},
+  'idempotency-key-reused': {},
+  'payload-too-large': {},
+  'unsupported-media-type': {},
+  unavailable: {},
+  internal: { request_id: z.string() },
+} satisfies Record<ProblemSlug, z.core.$ZodLooseShape>;
+
+/** One schema per problem slug: RFC 9457 members, fixed type, title and status, then the slug's own members. */
+export const problems = {} as Record<ProblemSlug, $ZodType>;
+for (const slug of Object.keys(PROBLEM_EXTRAS) as ProblemSlug[]) {
+  problems[slug] = z.strictObject({
+    type: z.literal(`/problems/${slug}`),
+    title: z.literal(PROBLEM_TITLE[slug]),
+    status: z.literal(PROBLEM_STATUS[slug]),
+    detail: z.string(),
+    ...PROBLEM_EXTRAS[slug],
+  });
+}

@@ -1,0 +1,99 @@
+/**
+ * The documentation functions as they deploy: bundled with the stack's
+ * esbuild options, with the files their bundling makes beside the bundle
+ * (infra/bundling.ts FUNCTION_FILES), and run by plain Node from a directory
+ * that holds nothing else, as Lambda runs them.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+import { afterAll, describe, expect, it } from 'vitest';
+import { FUNCTION_FILES, functionBundling } from '../../infra/bundling';
+import { RENDERER_FILE, RENDERER_SOURCE } from '../../lib/openapi/assets';
+import { generateDocument } from '../../lib/openapi/generate';
+
+const projectRoot = fileURLToPath(new URL('../../', import.meta.url));
+const directories: string[] = [];
+
+afterAll(() => {
+  for (const dir of directories) rmSync(dir, { recursive: true, force: true });
+});
+
+/** Bundles functions/<handler>.ts as NodejsFunction would, then runs its afterBundling commands; returns the output directory. */
+async function bundle(handler: string): Promise<{ dir: string; bytes: number }> {
+  const dir = mkdtempSync(join(tmpdir(), `bundle-${handler}-`));
+  directories.push(dir);
+  const options = functionBundling(handler);
+  await build({
+    entryPoints: [join(projectRoot, 'functions', `${handler}.ts`)],
+    outfile: join(dir, 'index.mjs'),
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: options.target,
+    minify: options.minify,
+    mainFields: options.mainFields,
+    banner: { js: options.banner! },
+    logLevel: 'error',
+  });
+  for (const command of options.commandHooks?.afterBundling(projectRoot, dir) ?? [])
+    execFileSync('bash', ['-c', command], { stdio: 'pipe' });
+  return { dir, bytes: statSync(join(dir, 'index.mjs')).size };
+}
+
+/** Calls the bundled handler in a fresh Node process, from the bundle's directory only. */
+function invoke(
+  dir: string,
+  event: object,
+): { statusCode: number; headers: Record<string, string>; body: string; isBase64Encoded?: boolean } {
+  const script = `const { handler } = await import('./index.mjs'); process.stdout.write(JSON.stringify(await handler(${JSON.stringify(event)})));`;
+  return JSON.parse(
+    execFileSync(process.execPath, ['--input-type=module', '-e', script], { cwd: dir, maxBuffer: 64 * 1024 * 1024, encoding: 'utf8' }),
+  );
+}
+
+const event = (headers: Record<string, string> = {}) => ({ headers, requestContext: { requestId: 'test' } });
+
+describe('documentation functions as deployed', () => {
+  it('has no extra files for other functions', () => {
+    expect(Object.keys(FUNCTION_FILES).sort()).toEqual(['docsRenderer', 'openapi']);
+    expect(functionBundling('getUser').commandHooks).toBeUndefined();
+    expect(functionBundling().commandHooks).toBeUndefined();
+  });
+
+  it('openapi: a small bundle that serves the document generated at build time', async () => {
+    const { dir, bytes } = await bundle('openapi');
+    expect(bytes).toBeLessThan(16 * 1024); // no generator, schemas or handlers inside
+    const response = invoke(dir, event());
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-type']).toBe('application/json');
+    const { document } = await generateDocument({ strict: true });
+    expect(JSON.parse(response.body)).toEqual(document);
+  }, 60_000);
+
+  it('docsRenderer: serves the renderer copied next to it, gzipped when asked', async () => {
+    const { dir, bytes } = await bundle('docsRenderer');
+    expect(bytes).toBeLessThan(16 * 1024);
+    const original = readFileSync(join(projectRoot, RENDERER_SOURCE));
+    expect(readFileSync(join(dir, RENDERER_FILE)).equals(original)).toBe(true);
+    const plain = invoke(dir, event());
+    expect(plain.statusCode).toBe(200);
+    expect(plain.headers['content-type']).toMatch(/^text\/javascript/);
+    expect(plain.body).toBe(original.toString('utf8'));
+    const gzipped = invoke(dir, event({ 'accept-encoding': 'gzip, br' }));
+    expect(gzipped).toMatchObject({ statusCode: 200, isBase64Encoded: true, headers: { 'content-encoding': 'gzip' } });
+    expect(Buffer.from(gzipped.body, 'base64').length).toBeLessThan(original.length / 2);
+  }, 60_000);
+
+  it('docs: a tiny bundle that serves the page', async () => {
+    const { dir, bytes } = await bundle('docs');
+    expect(bytes).toBeLessThan(8 * 1024);
+    const response = invoke(dir, event());
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(response.body).toContain(`<script src="docs/${RENDERER_FILE}"></script>`);
+  }, 60_000);
+});

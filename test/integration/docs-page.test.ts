@@ -1,0 +1,125 @@
+/**
+ * The docs page in a real browser (issue 8): `npm start` serves /docs, and
+ * Debian's chromium, driven by playwright-core, renders it and lists every
+ * operation of the document, with no script error and nothing loaded from
+ * anywhere but the service (no CDN).
+ *
+ * Needs `chromium` on PATH (or CHROMIUM_PATH); .ci/run installs it with apt.
+ */
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium, type Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { generateDocument } from '../../lib/openapi/generate';
+
+const projectRoot = fileURLToPath(new URL('../../', import.meta.url));
+const START_TIMEOUT_MS = 60_000;
+/** Redoc's menu shows the Redocly logo from its CDN; the page's CSP refuses it and Redoc then hides it. */
+const REDOCLY_LOGO = 'https://cdn.redoc.ly/redoc/logo-mini.svg';
+
+function chromiumPath(): string {
+  if (process.env.CHROMIUM_PATH) return process.env.CHROMIUM_PATH;
+  try {
+    return execFileSync('which', ['chromium'], { encoding: 'utf8' }).trim();
+  } catch {
+    throw new Error('The docs page test needs Chromium: `sudo apt-get install chromium` (or set CHROMIUM_PATH).');
+  }
+}
+
+/** `npm start` in a process group of its own, on a free port, with its data in a temporary directory. */
+function startService(dataDir: string): { child: ChildProcess; url: Promise<string> } {
+  const child = spawn('npm', ['start'], {
+    cwd: projectRoot,
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, PORT: '0', LOCAL_DATA_DIR: dataDir, ADMIN_API_TOKEN: 'docs-page-test-token' },
+  });
+  let output = '';
+  const url = new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`npm start did not get ready:\n${output}`)), START_TIMEOUT_MS);
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString('utf8');
+      const ready = /API\s+(http:\/\/\S+)/.exec(output);
+      if (ready) {
+        clearTimeout(timer);
+        resolve(ready[1]);
+      }
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', onData);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`npm start exited with ${code}:\n${output}`));
+    });
+  });
+  return { child, url };
+}
+
+/** Ctrl-C, as a person stops it: SIGINT to its process group; start.ts stops what it started. */
+async function stopService(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.pid === undefined) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  process.kill(-child.pid, 'SIGINT');
+  const timeout = new Promise((resolve) => setTimeout(resolve, 15_000, 'timeout'));
+  if ((await Promise.race([exited, timeout])) === 'timeout') process.kill(-child.pid, 'SIGKILL');
+}
+
+describe('the docs page', () => {
+  let dataDir: string;
+  let service: ReturnType<typeof startService> | undefined;
+  let browser: Browser | undefined;
+  let baseUrl: string;
+
+  beforeAll(async () => {
+    dataDir = mkdtempSync(join(tmpdir(), 'docs-page-'));
+    const executablePath = chromiumPath();
+    service = startService(dataDir);
+    [baseUrl, browser] = await Promise.all([service.url, chromium.launch({ executablePath, args: ['--disable-gpu'] })]);
+  }, START_TIMEOUT_MS + 10_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    if (service) await stopService(service.child);
+    rmSync(dataDir, { recursive: true, force: true });
+  }, 30_000);
+
+  it('renders every operation of the document, without a script error, from the service alone', async () => {
+    const { document } = await generateDocument();
+    const operations = Object.values(document.paths).flatMap((item) =>
+      Object.values(item).map((operation) => operation as { operationId: string; summary: string }),
+    );
+
+    const page = await browser!.newPage();
+    const errors: string[] = [];
+    const elsewhere: string[] = [];
+    page.on('request', (request) => {
+      // Redoc's search runs in a worker made from a blob of the page itself.
+      if (!/^(data:|blob:)/.test(request.url()) && !request.url().startsWith(`${baseUrl}/`)) elsewhere.push(request.url());
+    });
+    page.on('pageerror', (error) => errors.push(`page error: ${error.message}`));
+    page.on('console', (message) => {
+      if (message.type() === 'error') errors.push(`console: ${message.text()}`);
+    });
+    page.on('requestfailed', (request) => errors.push(`request failed: ${request.url()} ${request.failure()?.errorText}`));
+
+    const response = await page.goto(`${baseUrl}/docs`);
+    expect(response?.status()).toBe(200);
+    // Redoc gives each operation a section `operation/<operationId>` and an entry in the side menu.
+    await page.waitForSelector('[data-section-id^="operation/"]', { timeout: 20_000 });
+    const sections = await page.$$eval('[data-section-id^="operation/"]', (nodes) =>
+      nodes.map((node) => node.getAttribute('data-section-id')),
+    );
+    expect(new Set(sections)).toEqual(new Set(operations.map((operation) => `operation/${operation.operationId}`)));
+    const menu = await page.$$eval('[role="menuitem"], .menu-content li label', (nodes) =>
+      nodes.map((node) => node.textContent ?? '').join('\n'),
+    );
+    for (const operation of operations) expect(menu, operation.operationId).toContain(operation.summary);
+    expect(await page.title()).toBe((document.info as { title: string }).title);
+    expect(elsewhere.filter((url) => url !== REDOCLY_LOGO)).toEqual([]);
+    expect(errors.filter((error) => !error.includes(REDOCLY_LOGO))).toEqual([]);
+    await page.close();
+  }, 30_000);
+});

@@ -10,13 +10,17 @@ import {
   HttpMethod,
   type HttpStage,
   type IHttpRouteAuthorizer,
+  LogGroupLogDestination,
   type ThrottleSettings,
 } from 'aws-cdk-lib/aws-apigatewayv2';
+import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
+import { LogGroup } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { type Route, routes, servedPaths } from '../lib/routes';
 import { requiredScope } from './access';
+import { LOG_RETENTION } from './service-function';
 
 export interface ServiceApiProps {
   /** Checks the bearer token of every route that is not public. */
@@ -25,6 +29,25 @@ export interface ServiceApiProps {
   /** Browser origins allowed to call the API; none (the default) leaves CORS closed. */
   corsAllowOrigins?: string[];
 }
+
+/**
+ * Who called what and how it ended, without bodies or tokens: the request id
+ * finds the function's log lines, `sub` is the token's subject.
+ */
+const ACCESS_LOG_FORMAT = AccessLogFormat.custom(
+  JSON.stringify({
+    requestId: '$context.requestId',
+    time: '$context.requestTime',
+    ip: '$context.identity.sourceIp',
+    routeKey: '$context.routeKey',
+    status: '$context.status',
+    latencyMs: '$context.responseLatency',
+    responseLength: '$context.responseLength',
+    sub: '$context.authorizer.claims.sub',
+    authorizerError: '$context.authorizer.error',
+    integrationError: '$context.integrationErrorMessage',
+  }),
+);
 
 /** Request headers of the contract that a browser must be allowed to send (API.md, "Safety for scripts"). */
 const CORS_ALLOW_HEADERS = ['authorization', 'content-type', 'idempotency-key', 'if-match'];
@@ -45,6 +68,8 @@ function corsPreflight(allowOrigins: string[]): CorsPreflightOptions {
 export class ServiceApi extends Construct {
   readonly httpApi: HttpApi;
   readonly stage: HttpStage;
+  /** One JSON line per request, including those API Gateway answers itself (401, 403, 404, 429). */
+  readonly accessLogs: LogGroup;
   private readonly authorizer: IHttpRouteAuthorizer;
 
   constructor(scope: Construct, id: string, props: ServiceApiProps) {
@@ -57,10 +82,12 @@ export class ServiceApi extends Construct {
       createDefaultStage: false,
       corsPreflight: origins.length > 0 ? corsPreflight(origins) : undefined,
     });
+    this.accessLogs = new LogGroup(this, 'AccessLogs', { retention: LOG_RETENTION });
     this.stage = this.httpApi.addStage('DefaultStage', {
       stageName: '$default',
       autoDeploy: true,
       throttle: props.throttle,
+      accessLogSettings: { destination: new LogGroupLogDestination(this.accessLogs), format: ACCESS_LOG_FORMAT },
     });
   }
 

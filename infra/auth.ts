@@ -53,7 +53,19 @@ export class ApiAuth extends Construct {
 
   private createCognitoIssuer(): CognitoTokenIssuer {
     // Only machine clients use this pool: no person signs up, signs in or recovers an account.
-    const userPool = new UserPool(this, 'UserPool', { selfSignUpEnabled: false, accountRecovery: AccountRecovery.NONE });
+    const userPool = new UserPool(this, 'UserPool', {
+      selfSignUpEnabled: false,
+      accountRecovery: AccountRecovery.NONE,
+      // No one has a password here; should an administrator ever add a user, it gets a strong one.
+      passwordPolicy: {
+        minLength: 14,
+        requireLowercase: true,
+        requireUppercase: true,
+        requireDigits: true,
+        requireSymbols: true,
+        tempPasswordValidity: Duration.days(1),
+      },
+    });
 
     const readScope = new ResourceServerScope({ scopeName: SCOPE_NAMES.read, scopeDescription: 'Read everything' });
     const writeScope = new ResourceServerScope({ scopeName: SCOPE_NAMES.write, scopeDescription: 'Change data' });

@@ -15,7 +15,50 @@ export function problemResponse(slug: ProblemSlug, detail: string, extra: Record
   };
 }
 
+/**
+ * AWS SDK errors that say a dependency is busy or failing rather than that
+ * the request is wrong: throttling, server faults, timeouts, dropped
+ * connections. They reach here only once the SDK's own retries (and
+ * transact.ts's) are spent, so the caller gets a 503 to retry later.
+ */
+const UNAVAILABLE_ERROR_NAMES = new Set([
+  'ProvisionedThroughputExceededException',
+  'ThrottlingException',
+  'Throttling',
+  'RequestLimitExceeded',
+  'SlowDown',
+  'TooManyRequestsException',
+  'TransactionInProgressException',
+  'InternalServerError',
+  'InternalFailure',
+  'InternalError',
+  'ServiceUnavailable',
+  'ServiceUnavailableException',
+  'TimeoutError',
+  'RequestTimeout',
+  'RequestTimeoutException',
+]);
+const UNAVAILABLE_ERROR_CODES = new Set(['ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN']);
+
+/** Also looks at causes: Powertools idempotency wraps the SDK error of its store. */
+function isUnavailable(error: unknown, depth = 0): boolean {
+  if (error === null || typeof error !== 'object' || depth > 5) return false;
+  const { name, code, $fault, $metadata, cause } = error as {
+    name?: unknown;
+    code?: unknown;
+    $fault?: unknown;
+    $metadata?: { httpStatusCode?: unknown };
+    cause?: unknown;
+  };
+  if (UNAVAILABLE_ERROR_NAMES.has(String(name)) || UNAVAILABLE_ERROR_CODES.has(String(code))) return true;
+  if ($fault === 'server' || (typeof $metadata?.httpStatusCode === 'number' && $metadata.httpStatusCode >= 500)) return true;
+  return isUnavailable(cause, depth + 1);
+}
+
 export function errorToProblem(error: unknown, requestId: string): HttpResponse {
   if (error instanceof DomainError) return problemResponse(error.slug, error.message, error.extra);
+  if (isUnavailable(error)) {
+    return problemResponse('unavailable', 'The service is busy or a service it depends on is failing; retry the request shortly.');
+  }
   return problemResponse('internal', 'An unexpected error occurred.', { request_id: requestId });
 }

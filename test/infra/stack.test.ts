@@ -164,36 +164,90 @@ describe('functions', () => {
     expect(node22).toHaveLength(routes.length + backgroundFunctions.length);
   });
 
+  /** Every statement of the role of a function, by the function's logical id. */
+  const statementsOf = (functionId: string): Json[] => {
+    const roleId = getAttTarget(resourcesOf(template, 'AWS::Lambda::Function')[functionId].Properties.Role);
+    return Object.values(resourcesOf(template, 'AWS::IAM::Policy'))
+      .filter((policy) => policy.Properties.Roles.some((role: Json) => refTarget(role) === roleId))
+      .flatMap((policy) => policy.Properties.PolicyDocument.Statement);
+  };
+  const actionsOf = (functionId: string): string[] => statementsOf(functionId).flatMap((statement: Json) => [statement.Action].flat());
+
   it.each(backgroundFunctions.map((job) => [job.name, job] as const))(
-    '%s runs on its schedule with retries and a dead-letter queue, and may not scan',
+    '%s has its trigger with retries and a dead-letter queue, and table access without scans',
     (_, job) => {
       const functionId = backgroundFunctionId(template, job.summary);
-      const rules = Object.values(resourcesOf(template, 'AWS::Events::Rule')).filter((rule) =>
-        rule.Properties.Targets.some((target: Json) => getAttTarget(target.Arn) === functionId),
-      );
-      expect(rules).toHaveLength(1);
-      expect(rules[0].Properties.ScheduleExpression).toBe(`rate(${job.everyMinutes} minute${job.everyMinutes === 1 ? '' : 's'})`);
-      const [target] = rules[0].Properties.Targets;
-      expect(target.RetryPolicy.MaximumRetryAttempts).toBe(2);
       const queues = resourcesOf(template, 'AWS::SQS::Queue');
-      expect(queues[getAttTarget(target.DeadLetterConfig.Arn)]).toBeDefined();
-
-      const roleId = getAttTarget(resourcesOf(template, 'AWS::Lambda::Function')[functionId].Properties.Role);
-      const actions = Object.values(resourcesOf(template, 'AWS::IAM::Policy'))
-        .filter((policy) => policy.Properties.Roles.some((role: Json) => refTarget(role) === roleId))
-        .flatMap((policy) => policy.Properties.PolicyDocument.Statement)
-        .flatMap((statement: Json) => [statement.Action].flat());
-      expect(sorted(actions.filter((action: string) => action.startsWith('dynamodb:')))).toEqual(sorted(TABLE_ACTIONS.write));
+      if ('everyMinutes' in job.trigger) {
+        const minutes = job.trigger.everyMinutes;
+        const rules = Object.values(resourcesOf(template, 'AWS::Events::Rule')).filter((rule) =>
+          rule.Properties.Targets.some((target: Json) => getAttTarget(target.Arn) === functionId),
+        );
+        expect(rules).toHaveLength(1);
+        expect(rules[0].Properties.ScheduleExpression).toBe(`rate(${minutes} minute${minutes === 1 ? '' : 's'})`);
+        const [target] = rules[0].Properties.Targets;
+        expect(target.RetryPolicy.MaximumRetryAttempts).toBe(2);
+        expect(queues[getAttTarget(target.DeadLetterConfig.Arn)]).toBeDefined();
+      } else {
+        const mappings = Object.values(resourcesOf(template, 'AWS::Lambda::EventSourceMapping')).filter(
+          (mapping) => refTarget(mapping.Properties.FunctionName) === functionId,
+        );
+        expect(mappings).toHaveLength(1);
+        const mapping = mappings[0].Properties;
+        expect(mapping).toMatchObject({ MaximumRetryAttempts: 2, BisectBatchOnFunctionError: true, StartingPosition: 'LATEST' });
+        expect(queues[getAttTarget(mapping.DestinationConfig.OnFailure.Destination)]).toBeDefined();
+        const pattern = JSON.parse(mapping.FilterCriteria.Filters[0].Pattern);
+        for (const [name, value] of Object.entries(job.trigger.tableItems)) {
+          expect(pattern.dynamodb.NewImage[name]).toEqual({ S: [value] });
+        }
+      }
+      // Stream readers also hold the stream actions (DescribeStream, GetRecords, GetShardIterator, ListStreams).
+      expect(
+        sorted(
+          actionsOf(functionId).filter((action) => action.startsWith('dynamodb:') && !/Stream|GetRecords|GetShardIterator/.test(action)),
+        ),
+      ).toEqual(sorted(TABLE_ACTIONS.write));
     },
   );
 
-  it.each(routes.map((route) => [route.operationId, route] as const))('%s runs on arm64, node 22, 512 MB, 10 s', (_, route) => {
+  it('lets only the report worker write reports or send e-mail, and only as the configured sender', () => {
+    const worker = backgroundFunctions.find((job) => job.sendsEmail)!;
+    const workerId = backgroundFunctionId(template, worker.summary);
+    const functionIds = Object.keys(resourcesOf(template, 'AWS::Lambda::Function'));
+    for (const functionId of functionIds) {
+      const actions = actionsOf(functionId);
+      if (functionId === workerId) continue;
+      expect(
+        actions.filter((action) => action.startsWith('ses:')),
+        functionId,
+      ).toEqual([]);
+      expect(
+        actions.filter((action) => action.startsWith('s3:') && action !== 's3:GetObject'),
+        functionId,
+      ).toEqual([]);
+    }
+    const send = statementsOf(workerId).find((statement: Json) => [statement.Action].flat().includes('ses:SendRawEmail'));
+    expect(send.Condition).toEqual({ StringEquals: { 'ses:FromAddress': expect.stringContaining('@') } });
+    expect(JSON.stringify(send.Resource)).toContain(':identity/');
+    const writes = statementsOf(workerId).find((statement: Json) => [statement.Action].flat().includes('s3:PutObject'));
+    expect(JSON.stringify(writes.Resource)).toContain('/reports/*');
+  });
+
+  it('lets exactly the routes that presign downloads read reports', () => {
+    for (const [route, { functionId }] of wiring) {
+      const reads = actionsOf(functionId).includes('s3:GetObject');
+      expect(reads, route.operationId).toBe(route.reportsBucket === 'presign');
+    }
+  });
+
+  it.each(routes.map((route) => [route.operationId, route] as const))('%s runs on arm64, node 22, 512 MB, its timeout', (_, route) => {
     const { Properties: props } = wiring.get(route)!.func;
+    expect(route.timeoutSeconds ?? 10).toBeLessThan(29); // API Gateway gives up at 29 s
     expect(props).toMatchObject({
       Runtime: 'nodejs22.x',
       Architectures: ['arm64'],
       MemorySize: 512,
-      Timeout: 10,
+      Timeout: route.timeoutSeconds ?? 10,
       Handler: 'index.handler',
     });
   });
@@ -279,20 +333,26 @@ describe('IAM', () => {
   it.each(routes.map((route) => [route.operationId, route] as const))('%s holds exactly the actions of its access level', (_, route) => {
     const { policyStatements } = wiring.get(route)!;
     const actions = policyStatements.flatMap((statement) => asList<string>(statement.Action));
-    expect(sorted(actions)).toEqual(sorted(TABLE_ACTIONS[route.access]));
+    const bucketActions = route.reportsBucket === 'presign' ? ['s3:GetObject'] : [];
+    expect(sorted(actions)).toEqual(sorted([...TABLE_ACTIONS[route.access], ...bucketActions]));
     if (route.access !== 'write') {
       expect(actions.filter((action) => TABLE_WRITE_ONLY_ACTIONS.includes(action))).toEqual([]);
     }
   });
 
   it.each(routes.filter((route) => route.access !== 'public').map((route) => [route.operationId, route] as const))(
-    '%s may touch only the table and its indexes',
+    '%s may touch only the table and its indexes (and report objects, to presign them)',
     (_, route) => {
       const [tableId] = onlyResource(template, 'AWS::DynamoDB::Table');
+      const [bucketId] = onlyResource(template, 'AWS::S3::Bucket');
       const tableArn = { 'Fn::GetAtt': [tableId, 'Arn'] };
       for (const statement of wiring.get(route)!.policyStatements) {
         expect(statement.Effect).toBe('Allow');
-        expect(asList(statement.Resource)).toEqual([tableArn, { 'Fn::Join': ['', [tableArn, '/index/*']] }]);
+        if (asList(statement.Action)[0].startsWith('s3:')) {
+          expect(asList(statement.Resource)).toEqual([{ 'Fn::Join': ['', [{ 'Fn::GetAtt': [bucketId, 'Arn'] }, '/reports/*']] }]);
+        } else {
+          expect(asList(statement.Resource)).toEqual([tableArn, { 'Fn::Join': ['', [tableArn, '/index/*']] }]);
+        }
       }
     },
   );
@@ -475,14 +535,42 @@ describe('alarms', () => {
       expect(alarm.Dimensions).toBeUndefined();
     }
     const deadLetterAlarms = alarms.filter((a) => a.Namespace === 'AWS/SQS');
-    expect(deadLetterAlarms).toHaveLength(backgroundFunctions.length);
+    expect(deadLetterAlarms).toHaveLength(backgroundFunctions.length + 1); // + the change-event pipe's
     for (const alarm of deadLetterAlarms) {
       expect(alarm).toMatchObject({ MetricName: 'ApproximateNumberOfMessagesVisible', Statistic: 'Maximum', Threshold: 1 });
     }
-    expect(alarms).toHaveLength(3 + backgroundFunctions.length);
+    // + one failure alarm per background function (metric math; test/infra/nag.test.ts checks them).
+    expect(alarms).toHaveLength(3 + 2 * backgroundFunctions.length + 1);
     for (const alarm of alarms) {
       expect(alarm.AlarmActions).toEqual([{ Ref: topicId }]);
-      if (alarm.Namespace !== 'AWS/SQS') expect(alarm.Statistic).toBe('Sum');
+      if (alarm.Namespace !== 'AWS/SQS' && !alarm.Metrics) expect(alarm.Statistic).toBe('Sum');
     }
+  });
+});
+
+describe('change events', () => {
+  it('pipes each audit-entry insert of the table stream to the event bus, with a dead-letter queue', () => {
+    const [tableId] = onlyResource(template, 'AWS::DynamoDB::Table');
+    const [busId] = onlyResource(template, 'AWS::Events::EventBus');
+    const [, pipe] = onlyResource(template, 'AWS::Pipes::Pipe');
+    const props = pipe.Properties;
+    expect(props.Source).toEqual({ 'Fn::GetAtt': [tableId, 'StreamArn'] });
+    expect(props.Target).toEqual({ 'Fn::GetAtt': [busId, 'Arn'] });
+    const pattern = JSON.parse(props.SourceParameters.FilterCriteria.Filters[0].Pattern);
+    expect(pattern).toEqual({ eventName: ['INSERT'], dynamodb: { NewImage: { type: { S: ['audit'] } } } });
+    expect(props.SourceParameters.DynamoDBStreamParameters.DeadLetterConfig.Arn['Fn::GetAtt'][1]).toBe('Arn');
+    expect(props.TargetParameters.EventBridgeEventBusParameters).toEqual({ Source: 'dept-admin', DetailType: 'Change recorded' });
+    for (const field of ['id', 'at', 'actor', 'operation', 'resource_type', 'resource_id']) {
+      expect(props.TargetParameters.InputTemplate).toContain(`"${field}": <$.dynamodb.NewImage.${field}.S>`);
+    }
+
+    const roleId = getAttTarget(props.RoleArn);
+    const statements = Object.values(resourcesOf(template, 'AWS::IAM::Policy'))
+      .filter((policy) => policy.Properties.Roles.some((role: Json) => refTarget(role) === roleId))
+      .flatMap((policy) => policy.Properties.PolicyDocument.Statement);
+    const put = statements.find((statement: Json) => statement.Action === 'events:PutEvents');
+    expect(put.Resource).toEqual({ 'Fn::GetAtt': [busId, 'Arn'] });
+    const read = statements.find((statement: Json) => [statement.Action].flat().includes('dynamodb:GetRecords'));
+    expect(read.Resource).toEqual({ 'Fn::GetAtt': [tableId, 'StreamArn'] });
   });
 });

@@ -433,3 +433,84 @@ describe('local gateway with the real route table', () => {
     }
   });
 });
+
+describe('local gateway authorization over the real route table', () => {
+  const called: string[] = [];
+  let gateway: Gateway;
+  beforeAll(async () => {
+    gateway = await startGateway({
+      tokens: { write: WRITE_TOKEN, read: READ_TOKEN },
+      loadHandler: async (route) => async () => {
+        called.push(route.handler);
+        return { statusCode: 204, headers: {} };
+      },
+    });
+  });
+  afterAll(async () => {
+    await gateway?.close();
+  });
+  beforeEach(() => {
+    called.length = 0;
+  });
+
+  const servedRequests = (filter: (route: Route) => boolean) =>
+    routeTable
+      .filter(filter)
+      .flatMap((route) => servedPaths(route).map((path) => [`${route.method} ${path}`, route, path.replace(/\{\w+\}/g, 'id1')] as const));
+
+  it.each(servedRequests((route) => route.access !== 'public'))(
+    '%s answers 401 without a token or with a wrong one',
+    async (_, route, path) => {
+      for (const headers of [{}, { authorization: 'Bearer wrong' }, { authorization: `Basic ${WRITE_TOKEN}` }]) {
+        const response = await send(gateway.url, { method: route.method, path, headers });
+        expectProblem(response, 401, 'unauthorized');
+        expect(response.headers['www-authenticate']).toMatch(/^Bearer/);
+      }
+      expect(called).toEqual([]);
+    },
+  );
+
+  it.each(servedRequests((route) => route.access === 'write'))('%s answers 403 to the read token', async (_, route, path) => {
+    const response = await send(gateway.url, { method: route.method, path, headers: bearer(READ_TOKEN) });
+    expectProblem(response, 403, 'forbidden');
+    expect(response.headers['www-authenticate']).toContain('insufficient_scope');
+    expect(called).toEqual([]);
+  });
+
+  it.each(servedRequests((route) => route.access === 'read'))('%s lets the read token through', async (_, route, path) => {
+    expect((await send(gateway.url, { method: route.method, path, headers: bearer(READ_TOKEN) })).status).toBe(204);
+    expect(called).toEqual([route.handler]);
+  });
+
+  it.each(servedRequests((route) => route.access === 'public'))('%s needs no token', async (_, route, path) => {
+    expect((await send(gateway.url, { method: route.method, path })).status).toBe(204);
+    expect(called).toEqual([route.handler]);
+  });
+
+  it('keeps the contract: only health, the OpenAPI document and the docs page (with its script) are public', () => {
+    expect(routeTable.filter((route) => route.access === 'public').map((route) => route.path)).toEqual([
+      '/v2/health',
+      '/v2/openapi.json',
+      '/docs',
+      '/docs/redoc.standalone.js',
+    ]);
+    // Every route that changes data demands the write scope.
+    for (const route of routeTable) if (route.method !== 'GET') expect(route.access, route.operationId).toBe('write');
+  });
+
+  it('answers with no-store and nosniff itself: 401, 403, 404 and 413', async () => {
+    const answers = [
+      await send(gateway.url, { path: '/v2/users' }),
+      await send(gateway.url, { method: 'POST', path: '/v2/users', headers: bearer(READ_TOKEN) }),
+      await send(gateway.url, { path: '/v2/nowhere', headers: bearer(WRITE_TOKEN) }),
+      await send(gateway.url, { method: 'DELETE', path: '/v2/health', headers: bearer(WRITE_TOKEN) }),
+      await send(gateway.url, {
+        method: 'POST',
+        path: '/v2/users',
+        headers: { ...bearer(WRITE_TOKEN), 'content-length': String(MAX_REQUEST_BYTES + 1) },
+      }),
+    ];
+    expect(answers.map((answer) => answer.status)).toEqual([401, 403, 404, 404, 413]);
+    for (const answer of answers) expectSecurityHeaders(answer);
+  });
+});

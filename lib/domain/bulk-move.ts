@@ -49,7 +49,7 @@
  * and is a single transaction, like E2.
  */
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { batchGet } from '../db/batch';
+import { batchGetItems, partitionItems } from '../db/bulk';
 import { db, tableName } from '../db/client';
 import { BULK_MOVES_PARTITION, bulkHeaderKey, bulkPartition, bulkPartKey, membershipOf, userKey } from '../db/keys';
 import type { Item } from '../db/query';
@@ -374,20 +374,7 @@ function ignorePartGone(error: unknown): void {
 /** The header and remaining parts of a move, read strongly. */
 async function readMove(op: string): Promise<{ header?: Item; parts: Item[] }> {
   const items: Item[] = [];
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const page = await db().send(
-      new QueryCommand({
-        TableName: tableName(),
-        KeyConditionExpression: 'pk = :pk',
-        ExpressionAttributeValues: { ':pk': bulkPartition(op) },
-        ConsistentRead: true,
-        ExclusiveStartKey: startKey,
-      }),
-    );
-    items.push(...(page.Items ?? []));
-    startKey = page.LastEvaluatedKey;
-  } while (startKey);
+  for await (const item of partitionItems(bulkPartition(op))) items.push(item);
   return { header: items.find((item) => item.sk === 'BULK'), parts: items.filter((item) => item.sk !== 'BULK') };
 }
 
@@ -473,8 +460,8 @@ async function rollForward(op: string): Promise<void> {
   if (!header) return;
   const move: MoveInfo = { op, target: (header.target as string | null) ?? null, at: String(header.at) };
   for (const part of parts) {
-    const found = await batchGet((part.user_ids as string[]).map(userKey), { consistent: true });
-    const users = [...found.values()].map(toStoredUser);
+    const found = await batchGetItems((part.user_ids as string[]).map(userKey), { consistent: true });
+    const users = found.map(toStoredUser);
     await applyCommitted(applyWrites(move, partIndex(part), users));
   }
   await finish(op);

@@ -10,45 +10,56 @@ import { config } from '../config';
 import { departmentKey } from '../db/keys';
 import { tableName } from '../db/client';
 import type { TransactItem } from '../db/transact';
-import { COUNTED_QUOTAS, limitAttribute, usageAttribute, type Usage } from './quotas';
+import { COUNTED_QUOTAS, limitAttribute, usageAttribute, type CountedQuota, type Usage } from './quotas';
 
-/** The department as it stood comes back on a failed condition, so the caller can compute overages. */
+/** An update of the department's counters; the condition decides which limits it keeps. */
+class CounterUpdate {
+  readonly names: Record<string, string> = { '#version': 'version' };
+  readonly values: Record<string, unknown> = { ':one': 1 };
+  private readonly adds: string[] = ['#version :one'];
+  readonly conditions: string[] = ['attribute_exists(pk)'];
+
+  add(quota: CountedQuota, amount: number): void {
+    this.names[`#u_${quota}`] = usageAttribute(quota);
+    this.values[`:d_${quota}`] = amount;
+    this.adds.push(`#u_${quota} :d_${quota}`);
+  }
+
+  /** The department as it stood comes back on a failed condition, so the caller can compute overages. */
+  item(departmentId: string, now: string): TransactItem {
+    return {
+      Update: {
+        TableName: tableName(),
+        Key: departmentKey(departmentId),
+        UpdateExpression: `ADD ${this.adds.join(', ')} SET updated_at = :now`,
+        ConditionExpression: this.conditions.join(' AND '),
+        ExpressionAttributeNames: this.names,
+        ExpressionAttributeValues: { ...this.values, ':now': now },
+        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+      },
+    };
+  }
+}
+
+/** Moves the counters by `delta`; each raised counter must be below its limit (and `users` below the seats). */
 export function departmentUsageUpdate(departmentId: string, delta: Usage, now: string): TransactItem {
-  const names: Record<string, string> = {};
-  const values: Record<string, unknown> = { ':one': 1, ':now': now };
-  const adds: string[] = ['#version :one'];
-  const conditions: string[] = ['attribute_exists(pk)'];
-  names['#version'] = 'version';
-
+  const update = new CounterUpdate();
   for (const quota of COUNTED_QUOTAS) {
     const change = delta[quota];
     if (change === 0) continue;
-    names[`#u_${quota}`] = usageAttribute(quota);
-    values[`:d_${quota}`] = change;
-    adds.push(`#u_${quota} :d_${quota}`);
+    update.add(quota, change);
     if (change > 0) {
       if (change !== 1) throw new Error('departmentUsageUpdate raises a counter by one at most; bulk moves reserve instead');
-      names[`#l_${quota}`] = limitAttribute(quota);
-      conditions.push(`(attribute_not_exists(#l_${quota}) OR #u_${quota} < #l_${quota})`);
+      update.names[`#l_${quota}`] = limitAttribute(quota);
+      update.conditions.push(`(attribute_not_exists(#l_${quota}) OR #u_${quota} < #l_${quota})`);
     }
   }
   const seats = config().departmentSeats;
   if (delta.users > 0 && seats !== null) {
-    values[':seats'] = seats;
-    names['#u_users'] = usageAttribute('users');
-    conditions.push('#u_users < :seats');
+    update.values[':seats'] = seats;
+    update.conditions.push('#u_users < :seats');
   }
-  return {
-    Update: {
-      TableName: tableName(),
-      Key: departmentKey(departmentId),
-      UpdateExpression: `ADD ${adds.join(', ')} SET updated_at = :now`,
-      ConditionExpression: conditions.join(' AND '),
-      ExpressionAttributeNames: names,
-      ExpressionAttributeValues: values,
-      ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-    },
-  };
+  return update.item(departmentId, now);
 }
 
 /**
@@ -58,42 +69,26 @@ export function departmentUsageUpdate(departmentId: string, delta: Usage, now: s
  * the one read (`limit = L`, or absent) and on `usage <= L - k`.
  */
 export function departmentReservation(departmentId: string, reserved: Usage, asRead: Record<string, unknown>, now: string): TransactItem {
-  const names: Record<string, string> = { '#version': 'version' };
-  const values: Record<string, unknown> = { ':one': 1, ':now': now };
-  const adds: string[] = ['#version :one'];
-  const conditions: string[] = ['attribute_exists(pk)'];
+  const update = new CounterUpdate();
   for (const quota of COUNTED_QUOTAS) {
     const raise = reserved[quota];
     if (raise === 0) continue;
     if (raise < 0) throw new Error('departmentReservation only raises counters');
-    names[`#u_${quota}`] = usageAttribute(quota);
-    names[`#l_${quota}`] = limitAttribute(quota);
-    values[`:d_${quota}`] = raise;
-    adds.push(`#u_${quota} :d_${quota}`);
+    update.add(quota, raise);
+    update.names[`#l_${quota}`] = limitAttribute(quota);
     const limit = asRead[limitAttribute(quota)];
     if (typeof limit === 'number') {
-      values[`:l_${quota}`] = limit;
-      values[`:max_${quota}`] = limit - raise;
-      conditions.push(`#l_${quota} = :l_${quota} AND #u_${quota} <= :max_${quota}`);
+      update.values[`:l_${quota}`] = limit;
+      update.values[`:max_${quota}`] = limit - raise;
+      update.conditions.push(`#l_${quota} = :l_${quota} AND #u_${quota} <= :max_${quota}`);
     } else {
-      conditions.push(`attribute_not_exists(#l_${quota})`);
+      update.conditions.push(`attribute_not_exists(#l_${quota})`);
     }
   }
   const seats = config().departmentSeats;
   if (reserved.users > 0 && seats !== null) {
-    names['#u_users'] = usageAttribute('users');
-    values[':max_seats'] = seats - reserved.users;
-    conditions.push('#u_users <= :max_seats');
+    update.values[':max_seats'] = seats - reserved.users;
+    update.conditions.push('#u_users <= :max_seats');
   }
-  return {
-    Update: {
-      TableName: tableName(),
-      Key: departmentKey(departmentId),
-      UpdateExpression: `ADD ${adds.join(', ')} SET updated_at = :now`,
-      ConditionExpression: conditions.join(' AND '),
-      ExpressionAttributeNames: names,
-      ExpressionAttributeValues: values,
-      ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-    },
-  };
+  return update.item(departmentId, now);
 }

@@ -3,7 +3,7 @@
  * checks read the department and users; the writes go through bulk-move.ts,
  * whose conditions, not these reads, keep the rules under concurrency.
  */
-import { batchGet } from '../db/batch';
+import { batchGetItems } from '../db/bulk';
 import { userKey } from '../db/keys';
 import { StaleReadError, withFreshRead } from '../db/transact';
 import { DomainError, notFound } from '../errors';
@@ -19,10 +19,10 @@ export const MAX_BULK_USERS = 1000;
 
 /** The department (404 if missing) and the users found among `ids`, read strongly. */
 async function readDepartmentAndUsers(departmentId: string, ids: string[]) {
-  const [department, found] = await Promise.all([findDepartmentItem(departmentId), batchGet(ids.map(userKey), { consistent: true })]);
+  const [department, found] = await Promise.all([findDepartmentItem(departmentId), batchGetItems(ids.map(userKey), { consistent: true })]);
   if (!department) throw notFound('Department', departmentId);
   const users = new Map<string, StoredUser>();
-  for (const item of found.values()) users.set(String(item.id), toStoredUser(item));
+  for (const item of found) users.set(String(item.id), toStoredUser(item));
   // A user held by another bulk move is about to change: read again shortly.
   if ([...users.values()].some((user) => user.bulk_lock)) throw new StaleReadError();
   return { department, users };

@@ -11,6 +11,7 @@
  * | audit entry       | AUDIT#<id>       | AUDIT       | AUDIT, <at>#<id>              |                         |                                    |
  * | bulk move header  | BULK#<op>        | BULK        | BULK, <lease_until>#<op>      |                         |                                    |
  * | bulk move part    | BULK#<op>        | PART#<nnnn> |                               |                         |                                    |
+ * | idempotency record| IDEMPOTENCY#<h>  | IDEMPOTENCY |                               |                         |                                    |
  * | report job        | REPORT#<id>      | REPORT      | REPORTS#PENDING|RUNNING, <due>#<id> (while unfinished) |                |                    |
  * | group             | GROUP#<id>       | GROUP       | GROUPS, name key (published)  |                         |                                    |
  * |                   |                  |             | GROUPS#PENDING, <lease>#<id>  |                         |                                    |
@@ -59,6 +60,8 @@ export const rolePartition = (role: string, membership: Membership) => `ROLE#${r
 export const DEPARTMENTS_PARTITION = 'DEPTS';
 export const AUDIT_PARTITION = 'AUDIT';
 export const reportKey = (id: string): Key => ({ pk: `REPORT#${id}`, sk: 'REPORT' });
+/** One partition per key hash: idempotency records never share a hot partition. */
+export const idempotencyKey = (hash: string): Key => ({ pk: `IDEMPOTENCY#${hash}`, sk: 'IDEMPOTENCY' });
 /** Unfinished report jobs by state, sorted by when they need attention (see reports/jobs.ts). */
 export const reportQueuePartition = (state: 'pending' | 'running') => `REPORTS#${state.toUpperCase()}`;
 /** Open bulk moves, sorted by the time their driver is presumed dead (see bulk-move.ts). */

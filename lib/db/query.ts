@@ -159,7 +159,9 @@ export interface OrderedPageRequest {
 export async function orderedPage(request: OrderedPageRequest): Promise<Item[]> {
   const wanted = request.offset + request.count;
   const sortKey = (item: Item) => String(item[request.queries[0].index.sortKey]);
-  const streams = request.queries.map((query) => queryStream(query, { descending: request.descending, pageSize: wanted + 1 }));
+  // One ascending partition needs exactly `wanted` items; a merge, or ties re-sorted when descending, looks one further.
+  const lookAhead = request.queries.length === 1 && !request.descending ? 0 : 1;
+  const streams = request.queries.map((query) => queryStream(query, { descending: request.descending, pageSize: wanted + lookAhead }));
   let ordered = mergeSorted(streams, sortKey, request.descending);
   if (request.descending) ordered = tiesByIdAscending(ordered, request.sortGroup);
   const page: Item[] = [];

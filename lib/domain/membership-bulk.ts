@@ -17,14 +17,19 @@ import { toStoredUser, userRepresentation, type StoredUser, type User } from './
 
 export const MAX_BULK_USERS = 1000;
 
-/** The department (404 if missing) and the users found among `ids`, read strongly. */
-async function readDepartmentAndUsers(departmentId: string, ids: string[]) {
-  const [department, found] = await Promise.all([findDepartmentItem(departmentId), batchGetItems(ids.map(userKey), { consistent: true })]);
-  if (!department) throw notFound('Department', departmentId);
+/** The users found among `ids`, read strongly. */
+async function readUsers(ids: string[]): Promise<Map<string, StoredUser>> {
   const users = new Map<string, StoredUser>();
-  for (const item of found) users.set(String(item.id), toStoredUser(item));
+  for (const item of await batchGetItems(ids.map(userKey), { consistent: true })) users.set(String(item.id), toStoredUser(item));
   // A user held by another bulk move is about to change: read again shortly.
   if ([...users.values()].some((user) => user.bulk_lock)) throw new StaleReadError();
+  return users;
+}
+
+/** The department (404 if missing) and the users found among `ids`, read strongly. */
+async function readDepartmentAndUsers(departmentId: string, ids: string[]) {
+  const [department, users] = await Promise.all([findDepartmentItem(departmentId), readUsers(ids)]);
+  if (!department) throw notFound('Department', departmentId);
   return { department, users };
 }
 
@@ -75,9 +80,13 @@ export async function addUsersToDepartment(
 export async function removeUsersFromDepartment(ctx: ChangeContext, departmentId: string, userIds: string[]): Promise<void> {
   const ids = [...new Set(userIds)];
   await withFreshRead(async () => {
-    const { users } = await readDepartmentAndUsers(departmentId, ids);
+    const users = await readUsers(ids);
     const outsiders = ids.filter((id) => users.get(id)?.department_id !== departmentId);
-    if (outsiders.length > 0) throw notAMember(departmentId, outsiders);
+    if (outsiders.length > 0) {
+      // Only to choose the right 404: members prove the department exists, so a success never reads it.
+      if (!(await findDepartmentItem(departmentId))) throw notFound('Department', departmentId);
+      throw notAMember(departmentId, outsiders);
+    }
     await runBulkMove({
       ctx,
       target: null,

@@ -21,10 +21,15 @@ const PART_BYTES = 5 * 1024 * 1024;
 /** The longest a SigV4 link may live. */
 const EMAIL_LINK_SECONDS = 7 * 24 * 3600;
 
-/** Counts the bytes going by and keeps them while they still fit in an attachment. */
+/** Counts the bytes going by and, when the report is to be e-mailed, keeps them while they still fit in an attachment. */
 class AttachmentTap extends Transform {
   bytes = 0;
-  private kept: Buffer[] | undefined = [];
+  private kept: Buffer[] | undefined;
+
+  constructor(keep: boolean) {
+    super();
+    this.kept = keep ? [] : undefined;
+  }
 
   override _transform(chunk: Buffer, _encoding: BufferEncoding, done: (error?: Error | null, data?: Buffer) => void) {
     this.bytes += chunk.length;
@@ -41,7 +46,7 @@ class AttachmentTap extends Transform {
 async function writeCsv(report: StoredReport): Promise<{ rowCount: number; attachment?: Buffer }> {
   const source = REPORT_SOURCES[report.type];
   const csv = csvWriter(source.columns);
-  const tap = new AttachmentTap();
+  const tap = new AttachmentTap(report.email !== null);
   const upload = new Upload({
     client: s3(),
     params: { Bucket: config().reportsBucket, Key: report.object_key, Body: csv.pipe(tap), ContentType: 'text/csv; charset=utf-8' },

@@ -1,5 +1,9 @@
 /** Idempotency-Key (API.md, Safety for scripts): replays, reuse with another request, and races of the same key. */
+import { createHash } from 'node:crypto';
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
+import { db, tableName } from '../../lib/db/client';
+import { idempotencyKey } from '../../lib/db/keys';
 import { useApi } from '../support/api';
 import { scanTable } from '../support/invariants';
 
@@ -64,6 +68,22 @@ describe('Idempotency-Key', () => {
     expect(missing.status).toBe(404);
     const again = await api.post('/v2/departments/nope/users/nobody', undefined, withKey(key));
     expect(again.status).toBe(404);
+  });
+
+  it('takes over a record left in progress by a request that died, once its time has run out', async () => {
+    const key = unique('key-');
+    const body = { name: unique('Orphan ') };
+    const hash = (text: string) => createHash('sha256').update(text).digest('base64url');
+    const record = {
+      ...idempotencyKey(hash(key)),
+      status: 'in_progress',
+      payload_hash: hash(JSON.stringify(['POST', '/v2/departments', JSON.stringify(body)])),
+      expires_at: Math.floor(Date.now() / 1000) + 3600,
+    };
+    await db().send(new PutCommand({ TableName: tableName(), Item: { ...record, in_progress_until: Date.now() + 60_000 } }));
+    expect((await api.post('/v2/departments', body, withKey(key))).status).toBe(409); // still within its time
+    await db().send(new PutCommand({ TableName: tableName(), Item: { ...record, in_progress_until: Date.now() - 1 } }));
+    expect((await api.post('/v2/departments', body, withKey(key))).status).toBe(201);
   });
 
   it('rejects a malformed key with 400 and ignores the header on reads', async () => {

@@ -1,0 +1,88 @@
+/**
+ * Bulk: E3 of N users (1,000 in the full run) that are all in other
+ * departments (10 of them, N/10 users each), through the handler, against
+ * the raw transactions it needs (support/raw.ts rawE3: the target and users
+ * read, then reserve, hold each part, apply each part, finish — the
+ * TransactWriteItems of bulk-move.ts issued directly). Each run moves a
+ * fresh set of users into a fresh department, so every run does the same
+ * work; handler and raw runs alternate.
+ */
+import { addCounters, batchPut, departmentItem, loadDataset, type Doc } from './support/dataset';
+import { prepared } from './support/lambda';
+import { rawE3 } from './support/raw';
+import { NO_USAGE } from '../lib/domain/quotas';
+import { DEPARTMENTS_COUNTER } from '../lib/domain/stats';
+import { median, progress, ratio, round } from './support/util';
+
+export interface BulkResult {
+  users: number;
+  seconds: number;
+  raw_seconds: number;
+  ratio: number;
+  runs: number;
+  meets_goal: boolean;
+}
+
+export const BULK_GOAL = 1.2;
+
+async function scenario(client: Doc, table: string, name: string, users: number) {
+  const data = await loadDataset(client, table, {
+    prefix: name,
+    departments: 10,
+    usersPerDepartment: users / 10,
+    unassignedUsers: 0,
+    groups: 0,
+    usersPerGroup: 0,
+  });
+  const target = `${name}-target`;
+  await batchPut(client, table, [departmentItem(target, `Target ${name}`, NO_USAGE)]);
+  await addCounters(client, table, { [DEPARTMENTS_COUNTER]: 1 });
+  return { target, ids: data.departments.flatMap((d) => data.members.get(d)!) };
+}
+
+export async function measureBulk(client: Doc, table: string, options: { users: number; runs: number }): Promise<BulkResult> {
+  progress(`bulk: loading ${2 * options.runs} sets of ${options.users} users, each in 10 departments`);
+  const sets = [];
+  for (let run = 0; run < options.runs; run++) {
+    sets.push({
+      handler: await scenario(client, table, `bh${run}`, options.users),
+      raw: await scenario(client, table, `br${run}`, options.users),
+    });
+  }
+  const handlerSeconds: number[] = [];
+  const rawSeconds: number[] = [];
+  for (const [run, set] of sets.entries()) {
+    progress(`bulk: run ${run + 1}/${options.runs}: E3 of ${options.users} users, handler and raw`);
+    const handler = await prepared('E3', { params: { department_id: set.handler.target }, body: { user_ids: set.handler.ids } });
+    const timeHandler = async () => {
+      const start = performance.now();
+      const result = await handler();
+      handlerSeconds.push((performance.now() - start) / 1000);
+      const users = (JSON.parse(result.body!) as { users: Array<{ department_id: string }> }).users;
+      if (users.length !== options.users || users.some((u) => u.department_id !== set.handler.target))
+        throw new Error('bulk: E3 did not move every user');
+    };
+    const timeRaw = async () => {
+      const start = performance.now();
+      await rawE3(client, table, set.raw.target, set.raw.ids);
+      rawSeconds.push((performance.now() - start) / 1000);
+    };
+    if (run % 2 === 0) {
+      await timeHandler();
+      await timeRaw();
+    } else {
+      await timeRaw();
+      await timeHandler();
+    }
+  }
+  const seconds = median(handlerSeconds);
+  const raw = median(rawSeconds);
+  return {
+    users: options.users,
+    seconds: round(seconds, 2),
+    raw_seconds: round(raw, 2),
+    ratio: round(ratio(seconds, raw), 2),
+    runs: options.runs,
+    meets_goal: ratio(seconds, raw) <= BULK_GOAL,
+  };
+}

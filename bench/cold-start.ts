@@ -1,0 +1,322 @@
+/**
+ * Cold start: every function bundled exactly as the CDK stack bundles it
+ * (infra/bundling.ts functionBundling(): ESM, node22, minified, source map,
+ * module/main fields, the createRequire banner, nothing external), next to
+ * its floor: a bundle built the same way from a trivial handler that sends
+ * one command through each AWS SDK client the function really uses.
+ *
+ * Which clients a function uses comes from the route and background tables:
+ * - every route that is not `public`, and every background function, reads
+ *   the table: the DynamoDB document client (lib-dynamodb over client-dynamodb);
+ * - `reportsBucket: 'presign'` adds the S3 client and the presigner;
+ * - `reportsBucket: 'write'` adds the S3 client and lib-storage's Upload;
+ * - `sendsEmail` adds the SES client.
+ * Public routes (health, openapi, docs) use no client: their floor is a
+ * trivial handler with nothing in it.
+ *
+ * Import time: a fresh `node` process imports the bundle from a directory
+ * that holds nothing else (as Lambda loads it) and reports
+ * `performance.now()` around the `import()`; the process start itself is
+ * not counted. Function and baseline runs alternate (which one goes first
+ * alternates too), so both see the same machine load.
+ */
+import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { build, type Metafile } from 'esbuild';
+import { functionBundling } from '../infra/bundling';
+import { backgroundFunctions } from '../lib/background';
+import { routes } from '../lib/routes';
+import { median, progress, ratio, round } from './support/util';
+
+export interface ClientSet {
+  dynamodb: boolean;
+  presign: boolean;
+  upload: boolean;
+  ses: boolean;
+}
+
+export interface ColdStartResult {
+  name: string;
+  handler: string;
+  bytes: number;
+  import_ms: number;
+  baseline: string;
+  baseline_bytes: number;
+  baseline_import_ms: number;
+  bytes_ratio: number;
+  import_ratio: number;
+  /** Median CPU time of the import (user + system), and the floor's: the same comparison, less disturbed by other load. */
+  import_cpu_ms: number;
+  baseline_import_cpu_ms: number;
+  import_cpu_ratio: number;
+  runs: number;
+  map_bytes: number;
+  /**
+   * What the bundle holds beyond its floor, from esbuild's metafile: output
+   * KB per package (or service folder) more than in the floor, largest first.
+   */
+  over_floor_kb: Array<{ package: string; kb: number }>;
+  meets_goal: boolean;
+}
+
+export const COLD_START_GOALS = { bytes: 1.3, import: 1.25 };
+
+interface FunctionEntry {
+  name: string;
+  handler: string;
+  clients: ClientSet;
+}
+
+/** Every function of the stack, with the clients its table entry says it uses. */
+export function stackFunctions(): FunctionEntry[] {
+  const entries: FunctionEntry[] = routes.map((route) => ({
+    name: route.operationId,
+    handler: route.handler,
+    clients: { dynamodb: route.access !== 'public', presign: route.reportsBucket === 'presign', upload: false, ses: false },
+  }));
+  for (const fn of backgroundFunctions) {
+    entries.push({
+      name: fn.name,
+      handler: fn.handler,
+      clients: { dynamodb: true, presign: false, upload: fn.reportsBucket === 'write', ses: fn.sendsEmail === true },
+    });
+  }
+  return entries;
+}
+
+export const baselineName = (clients: ClientSet) =>
+  [clients.dynamodb && 'ddb', clients.presign && 's3+presign', clients.upload && 's3+upload', clients.ses && 'ses']
+    .filter(Boolean)
+    .join('+') || 'none';
+
+/**
+ * The floor's source: a handler that makes each client on first use (as the
+ * service does) and sends one command through it.
+ */
+export function baselineSource(clients: ClientSet): string {
+  const imports: string[] = [];
+  const calls: string[] = [];
+  if (clients.dynamodb) {
+    imports.push("import { DynamoDBClient } from '@aws-sdk/client-dynamodb';");
+    imports.push("import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';");
+    calls.push(
+      'const db = DynamoDBDocumentClient.from(new DynamoDBClient({}));',
+      "out.push((await db.send(new GetCommand({ TableName: process.env.TABLE_NAME, Key: { pk: 'x', sk: 'x' } }))).Item);",
+    );
+  }
+  if (clients.presign || clients.upload) {
+    imports.push(`import { S3Client${clients.presign ? ', GetObjectCommand' : ''} } from '@aws-sdk/client-s3';`);
+    calls.push('const s3 = new S3Client({});');
+  }
+  if (clients.presign) {
+    imports.push("import { getSignedUrl } from '@aws-sdk/s3-request-presigner';");
+    calls.push("out.push(await getSignedUrl(s3, new GetObjectCommand({ Bucket: process.env.BUCKET, Key: 'x' }), { expiresIn: 60 }));");
+  }
+  if (clients.upload) {
+    imports.push("import { Upload } from '@aws-sdk/lib-storage';");
+    calls.push("out.push(await new Upload({ client: s3, params: { Bucket: process.env.BUCKET, Key: 'x', Body: 'x' } }).done());");
+  }
+  if (clients.ses) {
+    imports.push("import { SESClient, SendRawEmailCommand } from '@aws-sdk/client-ses';");
+    calls.push("out.push(await new SESClient({}).send(new SendRawEmailCommand({ RawMessage: { Data: new TextEncoder().encode('x') } })));");
+  }
+  return [
+    ...imports,
+    'export const handler = async () => {',
+    '  const out = [];',
+    ...calls.map((line) => `  ${line}`),
+    '  return { statusCode: 200, body: JSON.stringify(out.length) };',
+    '};',
+    '',
+  ].join('\n');
+}
+
+interface BuiltBundle {
+  file: string;
+  bytes: number;
+  mapBytes: number;
+  /** Output bytes per package (service code per top folder: lib/http, lib/domain, ...). */
+  packages: Map<string, number>;
+}
+
+function packageOf(input: string): string {
+  const index = input.lastIndexOf('node_modules/');
+  if (index < 0) return input.includes('/baselines/') ? 'baseline' : input.split('/').slice(0, 2).join('/');
+  const rest = input.slice(index + 'node_modules/'.length).split('/');
+  return rest[0].startsWith('@') ? `${rest[0]}/${rest[1]}` : rest[0];
+}
+
+function packageBytes(output: Metafile['outputs'][string]): Map<string, number> {
+  const byPackage = new Map<string, number>();
+  for (const [input, { bytesInOutput }] of Object.entries(output.inputs)) {
+    const name = packageOf(input);
+    byPackage.set(name, (byPackage.get(name) ?? 0) + bytesInOutput);
+  }
+  return byPackage;
+}
+
+/** Packages with more output bytes than in the floor, largest difference first. */
+function overFloor(own: Map<string, number>, floor: Map<string, number>): Array<{ package: string; kb: number }> {
+  return [...own]
+    .map(([name, bytes]) => ({ package: name, bytes: bytes - (floor.get(name) ?? 0) }))
+    .filter((entry) => entry.bytes >= 512)
+    .sort((a, b) => b.bytes - a.bytes)
+    .slice(0, 8)
+    .map((entry) => ({ package: entry.package, kb: round(entry.bytes / 1024, 1) }));
+}
+
+/**
+ * Bundles the entries with the stack's options. One esbuild call with many
+ * entry points and no code splitting writes, per entry, the same
+ * self-contained bundle a call per function would (only parsing is shared).
+ */
+async function bundleAll(projectRoot: string, outDir: string, entries: Record<string, string>): Promise<Map<string, BuiltBundle>> {
+  const options = functionBundling();
+  const result = await build({
+    entryPoints: Object.fromEntries(Object.entries(entries).map(([name, file]) => [`${name}/index`, file])),
+    outdir: outDir,
+    outExtension: { '.js': '.mjs' },
+    bundle: true,
+    platform: 'node',
+    format: options.format === 'esm' ? 'esm' : 'cjs',
+    target: options.target,
+    minify: options.minify,
+    sourcemap: options.sourceMap,
+    mainFields: options.mainFields,
+    banner: options.banner ? { js: options.banner } : undefined,
+    external: options.externalModules,
+    nodePaths: [join(projectRoot, 'node_modules')],
+    absWorkingDir: projectRoot,
+    metafile: true,
+    logLevel: 'error',
+  });
+  const built = new Map<string, BuiltBundle>();
+  for (const name of Object.keys(entries)) {
+    const file = join(outDir, name, 'index.mjs');
+    const relative = Object.keys(result.metafile.outputs).find((path) => path.endsWith(`${name}/index.mjs`))!;
+    built.set(name, {
+      file,
+      bytes: statSync(file).size,
+      mapBytes: statSync(`${file}.map`).size,
+      packages: packageBytes(result.metafile.outputs[relative]),
+    });
+  }
+  return built;
+}
+
+const IMPORT_SCRIPT =
+  'const c = process.cpuUsage(); const t = performance.now(); await import(process.env.BENCH_BUNDLE); const ms = performance.now() - t; ' +
+  'const u = process.cpuUsage(c); process.stdout.write(`${ms} ${(u.user + u.system) / 1000}`);';
+
+interface ImportTime {
+  /** Wall time of the import. */
+  ms: number;
+  /** CPU time (user + system) of the process during the import: less sensitive to other load on the machine. */
+  cpu: number;
+}
+
+/** Imports the bundle in a fresh Node process started in the bundle's own directory; answers the import's milliseconds. */
+function importOnce(file: string): Promise<ImportTime> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--input-type=module', '-e', IMPORT_SCRIPT], {
+      cwd: join(file, '..'),
+      env: {
+        PATH: process.env.PATH ?? '',
+        BENCH_BUNDLE: pathToFileURL(file).href,
+        AWS_REGION: 'us-east-1',
+        AWS_LAMBDA_FUNCTION_NAME: 'bench',
+        TABLE_NAME: 'bench',
+        AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (chunk) => (out += chunk));
+    child.stderr.on('data', (chunk) => (err += chunk));
+    child.on('error', reject);
+    child.on('exit', (code) => {
+      const [ms, cpu] = out.split(' ').map(Number);
+      if (code !== 0 || !Number.isFinite(ms) || !Number.isFinite(cpu))
+        reject(new Error(`importing ${file} failed (${code}): ${err.slice(0, 500)}`));
+      else resolve({ ms, cpu });
+    });
+  });
+}
+
+export async function measureColdStart(projectRoot: string, options: { runs: number }): Promise<ColdStartResult[]> {
+  const functions = stackFunctions();
+  const work = mkdtempSync(join(tmpdir(), 'dept-admin-bench-bundles-'));
+  try {
+    const baselineDir = join(work, 'baselines');
+    mkdirSync(baselineDir);
+    const baselines = new Map<string, ClientSet>();
+    for (const fn of functions) baselines.set(baselineName(fn.clients), fn.clients);
+    const entries: Record<string, string> = {};
+    for (const [name, clients] of baselines) {
+      const file = join(baselineDir, `${name}.mjs`);
+      writeFileSync(file, baselineSource(clients));
+      entries[`baseline-${name}`] = file;
+    }
+    for (const fn of functions) entries[fn.handler] = join(projectRoot, 'functions', `${fn.handler}.ts`);
+
+    progress(`cold start: bundling ${functions.length} functions and ${baselines.size} baselines with the stack's esbuild options`);
+    const bundles = await bundleAll(projectRoot, join(work, 'out'), entries);
+
+    // Warm the file cache and the node binary once, uncounted.
+    await importOnce(bundles.get(functions[0].handler)!.file);
+    const samples = new Map<string, { fn: ImportTime[]; base: ImportTime[] }>(functions.map((fn) => [fn.handler, { fn: [], base: [] }]));
+    for (let run = 0; run < options.runs; run++) {
+      progress(`cold start: import run ${run + 1}/${options.runs} over ${functions.length} functions and their baselines`);
+      for (const fn of functions) {
+        const own = bundles.get(fn.handler)!.file;
+        const floor = bundles.get(`baseline-${baselineName(fn.clients)}`)!.file;
+        const sample = samples.get(fn.handler)!;
+        // Alternate which goes first, so neither always runs right after the other's page-cache work.
+        if ((run + functions.indexOf(fn)) % 2 === 0) {
+          sample.fn.push(await importOnce(own));
+          sample.base.push(await importOnce(floor));
+        } else {
+          sample.base.push(await importOnce(floor));
+          sample.fn.push(await importOnce(own));
+        }
+      }
+    }
+
+    return functions.map((fn) => {
+      const own = bundles.get(fn.handler)!;
+      const baseline = baselineName(fn.clients);
+      const floor = bundles.get(`baseline-${baseline}`)!;
+      const sample = samples.get(fn.handler)!;
+      const importMs = median(sample.fn.map((t) => t.ms));
+      const baselineMs = median(sample.base.map((t) => t.ms));
+      const importCpu = median(sample.fn.map((t) => t.cpu));
+      const baselineCpu = median(sample.base.map((t) => t.cpu));
+      const bytesRatio = ratio(own.bytes, floor.bytes);
+      const importRatio = ratio(importMs, baselineMs);
+      return {
+        name: fn.name,
+        handler: fn.handler,
+        bytes: own.bytes,
+        import_ms: round(importMs, 1),
+        baseline,
+        baseline_bytes: floor.bytes,
+        baseline_import_ms: round(baselineMs, 1),
+        bytes_ratio: round(bytesRatio, 2),
+        import_ratio: round(importRatio, 2),
+        import_cpu_ms: round(importCpu, 1),
+        baseline_import_cpu_ms: round(baselineCpu, 1),
+        import_cpu_ratio: round(ratio(importCpu, baselineCpu), 2),
+        runs: options.runs,
+        map_bytes: own.mapBytes,
+        over_floor_kb: overFloor(own.packages, floor.packages),
+        meets_goal: bytesRatio <= COLD_START_GOALS.bytes && importRatio <= COLD_START_GOALS.import,
+      };
+    });
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,156 @@
+/**
+ * Overhead: a warm handler invocation (in process, with an API Gateway
+ * event) against the same raw SDK calls issued directly (support/raw.ts),
+ * for E2, E3 (100 users), E1 (a page of 100), G1 (a group of 100) and G4.
+ * Handler and raw runs alternate, and which of the two goes first alternates
+ * too, so both see the same DynamoDB Local and machine load; medians.
+ *
+ * Writes are arranged so that every run does the same work:
+ * - E2 moves one user between two departments: the handler one way, the
+ *   raw calls back (each a move of a member: read, one transaction);
+ * - E3 moves the same 100 users between two departments the same way;
+ * - G4 adds a user that is in no group yet to a group (a fresh user each run).
+ */
+import { loadDataset, type Doc } from './support/dataset';
+import { lambdaContext, prepared, routeEvent } from './support/lambda';
+import { rawE1, rawE2, rawE3, rawG1, rawG4 } from './support/raw';
+import { median, progress, ratio, round } from './support/util';
+
+export interface OverheadResult {
+  operation: string;
+  handler_ms: number;
+  raw_ms: number;
+  ratio: number;
+  /** handler_ms - raw_ms: what the handler adds per call. */
+  extra_ms: number;
+  /** Median CPU time of this Node process per call (user + system): the JavaScript work, without the wait for DynamoDB. */
+  handler_cpu_ms: number;
+  raw_cpu_ms: number;
+  runs: number;
+  meets_goal: boolean;
+}
+
+export const OVERHEAD_GOAL = 1.1;
+
+/**
+ * The fixed cost of the handler pipeline alone (middy, the logger's context
+ * injection, request parsing, idempotency check, problem mapping, JSON
+ * reply): lib/http/operation.ts `operation()` around an operation that does
+ * nothing. Median of many warm calls.
+ */
+export async function pipelineMs(runs = 300): Promise<number> {
+  const { operation } = await import('../lib/http/operation');
+  const handler = operation({ operationId: 'bench' }, async () => ({ body: { status: 'ok' } }));
+  const call = () => handler(routeEvent('getUser', { params: { user_id: 'x' } }) as never, lambdaContext('bench'));
+  for (let i = 0; i < 20; i++) await call();
+  const samples: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const start = performance.now();
+    await call();
+    samples.push(performance.now() - start);
+  }
+  return round(median(samples), 3);
+}
+
+interface Pair {
+  operation: string;
+  /** Run `i` of the handler and of the raw calls; `first`: it runs first in its iteration (moves go there, then back). */
+  handler: (i: number, first: boolean) => Promise<unknown>;
+  raw: (i: number, first: boolean) => Promise<unknown>;
+}
+
+export async function measureOverhead(client: Doc, table: string, options: { runs: number; warmup: number }): Promise<OverheadResult[]> {
+  const total = options.runs + options.warmup;
+  progress(`overhead: loading its dataset (2 departments of 101 users, 2 groups of 100, ${2 * total} users for G4)`);
+  const data = await loadDataset(client, table, {
+    prefix: 'o',
+    departments: 2,
+    usersPerDepartment: 101,
+    unassignedUsers: 2 * total,
+    groups: 2,
+    usersPerGroup: 100,
+  });
+  const [a, b] = data.departments;
+  const e2User = data.members.get(a)![0];
+  const e3Users = data.members.get(a)!.slice(1, 101);
+  const g1 = data.groups[0].id;
+  const g4 = data.groups[1].id;
+  const g4Users = data.unassigned;
+
+  // Moves go a -> b when run first in an iteration, back b -> a when second.
+  const e2To = {
+    [a]: await prepared('E2', { params: { department_id: a, user_id: e2User } }),
+    [b]: await prepared('E2', { params: { department_id: b, user_id: e2User } }),
+  };
+  const e3To = {
+    [a]: await prepared('E3', { params: { department_id: a }, body: { user_ids: e3Users } }),
+    [b]: await prepared('E3', { params: { department_id: b }, body: { user_ids: e3Users } }),
+  };
+  const e1 = await prepared('E1', { query: { count: '100' } });
+  const g1Handler = await prepared('G1', { params: { group_id: g1 } });
+  const target = (first: boolean) => (first ? b : a);
+
+  const pairs: Pair[] = [
+    { operation: 'E2', handler: (_i, first) => e2To[target(first)](), raw: (_i, first) => rawE2(client, table, target(first), e2User) },
+    {
+      operation: 'E3 (100 users)',
+      handler: (_i, first) => e3To[target(first)](),
+      raw: (_i, first) => rawE3(client, table, target(first), e3Users),
+    },
+    { operation: 'E1 (page of 100)', handler: () => e1(), raw: () => rawE1(client, table, 100) },
+    { operation: 'G1 (100 users)', handler: () => g1Handler(), raw: () => rawG1(client, table, g1) },
+    {
+      operation: 'G4',
+      handler: async (i) => (await prepared('G4', { params: { group_id: g4, user_id: g4Users[2 * i] } }))(),
+      raw: (i) => rawG4(client, table, g4, g4Users[2 * i + 1]),
+    },
+  ];
+
+  const results: OverheadResult[] = [];
+  for (const pair of pairs) {
+    progress(`overhead: ${pair.operation}, ${options.warmup} warm-up + ${options.runs} runs each, alternating`);
+    const handlerMs: number[] = [];
+    const rawMs: number[] = [];
+    const handlerCpu: number[] = [];
+    const rawCpu: number[] = [];
+    for (let i = 0; i < total; i++) {
+      const timeIt = async (fn: (i: number, first: boolean) => Promise<unknown>, first: boolean) => {
+        const cpu = process.cpuUsage();
+        const start = performance.now();
+        await fn(i, first);
+        const ms = performance.now() - start;
+        const used = process.cpuUsage(cpu);
+        return { ms, cpu: (used.user + used.system) / 1000 };
+      };
+      let h: { ms: number; cpu: number };
+      let r: { ms: number; cpu: number };
+      if (i % 2 === 0) {
+        h = await timeIt(pair.handler, true);
+        r = await timeIt(pair.raw, false);
+      } else {
+        r = await timeIt(pair.raw, true);
+        h = await timeIt(pair.handler, false);
+      }
+      if (i >= options.warmup) {
+        handlerMs.push(h.ms);
+        rawMs.push(r.ms);
+        handlerCpu.push(h.cpu);
+        rawCpu.push(r.cpu);
+      }
+    }
+    const handler = median(handlerMs);
+    const raw = median(rawMs);
+    results.push({
+      operation: pair.operation,
+      handler_ms: round(handler, 2),
+      raw_ms: round(raw, 2),
+      ratio: round(ratio(handler, raw), 2),
+      extra_ms: round(handler - raw, 2),
+      handler_cpu_ms: round(median(handlerCpu), 2),
+      raw_cpu_ms: round(median(rawCpu), 2),
+      runs: options.runs,
+      meets_goal: ratio(handler, raw) <= OVERHEAD_GOAL,
+    });
+  }
+  return results;
+}

@@ -1,0 +1,249 @@
+/**
+ * The benchmark (issue 7): `npm run bench` (full, up to ~20 minutes) or
+ * `npm run bench -- --quick` (small sizes, about 2 minutes). See
+ * bench/README.md for what each section measures and each column means.
+ *
+ * 1. cold start — every function bundled as the stack bundles it, against
+ *    its floor (no local services needed, so it runs first, on a quieter
+ *    machine);
+ * 2. overhead — warm handler vs the same raw SDK calls (E2, E3, E1, G1, G4);
+ * 3. bulk — E3 of 1,000 users vs the raw transactions;
+ * 4. capacity — reported vs minimum RCU/WCU, every operation, no scans;
+ * 5. reports — departments and groups reports vs a raw read, in fresh processes.
+ *
+ * It starts its own DynamoDB Local, s3rver and SES stand-in (in memory,
+ * free ports) and stops them at the end. Results: the tables on stdout and
+ * bench/results.json.
+ */
+import { writeFileSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
+import { join } from 'node:path';
+import { startLocalServices } from '../infra/local/services';
+import { COLD_START_GOALS, measureColdStart, type ColdStartResult } from './cold-start';
+import { progress, round, table } from './support/util';
+
+const quick = process.argv.includes('--quick');
+const only = process.argv
+  .find((arg) => arg.startsWith('--only='))
+  ?.slice('--only='.length)
+  .split(',');
+const wanted = (section: string) => !only || only.includes(section);
+const projectRoot = join(import.meta.dirname, '..');
+
+const SIZES = quick
+  ? {
+      importRuns: 3,
+      overheadRuns: 10,
+      overheadWarmup: 3,
+      bulkUsers: 1_000,
+      bulkRuns: 1,
+      report: { users: 2_000, departments: 20, groups: 200, runs: { departments: 1, groups: 1 } },
+    }
+  : {
+      importRuns: 11,
+      overheadRuns: 40,
+      overheadWarmup: 5,
+      bulkUsers: 1_000,
+      bulkRuns: 5,
+      report: { users: 100_000, departments: 1_000, groups: 10_000, runs: { departments: 3, groups: 2 } },
+    };
+
+// --report-users=N: the reports at another size (N users, N/100 departments, N/10 groups).
+const reportUsers = Number(process.argv.find((arg) => arg.startsWith('--report-users='))?.slice('--report-users='.length) ?? NaN);
+if (Number.isInteger(reportUsers) && reportUsers >= 100) {
+  Object.assign(SIZES.report, { users: reportUsers, departments: reportUsers / 100, groups: reportUsers / 10 });
+}
+
+const mark = (ok: boolean) => (ok ? 'yes' : 'NO');
+
+async function main() {
+  const started = new Date();
+  const loadBefore = loadavg()[0];
+  const results: Record<string, unknown> = {
+    node: process.version,
+    quick,
+    started_at: started.toISOString(),
+    machine: { cpus: cpus().length, load_average_at_start: round(loadBefore, 2) },
+    sizes: SIZES,
+  };
+  const print = (title: string, text: string) => {
+    process.stdout.write(`\n${title}\n${text}\n`);
+  };
+
+  if (wanted('cold')) {
+    const cold: ColdStartResult[] = await measureColdStart(projectRoot, { runs: SIZES.importRuns });
+    results.cold_start = cold;
+    print(
+      `Cold start (median of ${SIZES.importRuns} fresh-process imports each; goal: ≤ ${COLD_START_GOALS.bytes}× bytes and ≤ ${COLD_START_GOALS.import}× import time of the floor)`,
+      table(
+        [
+          'function',
+          'bytes',
+          'import ms',
+          'floor',
+          'floor bytes',
+          'floor ms',
+          'bytes ×',
+          'import ×',
+          'CPU ×',
+          'goal',
+          'largest additions over the floor (KB)',
+        ],
+        cold.map((c) => [
+          c.name,
+          c.bytes,
+          c.import_ms,
+          c.baseline,
+          c.baseline_bytes,
+          c.baseline_import_ms,
+          c.bytes_ratio,
+          c.import_ratio,
+          c.import_cpu_ratio,
+          mark(c.meets_goal),
+          c.over_floor_kb
+            .slice(0, 4)
+            .map((p) => `${p.package.replace('@aws-lambda-powertools/', 'pt/')} ${p.kb}`)
+            .join(', '),
+        ]),
+      ),
+    );
+  }
+
+  const needsServices = ['overhead', 'bulk', 'capacity', 'reports'].some(wanted);
+  if (needsServices) {
+    progress('starting DynamoDB Local, s3rver and the SES stand-in');
+    const services = await startLocalServices({ tableName: 'bench' });
+    // Before any lib/ module is imported: lib/config.ts and the logger read the environment once.
+    Object.assign(process.env, services.env, {
+      POWERTOOLS_LOG_LEVEL: 'SILENT',
+      AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+    });
+    delete process.env.DEPARTMENT_SEATS;
+    try {
+      const { rawClient } = await import('./support/dataset');
+      const client = rawClient();
+      const tableName = services.env.TABLE_NAME;
+
+      if (wanted('overhead')) {
+        const { measureOverhead, pipelineMs, OVERHEAD_GOAL } = await import('./overhead');
+        const overhead = await measureOverhead(client, tableName, { runs: SIZES.overheadRuns, warmup: SIZES.overheadWarmup });
+        const pipeline = await pipelineMs();
+        results.overhead = overhead;
+        results.overhead_pipeline_ms = pipeline;
+        print(
+          `Overhead (median warm invocation vs the same raw SDK calls, ${SIZES.overheadRuns} runs each, interleaved; goal ≤ ${OVERHEAD_GOAL}×; ` +
+            `the pipeline alone — operation() around a no-op — takes ${pipeline} ms)`,
+          table(
+            ['operation', 'handler ms', 'raw ms', '×', 'extra ms', 'handler CPU ms', 'raw CPU ms', 'goal'],
+            overhead.map((o) => [
+              o.operation,
+              o.handler_ms,
+              o.raw_ms,
+              o.ratio,
+              o.extra_ms,
+              o.handler_cpu_ms,
+              o.raw_cpu_ms,
+              mark(o.meets_goal),
+            ]),
+          ),
+        );
+      }
+
+      if (wanted('bulk')) {
+        const { measureBulk, BULK_GOAL } = await import('./bulk');
+        const bulk = await measureBulk(client, tableName, { users: SIZES.bulkUsers, runs: SIZES.bulkRuns });
+        results.bulk = bulk;
+        print(
+          `Bulk (E3 of users in other departments vs the raw transactions, median of ${SIZES.bulkRuns}; goal ≤ ${BULK_GOAL}×)`,
+          table(
+            ['users', 'handler s', 'raw s', '×', 'goal'],
+            [[bulk.users, bulk.seconds, bulk.raw_seconds, bulk.ratio, mark(bulk.meets_goal)]],
+          ),
+        );
+      }
+
+      if (wanted('capacity')) {
+        const { measureCapacity } = await import('./capacity-ops');
+        const capacity = await measureCapacity({ client, table: tableName });
+        results.capacity = capacity;
+        print(
+          'Capacity (RCU as DynamoDB Local reports; WCU with transactions charged by DynamoDB rules, since Local miscounts them; vs the minimum of the data model; goal: at the minimum, no scans)',
+          table(
+            ['operation', 'RCU', 'min RCU', 'WCU', 'min WCU', 'index WCU', 'Local WCU', 'calls', 'goal'],
+            capacity.map((c) => [
+              c.operation,
+              c.rcu,
+              c.min_rcu,
+              c.wcu,
+              c.min_wcu,
+              c.index_wcu,
+              c.wcu_reported_by_local,
+              c.calls,
+              mark(c.meets_goal),
+            ]),
+          ),
+        );
+      }
+
+      if (wanted('reports')) {
+        const { measureReports, REPORT_GOALS } = await import('./reports');
+        const reports = await measureReports(services.env, SIZES.report);
+        results.reports = reports;
+        print(
+          `Reports (${SIZES.report.users} users, ${SIZES.report.departments} departments, ${SIZES.report.groups} groups; each run in a fresh process; goal ≤ ${REPORT_GOALS.ratio}× the raw read, < ${REPORT_GOALS.rssMb} MB RSS growth)`,
+          table(
+            ['report', 'rows', 's', 'rows/s', 'raw s', 'raw rows/s', '×', 'RSS +MB', 'raw RSS +MB', 'in DynamoDB s', 'in S3 s', 'goal'],
+            reports.map((r) => [
+              r.type,
+              r.rows,
+              r.seconds,
+              r.rows_per_second,
+              r.raw_read_seconds,
+              r.raw_rows_per_second,
+              r.ratio,
+              r.peak_rss_growth_mb,
+              r.raw_peak_rss_growth_mb,
+              r.dynamodb_seconds,
+              r.s3_seconds,
+              mark(r.meets_goal),
+            ]),
+          ),
+        );
+      }
+      client.destroy();
+    } finally {
+      await services.stop();
+    }
+  }
+
+  const verdicts: Array<{ section: string; name: string; ok: boolean }> = [];
+  for (const c of (results.cold_start as ColdStartResult[] | undefined) ?? [])
+    verdicts.push({ section: 'cold_start', name: c.name, ok: c.meets_goal });
+  for (const c of (results.capacity as Array<{ operation: string; meets_goal: boolean }> | undefined) ?? [])
+    verdicts.push({ section: 'capacity', name: c.operation, ok: c.meets_goal });
+  for (const o of (results.overhead as Array<{ operation: string; meets_goal: boolean }> | undefined) ?? [])
+    verdicts.push({ section: 'overhead', name: o.operation, ok: o.meets_goal });
+  for (const r of (results.reports as Array<{ type: string; meets_goal: boolean }> | undefined) ?? [])
+    verdicts.push({ section: 'reports', name: r.type, ok: r.meets_goal });
+  const bulk = results.bulk as { meets_goal: boolean } | undefined;
+  if (bulk) verdicts.push({ section: 'bulk', name: 'E3', ok: bulk.meets_goal });
+  const missed = verdicts.filter((v) => !v.ok).map((v) => `${v.section}: ${v.name}`);
+  const capacityScans = ((results.capacity as Array<{ scans: number }> | undefined) ?? []).reduce((n, c) => n + c.scans, 0);
+  const reportScans = ((results.reports as Array<{ scans: number }> | undefined) ?? []).reduce((n, r) => n + r.scans, 0);
+  results.scans = capacityScans + reportScans;
+  results.summary = { goals_met: verdicts.length - missed.length, goals_missed: missed.length, missed };
+  results.finished_at = new Date().toISOString();
+  results.seconds = round((Date.now() - started.getTime()) / 1000, 0);
+  results.machine = { ...(results.machine as object), load_average_at_end: round(loadavg()[0], 2) };
+
+  writeFileSync(join(projectRoot, 'bench', 'results.json'), `${JSON.stringify(results, null, 2)}\n`);
+  process.stdout.write(
+    `\nScans: ${capacityScans + reportScans} (every command of the capacity section and of the report runs is logged)\n` +
+      `${verdicts.length - missed.length}/${verdicts.length} goals met in ${results.seconds} s${missed.length ? `; missed: ${missed.join(', ')}` : ''}\nwrote bench/results.json\n`,
+  );
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

@@ -1,0 +1,131 @@
+/**
+ * Calls a route's handler in process, the way Lambda would behind API
+ * Gateway: an HTTP API payload 2.0 event (as infra/local/gateway.ts builds
+ * it) and a Lambda context. The handler module is `functions/<handler>.ts`
+ * of the route table entry, imported on first use.
+ */
+import { randomUUID } from 'node:crypto';
+import { pathToFileURL } from 'node:url';
+import { join } from 'node:path';
+import type { Context } from 'aws-lambda';
+import { routes, type Route } from '../../lib/routes';
+
+export interface Invocation {
+  /** Path parameters, by name. */
+  params?: Record<string, string>;
+  query?: Record<string, string>;
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+export interface LambdaResult {
+  statusCode: number;
+  headers?: Record<string, string>;
+  body?: string;
+}
+
+type Handler = (event: unknown, context: Context) => Promise<LambdaResult>;
+
+const projectRoot = join(import.meta.dirname, '..', '..');
+const loaded = new Map<string, Promise<Handler>>();
+
+export function routeOf(operationId: string): Route {
+  const route = routes.find((r) => r.operationId === operationId);
+  if (!route) throw new Error(`no route with operationId ${operationId}`);
+  return route;
+}
+
+export function loadHandler(operationId: string): Promise<Handler> {
+  const route = routeOf(operationId);
+  let handler = loaded.get(route.handler);
+  if (!handler) {
+    const file = pathToFileURL(join(projectRoot, 'functions', `${route.handler}.ts`)).href;
+    handler = import(file).then((module: { handler: Handler }) => module.handler);
+    loaded.set(route.handler, handler);
+  }
+  return handler;
+}
+
+/** The event API Gateway sends for this route (JWT authorizer with write scope on protected routes). */
+export function routeEvent(operationId: string, invocation: Invocation = {}) {
+  const route = routeOf(operationId);
+  const rawPath = route.path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(invocation.params?.[name] ?? ''));
+  const query = invocation.query && Object.keys(invocation.query).length > 0 ? invocation.query : undefined;
+  const rawQueryString = query ? new URLSearchParams(query).toString() : '';
+  const requestId = randomUUID();
+  const now = new Date();
+  const headers: Record<string, string> = {
+    host: 'bench.local',
+    'user-agent': 'bench',
+    ...(invocation.body === undefined ? {} : { 'content-type': 'application/json' }),
+    ...invocation.headers,
+  };
+  return {
+    version: '2.0',
+    routeKey: `${route.method} ${route.path}`,
+    rawPath,
+    rawQueryString,
+    headers,
+    queryStringParameters: query,
+    pathParameters: invocation.params,
+    requestContext: {
+      accountId: '000000000000',
+      apiId: 'bench',
+      domainName: 'bench.local',
+      domainPrefix: 'bench',
+      http: { method: route.method, path: rawPath, protocol: 'HTTP/1.1', sourceIp: '127.0.0.1', userAgent: 'bench' },
+      requestId,
+      routeKey: `${route.method} ${route.path}`,
+      stage: '$default',
+      time: now.toISOString(),
+      timeEpoch: now.getTime(),
+      ...(route.access === 'public'
+        ? {}
+        : { authorizer: { jwt: { claims: { sub: 'bench', scope: 'admin/read admin/write' }, scopes: ['admin/read', 'admin/write'] } } }),
+    },
+    body: invocation.body === undefined ? undefined : JSON.stringify(invocation.body),
+    isBase64Encoded: false,
+  };
+}
+
+export function lambdaContext(functionName: string): Context {
+  const deadline = Date.now() + 10_000;
+  const unsupported = () => {
+    throw new Error('callback-style completion is not supported');
+  };
+  return {
+    callbackWaitsForEmptyEventLoop: true,
+    functionName,
+    functionVersion: '$LATEST',
+    invokedFunctionArn: `arn:aws:lambda:us-east-1:000000000000:function:${functionName}`,
+    memoryLimitInMB: '512',
+    awsRequestId: randomUUID(),
+    logGroupName: `/aws/lambda/${functionName}`,
+    logStreamName: 'bench',
+    getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()),
+    done: unsupported,
+    fail: unsupported,
+    succeed: unsupported,
+  };
+}
+
+/** Invokes the route's handler; throws unless the status is 2xx/3xx. */
+export async function invoke(operationId: string, invocation: Invocation = {}): Promise<LambdaResult> {
+  const handler = await loadHandler(operationId);
+  const result = await handler(routeEvent(operationId, invocation), lambdaContext(routeOf(operationId).handler));
+  if (result.statusCode >= 400) {
+    throw new Error(`${operationId} answered ${result.statusCode}: ${(result.body ?? '').slice(0, 400)}`);
+  }
+  return result;
+}
+
+/** The handler, loaded once, bound to one invocation (the overhead loop calls it many times). */
+export async function prepared(operationId: string, invocation: Invocation): Promise<() => Promise<LambdaResult>> {
+  const handler = await loadHandler(operationId);
+  const name = routeOf(operationId).handler;
+  return async () => {
+    const result = await handler(routeEvent(operationId, invocation), lambdaContext(name));
+    if (result.statusCode >= 400) throw new Error(`${operationId} answered ${result.statusCode}: ${(result.body ?? '').slice(0, 400)}`);
+    return result;
+  };
+}

@@ -5,5 +5,5 @@ import { logger } from '../lib/log';
 export const handler = async (): Promise<void> => {
   const report = await runMaintenance();
   // Most runs find nothing to do; only a repair is worth a line in the log.
-  if (Object.values(report).some((count) => count > 0)) logger.info('maintenance repaired interrupted work', { ...report });
+  if (Object.values(report).some((count) => count > 0)) logger().info('maintenance repaired interrupted work', { ...report });
 };

@@ -101,7 +101,7 @@ export async function runBulkMove(move: BulkMove): Promise<string> {
     }
   } catch (error) {
     const rolledBack = await rollBack(op).catch((rollBackError: unknown) => {
-      logger.warn('bulk move rollback left to the healer', { op, rollBackError });
+      logger().warn('bulk move rollback left to the healer', { op, rollBackError });
       return true; // unknown: the healer decides after the lease
     });
     // false: the commit had in fact landed (its answer was lost), so the move goes ahead.
@@ -113,7 +113,7 @@ export async function runBulkMove(move: BulkMove): Promise<string> {
     }
     await finish(op);
   } catch (error) {
-    logger.error('bulk move committed but not fully applied; the healer completes it', { op, error });
+    logger().error('bulk move committed but not fully applied; the healer completes it', { op, error });
     throw new DomainError('unavailable', 'The change is accepted and is being completed; read the users again in a minute.');
   }
   return at;

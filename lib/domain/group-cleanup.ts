@@ -223,7 +223,7 @@ async function sweepBeforeAnswering(groups: Array<{ group: GroupRef; members: nu
   try {
     await Promise.all(groups.map(({ group }) => sweepGroup(group)));
   } catch (error) {
-    logger.warn('Sweeping deleted groups failed; sweepDeletedGroups will finish it', { error: error as Error });
+    logger().warn('Sweeping deleted groups failed; sweepDeletedGroups will finish it', { error: error as Error });
   }
 }
 

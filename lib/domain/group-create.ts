@@ -197,7 +197,7 @@ async function createInSteps(ctx: ChangeContext, fields: GroupFields, userIds: s
     await publish(ctx, fields, item.generation, userIds.length);
   } catch (error) {
     await abandonPendingGroup(ctx, ref, { creation_rolled_back: true }).catch((rollbackError: Error) =>
-      logger.warn('G3 roll-back failed; the sweeper will finish it', { groupId: fields.id, error: rollbackError }),
+      logger().warn('G3 roll-back failed; the sweeper will finish it', { groupId: fields.id, error: rollbackError }),
     );
     throw error;
   }

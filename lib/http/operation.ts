@@ -1,8 +1,7 @@
 import middy from '@middy/core';
-import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import type { APIGatewayProxyEventV2WithJWTAuthorizer, Context } from 'aws-lambda';
 import type { $ZodType } from 'zod/v4/core';
-import { logger } from '../log';
+import { logger, useLambdaContext } from '../log';
 import { idempotency } from './idempotency';
 import { errorToProblem } from './problem';
 import { parseJsonBody, validate } from './parse';
@@ -92,7 +91,7 @@ function problemDetails(): middy.MiddlewareObj<HttpEvent, HttpResponse, Error, C
     onError: (request) => {
       const requestId = request.event?.requestContext?.requestId ?? request.context?.awsRequestId ?? 'unknown';
       const response = errorToProblem(request.error, requestId);
-      if (response.statusCode >= 500) logger.error('Unhandled error', { requestId, error: request.error as Error });
+      if (response.statusCode >= 500) logger().error('Unhandled error', { requestId, error: request.error as Error });
       request.response = response;
     },
   };
@@ -111,7 +110,7 @@ export function operation<P = Record<string, never>, Q = Record<string, never>, 
   run: (input: OperationInput<P, Q, B>) => Promise<Reply>,
 ): OperationHandler<P, Q, B> {
   const handler = middy<HttpEvent, HttpResponse, Error, Context>()
-    .use(injectLambdaContext(logger))
+    .use({ before: (request) => useLambdaContext(request.context) })
     .use(problemDetails())
     .use(parseRequest(spec))
     .use(idempotency())

@@ -85,7 +85,7 @@ async function emailReport(report: StoredReport, rowCount: number, attachment: B
     await sendReportMail({ report, rowCount, attachment, link });
     await setEmailStatus(report.id, 'sent');
   } catch (error) {
-    logger.warn('report e-mail failed; the report stays downloadable', { reportId: report.id, error: error as Error });
+    logger().warn('report e-mail failed; the report stays downloadable', { reportId: report.id, error: error as Error });
     await setEmailStatus(report.id, 'failed');
   }
 }
@@ -98,7 +98,7 @@ export async function runReport(id: string): Promise<void> {
   try {
     written = await writeCsv(report);
   } catch (error) {
-    logger.error('report failed', { reportId: id, error: error as Error });
+    logger().error('report failed', { reportId: id, error: error as Error });
     await finishReport(report, { error: 'The report could not be written; create it again.' });
     return;
   }

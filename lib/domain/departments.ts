@@ -139,6 +139,8 @@ export async function deleteDepartment(ctx: ChangeContext, id: string, expectedV
       },
       explain: (stored) => {
         if (!stored) return notFound('Department', id);
+        // A stale tag is answered first (RFC 9110 evaluates preconditions before the method).
+        if (expectedVersion !== undefined && stored.version !== expectedVersion) return preconditionFailed();
         const userCount = Number(stored[usageAttribute('users')] ?? 0);
         if (userCount > 0) {
           return new DomainError('department-not-empty', `Department "${id}" still has ${userCount} user(s); remove them first (E4/E5).`, {

@@ -40,7 +40,7 @@ const UNAVAILABLE_ERROR_NAMES = new Set([
 ]);
 const UNAVAILABLE_ERROR_CODES = new Set(['ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN']);
 
-/** Also looks at causes: Powertools idempotency wraps the SDK error of its store. */
+/** Also looks at causes: a library may wrap the SDK error it got. */
 function isUnavailable(error: unknown, depth = 0): boolean {
   if (error === null || typeof error !== 'object' || depth > 5) return false;
   const { name, code, $fault, $metadata, cause } = error as {

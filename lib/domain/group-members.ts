@@ -27,11 +27,10 @@
  *   never write the user item: its ETag and PATCHes are not disturbed.
  */
 import { ConditionalCheckFailedException, TransactionConflictException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { partitionItems } from '../db/bulk';
 import { db, tableName } from '../db/client';
 import { groupKey, groupMemberKey, USER_GROUPS_PREFIX, userGroupKey, userKey } from '../db/keys';
-import type { Item } from '../db/query';
 import { MAX_TRANSACTION_ITEMS, StaleReadError, transactWrite, withFreshRead, type Write } from '../db/transact';
 import { conflict, DomainError, notFound } from '../errors';
 import type { ChangeContext } from './audit';
@@ -195,13 +194,6 @@ export function groupCountWrite(group: GroupRef, delta: number, now: string, opt
   };
 }
 
-async function findMember(group: GroupRef, userId: string): Promise<Item | undefined> {
-  const result = await db().send(
-    new GetCommand({ TableName: tableName(), Key: groupMemberKey(group.id, group.generation, userId), ConsistentRead: true }),
-  );
-  return result.Item;
-}
-
 /** The published group, as a reference, or 404. */
 async function publishedGroup(groupId: string): Promise<GroupRef> {
   const item = await findGroupItem(groupId);
@@ -209,21 +201,32 @@ async function publishedGroup(groupId: string): Promise<GroupRef> {
   return { id: groupId, generation: String(item.generation) };
 }
 
-/** G4: the user is a member afterwards; answers the user (which G4 does not change). Already a member: nothing changes. */
+/** Raised when G4's membership put finds the membership already there. */
+class AlreadyMember extends Error {}
+
+/**
+ * G4: the user is a member afterwards; answers the user (which G4 does not
+ * change). Already a member: nothing changes. No membership read: the
+ * membership put's own condition says "already a member", and it comes first
+ * in the transaction so that it is the failure explained even when the
+ * group is full.
+ */
 export async function addUserToGroup(ctx: ChangeContext, groupId: string, userId: string): Promise<StoredUser> {
   return withFreshRead(async () => {
     const [group, user] = await Promise.all([publishedGroup(groupId), findUser(userId)]);
     if (!user) throw notFound('User', userId);
-    if (await findMember(group, userId)) return user;
     const now = new Date().toISOString();
+    const [memberPut, userSidePut] = membershipPuts(group, userId, now);
     try {
       await transactWrite([
+        { ...memberPut, explain: () => new AlreadyMember() },
+        userSidePut,
         groupCountWrite(group, 1, now, { published: true }),
         userCheckWrite(userId, now),
-        ...membershipPuts(group, userId, now),
         groupAudit(ctx, groupId, { added_user_ids: [userId] }, now),
       ]);
     } catch (error) {
+      if (error instanceof AlreadyMember) return user;
       if (error instanceof MissingUserError) throw notFound('User', userId);
       throw error;
     }
@@ -231,22 +234,33 @@ export async function addUserToGroup(ctx: ChangeContext, groupId: string, userId
   });
 }
 
-/** G5: the user leaves the group; 404 `not-a-member` when it is not in it. */
+/**
+ * G5: the user leaves the group; 404 `not-a-member` when it is not in it.
+ * The membership delete is conditional, so the success path reads nothing
+ * but the group; only a failure reads on, to choose the right 404.
+ */
 export async function removeUserFromGroup(ctx: ChangeContext, groupId: string, userId: string): Promise<void> {
   await withFreshRead(async () => {
     const group = await publishedGroup(groupId);
-    if (!(await findMember(group, userId))) {
+    const now = new Date().toISOString();
+    const [memberDelete, userSideDelete] = membershipDeletes(group, userId, true);
+    try {
+      await transactWrite([
+        { ...memberDelete, explain: () => new NotAMember() },
+        userSideDelete,
+        groupCountWrite(group, -1, now, { published: true }),
+        groupAudit(ctx, groupId, { removed_user_ids: [userId] }, now),
+      ]);
+    } catch (error) {
+      if (!(error instanceof NotAMember)) throw error;
       if (!(await findUser(userId))) throw notFound('User', userId);
       throw notAGroupMember(groupId, [userId]);
     }
-    const now = new Date().toISOString();
-    await transactWrite([
-      groupCountWrite(group, -1, now, { published: true }),
-      ...membershipDeletes(group, userId, true),
-      groupAudit(ctx, groupId, { removed_user_ids: [userId] }, now),
-    ]);
   });
 }
+
+/** Raised when G5's conditional membership delete finds no membership. */
+class NotAMember extends Error {}
 
 /** The user's memberships, from its own partition (strongly consistent). */
 async function userMemberships(userId: string): Promise<GroupRef[]> {

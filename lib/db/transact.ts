@@ -70,6 +70,9 @@ export async function transactWrite(writes: Write[]): Promise<void> {
   }
 }
 
+/** A single (non-transactional) conditional write whose condition failed. */
+export const isConditionFailure = (error: unknown) => (error as { name?: string }).name === 'ConditionalCheckFailedException';
+
 /** Raised by a write whose optimistic version check failed because of a concurrent change. */
 export class StaleReadError extends Error {
   constructor() {

@@ -49,7 +49,7 @@
  * and is a single transaction, like E2.
  */
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { batchGetItems, partitionItems } from '../db/bulk';
+import { partitionItems } from '../db/bulk';
 import { db, tableName } from '../db/client';
 import { BULK_MOVES_PARTITION, bulkHeaderKey, bulkPartition, bulkPartKey, membershipOf, userKey } from '../db/keys';
 import type { Item } from '../db/query';
@@ -63,7 +63,7 @@ import { departmentReservation, departmentUsageUpdate } from './department-usage
 import { COUNTED_QUOTAS, isZeroUsage, NO_USAGE, scaleUsage, sumUsage, usageOf, type Usage } from './quotas';
 import { addCounters, statsUpdate, userCounter } from './stats';
 import { explainDepartmentFailure, userItem } from './user-changes';
-import { toStoredUser, userRepresentation, type StoredUser } from './users';
+import { findUsers, userRepresentation, type StoredUser } from './users';
 
 /** How long after its start a move's driver is presumed dead. */
 export const BULK_LEASE_MS = 60_000;
@@ -460,8 +460,7 @@ async function rollForward(op: string): Promise<void> {
   if (!header) return;
   const move: MoveInfo = { op, target: (header.target as string | null) ?? null, at: String(header.at) };
   for (const part of parts) {
-    const found = await batchGetItems((part.user_ids as string[]).map(userKey), { consistent: true });
-    const users = found.map(toStoredUser);
+    const users = [...(await findUsers(part.user_ids as string[])).values()];
     await applyCommitted(applyWrites(move, partIndex(part), users));
   }
   await finish(op);

@@ -16,15 +16,7 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { batchGetItems, partitionItems } from '../db/bulk';
 import { db, tableName } from '../db/client';
-import {
-  GROUPS_PARTITION,
-  groupIndexAttributes,
-  groupKey,
-  groupMembersPartition,
-  groupNameKey,
-  userKey,
-  type GroupState,
-} from '../db/keys';
+import { GROUPS_PARTITION, groupIndexAttributes, groupKey, groupMembersPartition, groupNameKey, type GroupState } from '../db/keys';
 import type { Item } from '../db/query';
 import { StaleReadError, transactWrite, withFreshRead, type Write } from '../db/transact';
 import { conflict, DomainError, notFound, preconditionFailed } from '../errors';
@@ -32,7 +24,7 @@ import { compareCodePoints, compareText, foldCase } from '../text';
 import { auditWrite, type ChangeContext } from './audit';
 import { listNamed, type NamedListParams } from './named-list';
 import { GROUPS_COUNTER } from './stats';
-import { toUser, type User } from './users';
+import { findUsers, userRepresentation, type User } from './users';
 
 /** API.md: a group holds at most 10,000 users. */
 export const MAX_GROUP_USERS = 10_000;
@@ -155,13 +147,10 @@ export async function memberIds(group: { id: string; generation: string }): Prom
   return ids;
 }
 
-/**
- * Users by id with BatchGetItem (batches of 100, 16 in parallel, unprocessed
- * keys retried with backoff), strongly consistent; absent users are left out.
- */
+/** Users by id as the API shows them (strongly consistent); absent users are left out. */
 export async function readUsers(ids: string[]): Promise<Map<string, User>> {
-  const found = await batchGetItems(ids.map(userKey), { consistent: true });
-  return new Map(found.map((item) => [String(item.id), toUser(item)]));
+  const found = await findUsers(ids);
+  return new Map([...found].map(([id, user]) => [id, userRepresentation(user)]));
 }
 
 /** Group items by id (strongly consistent); absent groups are left out. */

@@ -3,8 +3,6 @@
  * checks read the department and users; the writes go through bulk-move.ts,
  * whose conditions, not these reads, keep the rules under concurrency.
  */
-import { batchGetItems } from '../db/bulk';
-import { userKey } from '../db/keys';
 import { StaleReadError, withFreshRead } from '../db/transact';
 import { DomainError, notFound } from '../errors';
 import type { ChangeContext } from './audit';
@@ -13,14 +11,13 @@ import { findDepartmentItem } from './departments';
 import { notAMember } from './membership';
 import { overagesOf, sumUsage, usageOf } from './quotas';
 import { quotaExceeded } from './user-changes';
-import { toStoredUser, userRepresentation, type StoredUser, type User } from './users';
+import { findUsers, userRepresentation, type StoredUser, type User } from './users';
 
 export const MAX_BULK_USERS = 1000;
 
 /** The users found among `ids`, read strongly. */
 async function readUsers(ids: string[]): Promise<Map<string, StoredUser>> {
-  const users = new Map<string, StoredUser>();
-  for (const item of await batchGetItems(ids.map(userKey), { consistent: true })) users.set(String(item.id), toStoredUser(item));
+  const users = await findUsers(ids);
   // A user held by another bulk move is about to change: read again shortly.
   if ([...users.values()].some((user) => user.bulk_lock)) throw new StaleReadError();
   return users;

@@ -1,6 +1,7 @@
 /** Users: representation, storage mapping and reads. Writes go through user-changes.ts. */
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../db/client';
+import { batchGetItems } from '../db/bulk';
 import { userKey } from '../db/keys';
 import { StaleReadError } from '../db/transact';
 import { notFound } from '../errors';
@@ -74,4 +75,10 @@ export async function getUserForChange(id: string): Promise<StoredUser> {
   const user = await getUser(id);
   if (user.bulk_lock) throw new StaleReadError();
   return user;
+}
+
+/** Users by id, strongly consistent (BatchGetItem, see lib/db/bulk.ts); absent users are left out. */
+export async function findUsers(ids: string[]): Promise<Map<string, StoredUser>> {
+  const found = await batchGetItems(ids.map(userKey), { consistent: true });
+  return new Map(found.map((item) => [String(item.id), toStoredUser(item)]));
 }

@@ -28,6 +28,7 @@ import type { Context } from 'aws-lambda';
 import { db, tableName } from '../db/client';
 import { idempotencyKey } from '../db/keys';
 import { TTL_ATTRIBUTE } from '../db/table';
+import { isConditionFailure } from '../db/transact';
 import { conflict, DomainError, validationError } from '../errors';
 import type { HttpEvent } from './operation';
 import type { HttpResponse } from './response';
@@ -54,8 +55,6 @@ function headerKey(request: Request): string | undefined {
   if (request.event.requestContext?.http?.method === 'GET') return undefined; // reads are safe to repeat
   return request.event.headers?.[IDEMPOTENCY_HEADER];
 }
-
-const isConditionFailure = (error: unknown) => (error as { name?: string }).name === 'ConditionalCheckFailedException';
 
 async function claim(request: Request, key: string): Promise<HttpResponse | undefined> {
   const { event, context } = request;

@@ -21,7 +21,7 @@ import { db, tableName } from '../db/client';
 import { reportKey, reportQueuePartition } from '../db/keys';
 import type { Item } from '../db/query';
 import { INDEXES } from '../db/table';
-import { transactWrite } from '../db/transact';
+import { isConditionFailure, transactWrite } from '../db/transact';
 import { DomainError, notFound } from '../errors';
 import { newId } from '../ids';
 import { auditWrite, type ChangeContext } from '../domain/audit';
@@ -125,14 +125,14 @@ function representation({ object_key: _key, attempts: _attempts, ...report }: St
   return { ...report, download_url: downloadUrl };
 }
 
-/** A pre-signed GET of the CSV, made when asked for (never stored). */
-async function downloadUrl(report: StoredReport): Promise<string> {
+/** A pre-signed GET of the CSV, made when asked for (never stored); the API's links live 15 minutes. */
+export async function downloadUrl(report: StoredReport, expiresIn = DOWNLOAD_URL_SECONDS): Promise<string> {
   const command = new GetObjectCommand({
     Bucket: config().reportsBucket,
     Key: report.object_key,
     ResponseContentDisposition: `attachment; filename="${report.type}-report-${report.id}.csv"`,
   });
-  return getSignedUrl(s3(), command, { expiresIn: DOWNLOAD_URL_SECONDS });
+  return getSignedUrl(s3(), command, { expiresIn });
 }
 
 /** The report as API.md shows it; `download_url` once complete. */
@@ -153,8 +153,6 @@ export async function reportDownloadUrl(type: ReportType, id: string): Promise<s
 }
 
 // --- the worker's side --------------------------------------------------------
-
-const isConditionFailure = (error: unknown) => (error as { name?: string }).name === 'ConditionalCheckFailedException';
 
 /** Takes a pending job for one attempt; undefined when another worker has it or it is finished. */
 export async function claimReport(id: string): Promise<StoredReport | undefined> {

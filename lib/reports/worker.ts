@@ -7,15 +7,13 @@
  */
 import { once } from 'node:events';
 import { Transform } from 'node:stream';
-import { GetObjectCommand } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
-import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { s3 } from '../aws/s3';
 import { config } from '../config';
 import { logger } from '../log';
 import { csvWriter, REPORT_SOURCES } from './csv';
 import { MAX_ATTACHMENT_BYTES, sendReportMail } from './email';
-import { claimReport, finishReport, pendingReportIds, setEmailStatus, type StoredReport } from './jobs';
+import { claimReport, downloadUrl, finishReport, pendingReportIds, setEmailStatus, type StoredReport } from './jobs';
 
 const PART_BYTES = 5 * 1024 * 1024;
 /** The longest a SigV4 link may live. */
@@ -77,11 +75,7 @@ async function writeCsv(report: StoredReport): Promise<{ rowCount: number; attac
 
 async function emailReport(report: StoredReport, rowCount: number, attachment: Buffer | undefined): Promise<void> {
   try {
-    const link = attachment
-      ? undefined
-      : await getSignedUrl(s3(), new GetObjectCommand({ Bucket: config().reportsBucket, Key: report.object_key }), {
-          expiresIn: EMAIL_LINK_SECONDS,
-        });
+    const link = attachment ? undefined : await downloadUrl(report, EMAIL_LINK_SECONDS);
     await sendReportMail({ report, rowCount, attachment, link });
     await setEmailStatus(report.id, 'sent');
   } catch (error) {

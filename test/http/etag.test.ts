@@ -1,10 +1,9 @@
 /** ETag / If-Match (API.md, Safety for scripts): concurrent admins with the same tag, and tags that follow membership. */
 import { describe, expect, it } from 'vitest';
 import { useApi } from '../support/api';
+import { unique } from '../support/fixtures';
 
 const api = useApi();
-let sequence = 0;
-const unique = (prefix: string) => `${prefix}${++sequence}${Math.random().toString(36).slice(2, 8)}`;
 
 async function raceWithOneTag(path: string, bodies: Array<Record<string, unknown>>) {
   const etag = (await api.get(path)).headers.get('etag')!;

@@ -37,6 +37,7 @@ import { claimReport, createReport, findReport, WORKER_TIMEOUT_SECONDS, repairRe
 import { runReport } from '../../lib/reports/worker';
 import { Api, READ_TOKEN, WRITE_TOKEN } from '../support/api';
 import { invariantViolations, scanTable } from '../support/invariants';
+import { unique } from '../support/fixtures';
 
 // --- the injector ---------------------------------------------------------------
 
@@ -141,8 +142,6 @@ afterAll(async () => {
 });
 
 const ctx = { actor: 'test', operationId: 'setup', requestId: 'test' };
-let sequence = 0;
-const unique = (prefix: string) => `${prefix}${++sequence}${Math.random().toString(36).slice(2, 6)}`;
 const afterLease = () => Date.now() + BULK_LEASE_MS + 1000;
 const departmentOf = async (userId: string) => (await getUser(userId)).department_id;
 

@@ -7,11 +7,9 @@ import { sweepDeletedGroups } from '../../lib/domain/group-cleanup';
 import { groupTuning } from '../../lib/domain/groups';
 import { READ_TOKEN, useApi } from '../support/api';
 import { invariantViolations, scanTable } from '../support/invariants';
+import { unique } from '../support/fixtures';
 
 const api = useApi();
-
-let sequence = 0;
-const unique = (prefix: string) => `${prefix}${++sequence}${Math.random().toString(36).slice(2, 8)}`;
 
 const defaultTuning = { ...groupTuning };
 afterEach(() => {

@@ -6,10 +6,9 @@ import { db, tableName } from '../../lib/db/client';
 import { idempotencyKey } from '../../lib/db/keys';
 import { useApi } from '../support/api';
 import { scanTable } from '../support/invariants';
+import { unique } from '../support/fixtures';
 
 const api = useApi();
-let sequence = 0;
-const unique = (prefix: string) => `${prefix}${++sequence}${Math.random().toString(36).slice(2, 8)}`;
 const withKey = (key: string) => ({ headers: { 'idempotency-key': key } });
 
 describe('Idempotency-Key', () => {

@@ -10,22 +10,13 @@
 import { describe, expect, it } from 'vitest';
 import { useApi, type ApiResponse } from '../support/api';
 import { invariantViolations, scanTable } from '../support/invariants';
+import { createDepartment, unique } from '../support/fixtures';
 
 const api = useApi();
 
-let sequence = 0;
-const unique = (prefix: string) => `${prefix}${++sequence}${Math.random().toString(36).slice(2, 8)}`;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-async function department(limits: Record<string, number> = {}) {
-  const response = await api.post('/v2/departments', { id: unique('d'), name: unique('Race ') });
-  expect(response.status, response.text).toBe(201);
-  for (const [name, limit] of Object.entries(limits)) {
-    const set = await api.put(`/v2/departments/${response.body.id}/quotas`, { name, limit });
-    expect(set.status, set.text).toBe(200);
-  }
-  return response.body.id as string;
-}
+const department = (limits: Record<string, number> = {}) => createDepartment(api, limits, 'Race ');
 
 const ROLES = ['admin', 'manager', 'member', 'guest'];
 

@@ -2,20 +2,11 @@
 import { describe, expect, it } from 'vitest';
 import { READ_TOKEN, useApi } from '../support/api';
 import { invariantViolations } from '../support/invariants';
+import { createDepartment, unique } from '../support/fixtures';
 
 const api = useApi();
 
-let sequence = 0;
-const unique = (prefix: string) => `${prefix}${++sequence}${Math.random().toString(36).slice(2, 8)}`;
-
-async function department(limits: Record<string, number> = {}) {
-  const response = await api.post('/v2/departments', { id: unique('d'), name: unique('Dept ') });
-  expect(response.status, response.text).toBe(201);
-  for (const [name, limit] of Object.entries(limits)) {
-    expect((await api.put(`/v2/departments/${response.body.id}/quotas`, { name, limit })).status).toBe(200);
-  }
-  return response.body.id as string;
-}
+const department = (limits: Record<string, number> = {}) => createDepartment(api, limits);
 
 async function user(fields: Record<string, unknown> = {}) {
   const id = unique('u');

@@ -4,11 +4,10 @@ import { ses } from '../../lib/aws/ses';
 import { resetConfig } from '../../lib/config';
 import { claimReport, createReport, finishReport } from '../../lib/reports/jobs';
 import { useApi } from '../support/api';
+import { unique } from '../support/fixtures';
 
 const api = useApi();
 
-let sequence = 0;
-const unique = (prefix: string) => `${prefix}${++sequence}${Math.random().toString(36).slice(2, 8)}`;
 const ctx = { actor: 'test', operationId: 'E9', requestId: 'test' };
 
 /** SES fails while this is set (a middleware on the service's own client). */

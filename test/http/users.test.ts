@@ -1,10 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { READ_TOKEN, useApi } from '../support/api';
+import { unique } from '../support/fixtures';
 
 const api = useApi();
-
-let sequence = 0;
-const unique = (prefix: string) => `${prefix}${++sequence}${Math.random().toString(36).slice(2, 8)}`;
 
 async function createUser(fields: Record<string, unknown> = {}) {
   const id = unique('u');

@@ -13,10 +13,9 @@ import { createUser, updateUser } from '../../lib/domain/user-commands';
 import { getUser } from '../../lib/domain/users';
 import { DomainError } from '../../lib/errors';
 import { invariantViolations, scanTable } from '../support/invariants';
+import { unique } from '../support/fixtures';
 
 const ctx = { actor: 'test', operationId: 'E3', requestId: 'test' };
-let sequence = 0;
-const unique = (prefix: string) => `${prefix}${++sequence}${Math.random().toString(36).slice(2, 6)}`;
 
 /**
  * Makes every TransactWriteItems call from the `crashAt`-th on fail, as if the

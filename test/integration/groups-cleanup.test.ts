@@ -16,13 +16,11 @@ import { findGroupItem, getGroupWithUsers, groupTuning, listGroups, updateGroup 
 import { createUser, deleteUser } from '../../lib/domain/user-commands';
 import { DomainError } from '../../lib/errors';
 import { invariantViolations, scanTable } from '../support/invariants';
+import { unique } from '../support/fixtures';
 
 const ctx = (operationId = 'test') => ({ actor: 'test', operationId, requestId: 'test' });
 const MIDDLEWARE = 'inject-group-failure';
 const defaultTuning = { ...groupTuning };
-
-let sequence = 0;
-const unique = (prefix: string) => `${prefix}${++sequence}${Math.random().toString(36).slice(2, 8)}`;
 
 /** Makes the calls of `command` whose 1-based number `fails` says throw. */
 function failCalls(command: string, fails: (call: number) => boolean) {

@@ -1,0 +1,19 @@
+/** Small builders the test files share. */
+import { expect } from 'vitest';
+import type { Api } from './api';
+
+let sequence = 0;
+
+/** A prefix made unique within the run (tests of one file share a table). */
+export const unique = (prefix: string) => `${prefix}${++sequence}${Math.random().toString(36).slice(2, 8)}`;
+
+/** A new department with these quota limits; answers its id. */
+export async function createDepartment(api: Api, limits: Record<string, number> = {}, namePrefix = 'Dept '): Promise<string> {
+  const response = await api.post('/v2/departments', { id: unique('d'), name: unique(namePrefix) });
+  expect(response.status, response.text).toBe(201);
+  for (const [name, limit] of Object.entries(limits)) {
+    const set = await api.put(`/v2/departments/${response.body.id}/quotas`, { name, limit });
+    expect(set.status, set.text).toBe(200);
+  }
+  return response.body.id as string;
+}

@@ -1,9 +1,9 @@
 import { runMaintenance } from '../lib/domain/maintenance';
-import { logger } from '../lib/log';
+import { log } from '../lib/log';
 
 /** Scheduled: finishes interrupted work (see lib/domain/maintenance.ts). A throw makes EventBridge retry, then dead-letter. */
 export const handler = async (): Promise<void> => {
   const report = await runMaintenance();
   // Most runs find nothing to do; only a repair is worth a line in the log.
-  if (Object.values(report).some((count) => count > 0)) logger().info('maintenance repaired interrupted work', { ...report });
+  if (Object.values(report).some((count) => count > 0)) await log('info', 'maintenance repaired interrupted work', { ...report });
 };

@@ -57,7 +57,7 @@ import { INDEXES } from '../db/table';
 import { MAX_TRANSACTION_ITEMS, StaleReadError, transactWrite, type Write } from '../db/transact';
 import { DomainError } from '../errors';
 import { newId } from '../ids';
-import { logger } from '../log';
+import { log } from '../log';
 import { auditWrite, type AuditRecord, type ChangeContext } from './audit';
 import { departmentReservation, departmentUsageUpdate } from './department-usage';
 import { COUNTED_QUOTAS, isZeroUsage, NO_USAGE, scaleUsage, sumUsage, usageOf, type Usage } from './quotas';
@@ -100,8 +100,8 @@ export async function runBulkMove(move: BulkMove): Promise<string> {
       await transactWrite(holdWrites(op, index, users, commit));
     }
   } catch (error) {
-    const rolledBack = await rollBack(op).catch((rollBackError: unknown) => {
-      logger().warn('bulk move rollback left to the healer', { op, rollBackError });
+    const rolledBack = await rollBack(op).catch(async (rollBackError: unknown) => {
+      await log('warn', 'bulk move rollback left to the healer', { op, rollBackError });
       return true; // unknown: the healer decides after the lease
     });
     // false: the commit had in fact landed (its answer was lost), so the move goes ahead.
@@ -113,7 +113,7 @@ export async function runBulkMove(move: BulkMove): Promise<string> {
     }
     await finish(op);
   } catch (error) {
-    logger().error('bulk move committed but not fully applied; the healer completes it', { op, error });
+    await log('error', 'bulk move committed but not fully applied; the healer completes it', { op, error });
     throw new DomainError('unavailable', 'The change is accepted and is being completed; read the users again in a minute.');
   }
   return at;

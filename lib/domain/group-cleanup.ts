@@ -37,7 +37,7 @@ import { queryStream, type Item } from '../db/query';
 import { INDEXES } from '../db/table';
 import { StaleReadError, transactWrite, withFreshRead, type Write } from '../db/transact';
 import { DomainError, notFound, preconditionFailed } from '../errors';
-import { logger } from '../log';
+import { log } from '../log';
 import type { ChangeContext } from './audit';
 import { membershipDeletes, type GroupRef } from './group-members';
 import {
@@ -223,7 +223,7 @@ async function sweepBeforeAnswering(groups: Array<{ group: GroupRef; members: nu
   try {
     await Promise.all(groups.map(({ group }) => sweepGroup(group)));
   } catch (error) {
-    logger().warn('Sweeping deleted groups failed; sweepDeletedGroups will finish it', { error: error as Error });
+    await log('warn', 'Sweeping deleted groups failed; sweepDeletedGroups will finish it', { error: error as Error });
   }
 }
 

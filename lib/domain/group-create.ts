@@ -37,7 +37,7 @@ import { GROUPS_PARTITION, groupKey, type GroupState } from '../db/keys';
 import { transactWrite, withFreshRead, type Write } from '../db/transact';
 import { conflict, DomainError, validationError } from '../errors';
 import { newId } from '../ids';
-import { logger } from '../log';
+import { log } from '../log';
 import { nameSortKey } from '../text';
 import type { ChangeContext } from './audit';
 import { abandonPendingGroup } from './group-cleanup';
@@ -197,7 +197,7 @@ async function createInSteps(ctx: ChangeContext, fields: GroupFields, userIds: s
     await publish(ctx, fields, item.generation, userIds.length);
   } catch (error) {
     await abandonPendingGroup(ctx, ref, { creation_rolled_back: true }).catch((rollbackError: Error) =>
-      logger().warn('G3 roll-back failed; the sweeper will finish it', { groupId: fields.id, error: rollbackError }),
+      log('warn', 'G3 roll-back failed; the sweeper will finish it', { groupId: fields.id, error: rollbackError }),
     );
     throw error;
   }

@@ -1,7 +1,7 @@
 import middy from '@middy/core';
 import type { APIGatewayProxyEventV2WithJWTAuthorizer, Context } from 'aws-lambda';
 import type { $ZodType } from 'zod/v4/core';
-import { logger, useLambdaContext } from '../log';
+import { log, useLambdaContext } from '../log';
 import { idempotency } from './idempotency';
 import { errorToProblem } from './problem';
 import { parseJsonBody, validate } from './parse';
@@ -88,10 +88,10 @@ function parseRequest<P, Q, B>(spec: OperationSpec<P, Q, B>): middy.MiddlewareOb
 /** Turns any error into problem+json; unexpected ones are logged with the request id. */
 function problemDetails(): middy.MiddlewareObj<HttpEvent, HttpResponse, Error, Context> {
   return {
-    onError: (request) => {
+    onError: async (request) => {
       const requestId = request.event?.requestContext?.requestId ?? request.context?.awsRequestId ?? 'unknown';
       const response = errorToProblem(request.error, requestId);
-      if (response.statusCode >= 500) logger().error('Unhandled error', { requestId, error: request.error as Error });
+      if (response.statusCode >= 500) await log('error', 'Unhandled error', { requestId, error: request.error as Error });
       request.response = response;
     },
   };

@@ -10,7 +10,7 @@ import { Transform } from 'node:stream';
 import { Upload } from '@aws-sdk/lib-storage';
 import { s3 } from '../aws/s3';
 import { config } from '../config';
-import { logger } from '../log';
+import { log } from '../log';
 import { csvWriter, REPORT_SOURCES } from './csv';
 import { MAX_ATTACHMENT_BYTES, sendReportMail } from './email';
 import { claimReport, downloadUrl, finishReport, pendingReportIds, setEmailStatus, type StoredReport } from './jobs';
@@ -79,7 +79,7 @@ async function emailReport(report: StoredReport, rowCount: number, attachment: B
     await sendReportMail({ report, rowCount, attachment, link });
     await setEmailStatus(report.id, 'sent');
   } catch (error) {
-    logger().warn('report e-mail failed; the report stays downloadable', { reportId: report.id, error: error as Error });
+    await log('warn', 'report e-mail failed; the report stays downloadable', { reportId: report.id, error: error as Error });
     await setEmailStatus(report.id, 'failed');
   }
 }
@@ -92,7 +92,7 @@ export async function runReport(id: string): Promise<void> {
   try {
     written = await writeCsv(report);
   } catch (error) {
-    logger().error('report failed', { reportId: id, error: error as Error });
+    await log('error', 'report failed', { reportId: id, error: error as Error });
     await finishReport(report, { error: 'The report could not be written; create it again.' });
     return;
   }

@@ -1,4 +1,11 @@
 import * as z from 'zod/mini';
-import { isoTime, pagination, queryParam } from './common';
+import { built, isoTime, pagination, queryParam } from './common';
 
-export const auditListQuery = z.strictObject({ ...pagination, query: queryParam, since: z.optional(isoTime), before: z.optional(isoTime) });
+export const auditListQuery = /* @__PURE__ */ built(() =>
+  z.strictObject({
+    ...pagination,
+    query: queryParam,
+    since: z.optional(isoTime),
+    before: z.optional(isoTime),
+  }),
+);

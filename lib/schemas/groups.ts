@@ -1,36 +1,44 @@
 import * as z from 'zod/mini';
-import { displayName, id, pagination, queryParam, sortParam } from './common';
+import { built, displayName, id, pagination, queryParam, sortParam } from './common';
 
 /** Up to 2,000 characters; tab and line breaks are allowed, other control characters are not. */
-const description = z
-  .string()
-  .check(
-    z.maxLength(2000, 'must be at most 2000 characters'),
-    z.regex(/^[^\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]*$/, 'must not contain control characters other than tab and line breaks'),
-  );
+const description = /* @__PURE__ */ built(() =>
+  z
+    .string()
+    .check(
+      z.maxLength(2000, 'must be at most 2000 characters'),
+      z.regex(/^[^\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]*$/, 'must not contain control characters other than tab and line breaks'),
+    ),
+);
 
-export const groupIdParams = z.strictObject({ group_id: id });
-export const groupUserParams = z.strictObject({ group_id: id, user_id: id });
+export const groupIdParams = /* @__PURE__ */ built(() => z.strictObject({ group_id: id }));
+export const groupUserParams = /* @__PURE__ */ built(() => z.strictObject({ group_id: id, user_id: id }));
 
 /**
  * G3. Repeated user ids are ignored; more than 10,000 different ones is a 409
  * (API.md), so the list itself may be longer, up to a bound that keeps a bad
  * request's answer small.
  */
-export const createGroupBody = z.strictObject({
-  id: z.optional(id),
-  name: displayName,
-  description: z.optional(description),
-  user_ids: z.optional(z.array(id).check(z.maxLength(20_000, 'must list at most 20000 ids (a group holds at most 10000 users)'))),
-});
+export const createGroupBody = /* @__PURE__ */ built(() =>
+  z.strictObject({
+    id: z.optional(id),
+    name: displayName,
+    description: z.optional(description),
+    user_ids: z.optional(z.array(id).check(z.maxLength(20_000, 'must list at most 20000 ids (a group holds at most 10000 users)'))),
+  }),
+);
 
-export const updateGroupBody = z
-  .strictObject({ name: z.optional(displayName), description: z.optional(description) })
-  .check(z.refine((body) => body.name !== undefined || body.description !== undefined, 'give name, description or both'));
+export const updateGroupBody = /* @__PURE__ */ built(() =>
+  z
+    .strictObject({ name: z.optional(displayName), description: z.optional(description) })
+    .check(z.refine((body) => body.name !== undefined || body.description !== undefined, 'give name, description or both')),
+);
 
 /** G7: 1–100 group ids; repeats are ignored. */
-export const deleteGroupsBody = z.strictObject({
-  group_ids: z.array(id).check(z.minLength(1, 'must list at least one group'), z.maxLength(100, 'must list at most 100 groups')),
-});
+export const deleteGroupsBody = /* @__PURE__ */ built(() =>
+  z.strictObject({
+    group_ids: z.array(id).check(z.minLength(1, 'must list at least one group'), z.maxLength(100, 'must list at most 100 groups')),
+  }),
+);
 
-export const groupListQuery = z.strictObject({ ...pagination, sort: sortParam, query: queryParam });
+export const groupListQuery = /* @__PURE__ */ built(() => z.strictObject({ ...pagination, sort: sortParam, query: queryParam }));

@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
-import { id } from './common';
+import { built, id } from './common';
 
 /** E9/G8: `?email=a@x.com[,b@y.com]`; the addresses themselves are checked by reports/recipients.ts. */
-export const createReportQuery = z.strictObject({ email: z.optional(z.string().check(z.maxLength(3000))) });
-export const reportIdParams = z.strictObject({ report_id: id });
+export const createReportQuery = /* @__PURE__ */ built(() => z.strictObject({ email: z.optional(z.string().check(z.maxLength(3000))) }));
+export const reportIdParams = /* @__PURE__ */ built(() => z.strictObject({ report_id: id }));

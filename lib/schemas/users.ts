@@ -1,41 +1,51 @@
 import * as z from 'zod/mini';
 import { ACCOUNT_ROLES } from '../domain/quotas';
-import { displayName, id, isoTime, pagination, queryParam, sortParam } from './common';
+import { built, displayName, id, isoTime, pagination, queryParam, sortParam } from './common';
 import { NO_CONTROL_CHARACTERS } from '../text';
 
-const email = z.email({ message: 'must be an e-mail address' }).check(z.maxLength(254, 'must be at most 254 characters'));
-const firstName = z
-  .string()
-  .check(z.maxLength(200, 'must be at most 200 characters'), z.regex(NO_CONTROL_CHARACTERS, 'must not contain control characters'));
-const accountRole = z.enum(ACCOUNT_ROLES, { message: `must be one of ${ACCOUNT_ROLES.join(', ')}` });
-const activated = z.boolean({ message: 'must be true or false' });
-const lastLogin = z.nullable(isoTime);
+const email = /* @__PURE__ */ built(() =>
+  z.email({ message: 'must be an e-mail address' }).check(z.maxLength(254, 'must be at most 254 characters')),
+);
+const firstName = /* @__PURE__ */ built(() =>
+  z
+    .string()
+    .check(z.maxLength(200, 'must be at most 200 characters'), z.regex(NO_CONTROL_CHARACTERS, 'must not contain control characters')),
+);
+const accountRole = /* @__PURE__ */ built(() => z.enum(ACCOUNT_ROLES, { message: `must be one of ${ACCOUNT_ROLES.join(', ')}` }));
+const activated = /* @__PURE__ */ built(() => z.boolean({ message: 'must be true or false' }));
+const lastLogin = /* @__PURE__ */ built(() => z.nullable(isoTime));
 
-export const createUserBody = z.strictObject({
-  id: z.optional(id),
-  email,
-  last_name: displayName,
-  first_name: z.optional(firstName),
-  account_role: z.optional(accountRole),
-  activated: z.optional(activated),
-  last_login: z.optional(lastLogin),
-});
+export const createUserBody = /* @__PURE__ */ built(() =>
+  z.strictObject({
+    id: z.optional(id),
+    email,
+    last_name: displayName,
+    first_name: z.optional(firstName),
+    account_role: z.optional(accountRole),
+    activated: z.optional(activated),
+    last_login: z.optional(lastLogin),
+  }),
+);
 
 /** department_id is not accepted here: membership changes through E2–E5. */
-export const updateUserBody = z.strictObject({
-  email: z.optional(email),
-  first_name: z.optional(firstName),
-  last_name: z.optional(displayName),
-  account_role: z.optional(accountRole),
-  activated: z.optional(activated),
-  last_login: z.optional(lastLogin),
-});
+export const updateUserBody = /* @__PURE__ */ built(() =>
+  z.strictObject({
+    email: z.optional(email),
+    first_name: z.optional(firstName),
+    last_name: z.optional(displayName),
+    account_role: z.optional(accountRole),
+    activated: z.optional(activated),
+    last_login: z.optional(lastLogin),
+  }),
+);
 
 /** The E1 parameters, shared by every user list. */
-export const userListQuery = z.strictObject({
-  ...pagination,
-  sort: sortParam,
-  query: queryParam,
-  activated: z.optional(z.enum(['true', 'false'], { message: 'must be true or false' })),
-  last_login: z.optional(z.string().check(z.maxLength(100))),
-});
+export const userListQuery = /* @__PURE__ */ built(() =>
+  z.strictObject({
+    ...pagination,
+    sort: sortParam,
+    query: queryParam,
+    activated: z.optional(z.enum(['true', 'false'], { message: 'must be true or false' })),
+    last_login: z.optional(z.string().check(z.maxLength(100))),
+  }),
+);

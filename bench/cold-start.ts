@@ -247,8 +247,9 @@ function importOnce(file: string): Promise<ImportTime> {
   });
 }
 
-export async function measureColdStart(projectRoot: string, options: { runs: number }): Promise<ColdStartResult[]> {
-  const functions = stackFunctions();
+export async function measureColdStart(projectRoot: string, options: { runs: number; only?: string[] }): Promise<ColdStartResult[]> {
+  const functions = stackFunctions().filter((fn) => !options.only || options.only.includes(fn.name));
+  if (functions.length === 0) throw new Error(`no function is named ${options.only?.join(', ')}`);
   const work = mkdtempSync(join(tmpdir(), 'dept-admin-bench-bundles-'));
   try {
     const baselineDir = join(work, 'baselines');

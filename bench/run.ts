@@ -28,6 +28,11 @@ const only = process.argv
   ?.slice('--only='.length)
   .split(',');
 const wanted = (section: string) => !only || only.includes(section);
+// --functions=E1,ReportWorker: the cold-start section for these functions only (names as in the table).
+const coldFunctions = process.argv
+  .find((arg) => arg.startsWith('--functions='))
+  ?.slice('--functions='.length)
+  .split(',');
 const projectRoot = join(import.meta.dirname, '..');
 
 const SIZES = quick
@@ -47,6 +52,10 @@ const SIZES = quick
       bulkRuns: 5,
       report: { users: 100_000, departments: 1_000, groups: 10_000, runs: { departments: 3, groups: 2 } },
     };
+
+// --import-runs=N: more fresh-process imports per function than the size's default.
+const importRuns = Number(process.argv.find((arg) => arg.startsWith('--import-runs='))?.slice('--import-runs='.length) ?? NaN);
+if (Number.isInteger(importRuns) && importRuns > 0) SIZES.importRuns = importRuns;
 
 // --report-users=N: the reports at another size (N users, N/100 departments, N/10 groups).
 const reportUsers = Number(process.argv.find((arg) => arg.startsWith('--report-users='))?.slice('--report-users='.length) ?? NaN);
@@ -71,7 +80,7 @@ async function main() {
   };
 
   if (wanted('cold')) {
-    const cold: ColdStartResult[] = await measureColdStart(projectRoot, { runs: SIZES.importRuns });
+    const cold: ColdStartResult[] = await measureColdStart(projectRoot, { runs: SIZES.importRuns, only: coldFunctions });
     results.cold_start = cold;
     print(
       `Cold start (median of ${SIZES.importRuns} fresh-process imports each; goal: ≤ ${COLD_START_GOALS.bytes}× bytes and ≤ ${COLD_START_GOALS.import}× import time of the floor)`,

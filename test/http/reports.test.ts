@@ -69,7 +69,12 @@ function parseCsv(text: string): string[][] {
 }
 
 async function sesInbox(): Promise<
-  Array<{ subject: string; destination: { to: string[] }; attachments: Array<{ filename: string; content: string }> }>
+  Array<{
+    subject: string;
+    body: { text?: string };
+    destination: { to: string[] };
+    attachments: Array<{ filename: string; content: string }>;
+  }>
 > {
   const response = await fetch(`${process.env.SES_ENDPOINT}/store`);
   return ((await response.json()) as { emails: never[] }).emails;
@@ -143,6 +148,8 @@ describe('E9 POST /v2/departments/exports', () => {
   });
 
   it('e-mails the CSV as an attachment to every recipient and marks the e-mail sent', async () => {
+    const accented = await api.post('/v2/departments', { id: unique('d'), name: 'Zürich Ops – Ærø ✓' });
+    expect(accented.status, accented.text).toBe(201);
     const [a, b] = [`${unique('a')}@example.com`, `${unique('b')}@example.org`];
     const created = await api.post(`/v2/departments/exports?email=${a},${b}`);
     expect(created.status, created.text).toBe(202);
@@ -153,8 +160,12 @@ describe('E9 POST /v2/departments/exports', () => {
     expect(mail, 'message in the local SES inbox').toBeDefined();
     expect(mail!.destination.to.join(',')).toContain(b);
     expect(mail!.attachments).toHaveLength(1);
+    expect(mail!.subject).toBe(`Departments report ${report.id}`);
+    expect(mail!.body.text).toContain(`ready: ${report.row_count} row(s)`);
     expect(mail!.attachments[0].filename).toBe(`departments-report-${report.id}.csv`);
-    expect(Buffer.from(mail!.attachments[0].content, 'base64').toString()).toContain('department_id,name,user_count');
+    const csv = Buffer.from(mail!.attachments[0].content, 'base64').toString('utf8');
+    expect(csv).toContain('department_id,name,user_count');
+    expect(csv, 'UTF-8 survives the MIME encoding').toContain('Zürich Ops – Ærø ✓');
   });
 
   it('keeps the report complete and downloadable when SES refuses the message', async () => {

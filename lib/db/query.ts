@@ -65,15 +65,26 @@ function queryInput(query: IndexQuery, descending: boolean): QueryCommandInput {
   };
 }
 
+export interface StreamOptions {
+  descending?: boolean;
+  /** Limit of the first Query. */
+  pageSize?: number;
+  /** Limit of each later Query, asked when it is about to be sent (default: pageSize). */
+  nextPageSize?: () => number;
+}
+
+const clampLimit = (n: number | undefined) => (n === undefined ? undefined : Math.min(Math.max(Math.ceil(n), 1), 1000));
+
 /** Items of one index partition in index order, fetched page by page as they are consumed. */
-export async function* queryStream(query: IndexQuery, options: { descending?: boolean; pageSize?: number } = {}): AsyncGenerator<Item> {
+export async function* queryStream(query: IndexQuery, options: StreamOptions = {}): AsyncGenerator<Item> {
   const input = queryInput(query, options.descending ?? false);
-  const limit = options.pageSize === undefined ? undefined : Math.min(Math.max(options.pageSize, 1), 1000);
+  let limit = clampLimit(options.pageSize);
   let startKey: Record<string, unknown> | undefined;
   do {
     const page = await db().send(new QueryCommand({ ...input, Limit: limit, ExclusiveStartKey: startKey }));
     yield* page.Items ?? [];
     startKey = page.LastEvaluatedKey;
+    if (options.nextPageSize) limit = clampLimit(options.nextPageSize());
   } while (startKey);
 }
 
@@ -149,6 +160,27 @@ export interface OrderedPageRequest {
   descending: boolean;
   /** The part of the index sort key that is the sort field (the rest is the id). */
   sortGroup: (item: Item) => string;
+  /** How many items each query matches, when counters know: sizes a merge's reads (see firstReads). */
+  expectedCounts?: number[];
+}
+
+/**
+ * Limits of the first Query of each partition of a merge that needs `need`
+ * items in all. Without counts every partition could hold the whole page, so
+ * each reads `need`. With counts, a partition holding the share f of the items
+ * gives about need·f of them (names do not depend on the partition): it reads
+ * that plus one standard deviation of it, and one to look ahead. A partition
+ * that turns out to hold more of the page reads on (queryStream's later pages,
+ * sized to what the page still lacks): one more Query, never a wrong page.
+ */
+export function firstReads(need: number, expectedCounts: number[] | undefined, partitions: number): number[] {
+  const all = expectedCounts?.reduce((sum, n) => sum + n, 0) ?? 0;
+  if (!expectedCounts || expectedCounts.length !== partitions || partitions === 1 || all === 0) return Array(partitions).fill(need);
+  return expectedCounts.map((n) => {
+    const share = n / all;
+    const mean = need * share;
+    return Math.min(need, n + 1, Math.ceil(mean + Math.sqrt(mean * (1 - share))) + 1);
+  });
 }
 
 /**
@@ -161,11 +193,16 @@ export async function orderedPage(request: OrderedPageRequest): Promise<Item[]> 
   const sortKey = (item: Item) => String(item[request.queries[0].index.sortKey]);
   // One ascending partition needs exactly `wanted` items; a merge, or ties re-sorted when descending, looks one further.
   const lookAhead = request.queries.length === 1 && !request.descending ? 0 : 1;
-  const streams = request.queries.map((query) => queryStream(query, { descending: request.descending, pageSize: wanted + lookAhead }));
+  const sizes = firstReads(wanted + lookAhead, request.expectedCounts, request.queries.length);
+  let position = 0;
+  // A partition reading on needs at most what the page still lacks, and one to look ahead.
+  const stillNeeded = () => wanted - position + 1;
+  const streams = request.queries.map((query, i) =>
+    queryStream(query, { descending: request.descending, pageSize: sizes[i], nextPageSize: stillNeeded }),
+  );
   let ordered = mergeSorted(streams, sortKey, request.descending);
   if (request.descending) ordered = tiesByIdAscending(ordered, request.sortGroup);
   const page: Item[] = [];
-  let position = 0;
   for await (const item of ordered) {
     if (position >= request.offset) page.push(item);
     position++;

@@ -27,12 +27,14 @@
  * | + department_id (or the per-department list) | ~6.5            | o                              |
  * | + account_role                               | ~6              | o                              |
  * | + one last_name prefix                       | ~6 + matches×0.0055 (count) | o, matches         |
- * | GET /v2/users (IN and OUT merged)            | ~11.5           | o, on both partitions          |
+ * | GET /v2/users (IN and OUT merged)            | ~6 (+0.5 when a partition reads on) | o, on both partitions |
  * | activated / last_login / several prefixes    | reads until 100 match, then counts the scope: ~5,500 | the scope size |
  * | sort by account_role / activated / last_login| reads the whole scope: ~5,500   | the scope size         |
  *
  * The common cases (default sort, department, role) are at the floor: one
- * page of index entries plus one counter read.
+ * page of index entries plus one counter read. A merge of partitions reads
+ * the counters first and each partition in proportion to its share of them
+ * (db/query.ts firstReads): one more round trip, ~40% fewer RCU.
  */
 import { notFound, validationError } from '../errors';
 import { INDEXES } from '../db/table';
@@ -199,27 +201,28 @@ async function planQueries(scope: UserScope, filters: UserFilters, sort: SortOrd
   return { queries, rolesInPartitions: false, prefixInKey: singlePrefix !== undefined };
 }
 
-/** The total from counters, when the filters are ones the counters know. */
-async function countedTotal(scope: UserScope, filters: UserFilters, plan: Plan): Promise<number | undefined> {
+/** How many users each query of the plan matches, from counters, when the filters are ones the counters know. */
+async function countedPerQuery(scope: UserScope, filters: UserFilters, plan: Plan): Promise<number[] | undefined> {
   if (filters.lastNamePrefixes || filters.lastLogin) return undefined;
   if (plan.departments) {
-    const usages = plan.departments.map(storedUsage);
-    if (filters.activated === true && !filters.roles) return usages.reduce<number>((n, u) => n + u.activated_users, 0);
+    // One query per department, in the same order.
+    if (filters.activated === true && !filters.roles) return plan.departments.map((d) => storedUsage(d).activated_users);
     if (filters.activated !== undefined) return undefined;
     const roles: readonly AccountRole[] = filters.roles ?? ACCOUNT_ROLES;
-    return usages.reduce<number>((n, u) => {
+    return plan.departments.map((d) => {
+      const u = storedUsage(d);
       const byRole = { admin: u.admins, manager: u.managers, guest: u.guests, member: u.users - u.admins - u.managers - u.guests };
-      return n + roles.reduce((m, role) => m + byRole[role], 0);
-    }, 0);
+      return roles.reduce((n, role) => n + byRole[role], 0);
+    });
   }
   if (filters.activated !== undefined) return undefined;
   const counters = await readCounters();
-  const roles: readonly AccountRole[] = filters.roles ?? ACCOUNT_ROLES;
+  const count = (roles: readonly AccountRole[], membership: Membership) =>
+    roles.reduce((n, role) => n + (counters[userCounter(role, membership)] ?? 0), 0);
   const memberships: Membership[] = scope.kind === 'all' ? ['IN', 'OUT'] : ['IN'];
-  return roles.reduce<number>(
-    (n, role) => n + memberships.reduce((m, membership) => m + (counters[userCounter(role, membership)] ?? 0), 0),
-    0,
-  );
+  // The same order as planQueries: per role, then per membership; or per membership.
+  if (filters.roles) return filters.roles.flatMap((role) => memberships.map((m) => count([role], m)));
+  return memberships.map((m) => count(ACCOUNT_ROLES, m));
 }
 
 const FIELD_COMPARATORS: Record<Exclude<UserSortField, 'last_name'>, (a: User, b: User) => number> = {
@@ -253,17 +256,26 @@ export async function listUsers(scope: UserScope, params: UserListParams): Promi
     const users = all.slice(params.offset, params.offset + params.count);
     return { users, total: all.length, count: users.length, offset: params.offset };
   }
-  const [items, counted] = await Promise.all([
+  const page = (expectedCounts?: number[]) =>
     orderedPage({
       queries: plan.queries,
       offset: params.offset,
       count: params.count,
       descending: sort.direction === 'desc',
       sortGroup: (item) => String(item.last_name_folded),
-    }),
-    countedTotal(scope, filters, plan),
-  ]);
-  const total = counted ?? (await countMatches(plan.queries));
+      expectedCounts,
+    });
+  let items: Item[];
+  let counts: number[] | undefined;
+  if (plan.queries.length > 1) {
+    // A merge reads each partition in proportion to its share when the counters are read first (~40% fewer RCU
+    // for GET /v2/users: about 6 instead of 10, for one more round trip of 0.5 RCU that the total needs anyway).
+    counts = await countedPerQuery(scope, filters, plan);
+    items = await page(counts);
+  } else {
+    [items, counts] = await Promise.all([page(), countedPerQuery(scope, filters, plan)]);
+  }
+  const total = counts ? counts.reduce((sum, n) => sum + n, 0) : await countMatches(plan.queries);
   const users = items.map(toUser);
   return { users, total, count: users.length, offset: params.offset };
 }

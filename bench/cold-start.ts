@@ -20,7 +20,6 @@
  * not counted. Function and baseline runs alternate (which one goes first
  * alternates too), so both see the same machine load.
  */
-import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -29,7 +28,7 @@ import { build, type Metafile } from 'esbuild';
 import { functionBundling } from '../infra/bundling';
 import { backgroundFunctions } from '../lib/background';
 import { routes } from '../lib/routes';
-import { median, progress, ratio, round } from './support/util';
+import { median, progress, ratio, round, runNode } from './support/util';
 
 export interface ClientSet {
   dynamodb: boolean;
@@ -219,32 +218,22 @@ interface ImportTime {
 }
 
 /** Imports the bundle in a fresh Node process started in the bundle's own directory; answers the import's milliseconds. */
-function importOnce(file: string): Promise<ImportTime> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--input-type=module', '-e', IMPORT_SCRIPT], {
-      cwd: join(file, '..'),
-      env: {
-        PATH: process.env.PATH ?? '',
-        BENCH_BUNDLE: pathToFileURL(file).href,
-        AWS_REGION: 'us-east-1',
-        AWS_LAMBDA_FUNCTION_NAME: 'bench',
-        TABLE_NAME: 'bench',
-        AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (chunk) => (out += chunk));
-    child.stderr.on('data', (chunk) => (err += chunk));
-    child.on('error', reject);
-    child.on('exit', (code) => {
-      const [ms, cpu] = out.split(' ').map(Number);
-      if (code !== 0 || !Number.isFinite(ms) || !Number.isFinite(cpu))
-        reject(new Error(`importing ${file} failed (${code}): ${err.slice(0, 500)}`));
-      else resolve({ ms, cpu });
-    });
+async function importOnce(file: string): Promise<ImportTime> {
+  const { code, out, err } = await runNode(['--input-type=module', '-e', IMPORT_SCRIPT], {
+    cwd: join(file, '..'),
+    env: {
+      PATH: process.env.PATH ?? '',
+      BENCH_BUNDLE: pathToFileURL(file).href,
+      AWS_REGION: 'us-east-1',
+      AWS_LAMBDA_FUNCTION_NAME: 'bench',
+      TABLE_NAME: 'bench',
+      AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+    },
   });
+  const [ms, cpu] = out.split(' ').map(Number);
+  if (code !== 0 || !Number.isFinite(ms) || !Number.isFinite(cpu))
+    throw new Error(`importing ${file} failed (${code}): ${err.slice(0, 500)}`);
+  return { ms, cpu };
 }
 
 export async function measureColdStart(projectRoot: string, options: { runs: number; only?: string[] }): Promise<ColdStartResult[]> {

@@ -7,11 +7,10 @@
  * same Queries and BatchGetItems, no CSV, no S3) in a fresh process too.
  * Report and raw runs alternate. The dataset lives in a table of its own.
  */
-import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { createTable } from '../infra/local/services';
 import { loadDataset, rawClient } from './support/dataset';
-import { median, progress, ratio, round } from './support/util';
+import { median, progress, ratio, round, runNode } from './support/util';
 
 export interface ReportResult {
   type: 'departments' | 'groups';
@@ -69,28 +68,18 @@ interface ChildResult {
 
 const projectRoot = join(import.meta.dirname, '..');
 
-function runChild(env: Record<string, string>, type: string, mode: 'report' | 'raw'): Promise<ChildResult> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', join('bench', 'report-child.ts')], {
-      cwd: projectRoot,
-      env: { ...process.env, ...env, BENCH_REPORT_TYPE: type, BENCH_REPORT_MODE: mode },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (chunk) => (out += chunk));
-    child.stderr.on('data', (chunk) => (err += chunk));
-    child.on('error', reject);
-    child.on('exit', (code) => {
-      const line = out.trim().split('\n').pop() ?? '';
-      if (code !== 0) return reject(new Error(`${type} ${mode} child failed (${code}): ${err.slice(-1500)}`));
-      try {
-        resolve(JSON.parse(line) as ChildResult);
-      } catch {
-        reject(new Error(`${type} ${mode} child printed no result: ${out.slice(-500)} ${err.slice(-500)}`));
-      }
-    });
+async function runChild(env: Record<string, string>, type: string, mode: 'report' | 'raw'): Promise<ChildResult> {
+  const { code, out, err } = await runNode(['--import', 'tsx', join('bench', 'report-child.ts')], {
+    cwd: projectRoot,
+    env: { ...process.env, ...env, BENCH_REPORT_TYPE: type, BENCH_REPORT_MODE: mode },
   });
+  if (code !== 0) throw new Error(`${type} ${mode} child failed (${code}): ${err.slice(-1500)}`);
+  const line = out.trim().split('\n').pop() ?? '';
+  try {
+    return JSON.parse(line) as ChildResult;
+  } catch {
+    throw new Error(`${type} ${mode} child printed no result: ${out.slice(-500)} ${err.slice(-500)}`);
+  }
 }
 
 export async function measureReports(env: Record<string, string>, sizes: ReportSizes): Promise<ReportResult[]> {

@@ -1,4 +1,21 @@
-/** Small helpers shared by the benchmark sections: statistics, rounding, tables, logging. */
+/** Small helpers shared by the benchmark sections: statistics, rounding, tables, logging, child processes. */
+import { spawn, type SpawnOptions } from 'node:child_process';
+
+/** Runs `node <args>` to its exit and answers its exit code and what it printed. */
+export function runNode(
+  args: string[],
+  options: Pick<SpawnOptions, 'cwd' | 'env'>,
+): Promise<{ code: number | null; out: string; err: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, args, { ...options, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    child.stdout!.on('data', (chunk) => (out += chunk));
+    child.stderr!.on('data', (chunk) => (err += chunk));
+    child.on('error', reject);
+    child.on('exit', (code) => resolve({ code, out, err }));
+  });
+}
 
 export const round = (value: number, digits = 1) => Number(value.toFixed(digits));
 

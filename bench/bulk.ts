@@ -10,8 +10,8 @@
 import { addCounters, batchPut, departmentItem, loadDataset, type Doc } from './support/dataset';
 import { prepared } from './support/lambda';
 import { rawE3 } from './support/raw';
-import { NO_USAGE } from '../lib/domain/quotas';
-import { DEPARTMENTS_COUNTER } from '../lib/domain/stats';
+import { NO_USAGE } from '../lib/departments/quotas';
+import { DEPARTMENTS_COUNTER } from '../lib/store/stats';
 import { median, progress, ratio, round } from './support/util';
 
 export interface BulkResult {

@@ -19,30 +19,30 @@
  */
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { db } from '../lib/db/client';
-import {
-  AUDIT_PARTITION,
-  DEPARTMENTS_PARTITION,
-  GROUPS_PARTITION,
-  STATS_PARTITION,
-  bulkHeaderKey,
-  departmentKey,
-  emailKey,
-  groupKey,
-  groupMemberKey,
-  groupMembersPartition,
-  groupNameKey,
-  reportKey,
-  userGroupKey,
-  userKey,
-  usersPartition,
-  type Key,
-} from '../lib/db/keys';
+import { auditList } from '../lib/store/audit';
+import { headerKey as bulkHeaderKey } from '../lib/store/bulk-moves';
+import { claimKey } from '../lib/store/claims';
+import { departmentKey, departmentList } from '../lib/store/departments';
+import { groupNameKey } from '../lib/store/group-names';
+import { groupKey, groupList } from '../lib/store/groups';
+import { groupMemberKey, membersPartition, userGroupKey } from '../lib/store/memberships';
+import { reportKey } from '../lib/store/reports';
+import { STATS_PARTITION } from '../lib/store/stats';
+import { userKey, userLists } from '../lib/store/users';
+import type { Key } from '../lib/db/table';
 import { INDEXES, type IndexDefinition } from '../lib/db/table';
 import { measure, meterCapacity } from './support/capacity';
 import { loadDataset, type Dataset, type Doc } from './support/dataset';
 import { invoke } from './support/lambda';
 import { get, itemSize, query, sum, tx, write, writeUnits, type Cost, type Item } from './support/units';
 import { progress, round } from './support/util';
+
+/** Index partitions and keys, as the store modules define them. */
+const AUDIT_PARTITION = auditList({}, {}).partition;
+const DEPARTMENTS_PARTITION = departmentList.byName().partition;
+const GROUPS_PARTITION = groupList.byName().partition;
+const usersPartition = (membership: 'IN' | 'OUT') => userLists.byName(membership).partition;
+const emailClaimKey = (email: string) => claimKey('email', email);
 
 export interface CapacityResult {
   operation: string;
@@ -296,7 +296,7 @@ export async function measureCapacity({ client, table }: CapacityContext): Promi
       min: async (since) =>
         sum(
           tx(await sizer.item(userKey(newUser)), 'put', 'put'),
-          tx(await sizer.item(emailKey(`${newUser}@example.com`))),
+          tx(await sizer.item(emailClaimKey(`${newUser}@example.com`))),
           STATS,
           auditWrites(await sizer.auditSince(since)),
         ),
@@ -553,7 +553,7 @@ export async function measureCapacity({ client, table }: CapacityContext): Promi
         const group = await sizer.item(groupKey(newGroup));
         const generation = String(group.generation);
         const memberships = await sizer.items(
-          g3Users.flatMap((id) => [groupMemberKey(newGroup, generation, id), userGroupKey(id, newGroup, generation)]),
+          g3Users.flatMap((id) => [groupMemberKey({ id: newGroup, generation }, id), userGroupKey(id, { id: newGroup, generation })]),
         );
         return sum(
           ...users.map((u) => get(u)),
@@ -572,7 +572,7 @@ export async function measureCapacity({ client, table }: CapacityContext): Promi
       // The group (its generation names the member partition), the member partition (one consistent Query), the users.
       min: async () => {
         const group = await sizer.item(groupKey(newGroup));
-        const members = await sizer.partition(groupMembersPartition(newGroup, String(group.generation)));
+        const members = await sizer.partition(membersPartition({ id: newGroup, generation: String(group.generation) }));
         const users = await sizer.items(members.map((m) => userKey(String(m.user_id))));
         return sum(get(group), query(members, true), ...users.map((u) => get(u)));
       },
@@ -597,8 +597,8 @@ export async function measureCapacity({ client, table }: CapacityContext): Promi
           get(user),
           tx(group, 'put'),
           tx(user),
-          tx(await sizer.item(groupMemberKey(newGroup, generation, g4User))),
-          tx(await sizer.item(userGroupKey(g4User, newGroup, generation))),
+          tx(await sizer.item(groupMemberKey({ id: newGroup, generation }, g4User))),
+          tx(await sizer.item(userGroupKey(g4User, { id: newGroup, generation }))),
           auditWrites(await sizer.auditSince(since)),
         );
       },
@@ -609,7 +609,7 @@ export async function measureCapacity({ client, table }: CapacityContext): Promi
       setup: async () => {
         const group = await sizer.item(groupKey(newGroup));
         const generation = String(group.generation);
-        await remember([groupMemberKey(newGroup, generation, g4User), userGroupKey(g4User, newGroup, generation)]);
+        await remember([groupMemberKey({ id: newGroup, generation }, g4User), userGroupKey(g4User, { id: newGroup, generation })]);
       },
       run: () => invoke('G5', { params: { group_id: newGroup, user_id: g4User } }),
       // Read the group (generation); one transaction: its count, both membership items deleted (the group side
@@ -620,8 +620,8 @@ export async function measureCapacity({ client, table }: CapacityContext): Promi
         return sum(
           get(group),
           tx(group, 'put'),
-          tx(was(groupMemberKey(newGroup, generation, g4User))),
-          tx(was(userGroupKey(g4User, newGroup, generation))),
+          tx(was(groupMemberKey({ id: newGroup, generation }, g4User))),
+          tx(was(userGroupKey(g4User, { id: newGroup, generation }))),
           auditWrites(await sizer.auditSince(since)),
         );
       },
@@ -632,13 +632,13 @@ export async function measureCapacity({ client, table }: CapacityContext): Promi
       setup: async () => {
         const group = await sizer.item(groupKey(newGroup));
         const generation = String(group.generation);
-        const members = await sizer.partition(groupMembersPartition(newGroup, generation));
+        const members = await sizer.partition(membersPartition({ id: newGroup, generation }));
         await remember([
           groupKey(newGroup),
           groupNameKey('Capacity group'),
           ...members.flatMap((m) => [
-            groupMemberKey(newGroup, generation, String(m.user_id)),
-            userGroupKey(String(m.user_id), newGroup, generation),
+            groupMemberKey({ id: newGroup, generation }, String(m.user_id)),
+            userGroupKey(String(m.user_id), { id: newGroup, generation }),
           ]),
         ]);
       },
@@ -661,7 +661,7 @@ export async function measureCapacity({ client, table }: CapacityContext): Promi
     },
     {
       operation: 'deleteUser',
-      setup: () => remember([userKey(newUser), emailKey(`${newUser}@example.com`)]),
+      setup: () => remember([userKey(newUser), emailClaimKey(`${newUser}@example.com`)]),
       run: () => invoke('deleteUser', { params: { user_id: newUser } }),
       // Needed: the user as it stands (version, department, e-mail), the lock that stops group additions (an update
       // of the user item, so its byName and byRole entries are rewritten: ALL projection) and, after the lock, its
@@ -673,7 +673,7 @@ export async function measureCapacity({ client, table }: CapacityContext): Promi
           query([was(userKey(newUser))], true),
           write(was(userKey(newUser)), { transaction: false, indexes: ['put', 'put'] }),
           tx(was(userKey(newUser)), 'delete', 'delete'),
-          tx(was(emailKey(`${newUser}@example.com`))),
+          tx(was(emailClaimKey(`${newUser}@example.com`))),
           STATS,
           auditWrites(await sizer.auditSince(since)),
         ),

@@ -19,13 +19,13 @@ import { BatchWriteCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { startGateway } from '../infra/local/gateway';
 import { startLocalServices } from '../infra/local/services';
 import { resetConfig } from '../lib/config';
-import { forEachConcurrently } from '../lib/db/bulk';
+import { forEachConcurrently } from '../lib/db/batch';
 import { db, tableName } from '../lib/db/client';
-import { emailKey } from '../lib/db/keys';
-import { sweepDeletedGroups } from '../lib/domain/group-cleanup';
-import { createGroup } from '../lib/domain/group-create';
-import { statsUpdate, userCounter } from '../lib/domain/stats';
-import { userItem } from '../lib/domain/user-changes';
+import { claimKey } from '../lib/store/claims';
+import { sweepDeletedGroups } from '../lib/groups/cleanup';
+import { createGroup } from '../lib/groups/create';
+import { addCounters, userCounter } from '../lib/store/stats';
+import { userItem } from '../lib/store/users';
 import { measure, meterCapacity } from './support/capacity';
 
 const USERS = 10_000;
@@ -56,7 +56,7 @@ async function writeUsers(ids: string[]) {
       },
       1,
     ),
-    { ...emailKey(`${id}@example.com`), type: 'email', user_id: id },
+    { ...claimKey('email', `${id}@example.com`), type: 'email', user_id: id },
   ]);
   const batches: Record<string, unknown>[][] = [];
   for (let i = 0; i < items.length; i += 25) batches.push(items.slice(i, i + 25));
@@ -67,7 +67,7 @@ async function writeUsers(ids: string[]) {
       pending = (result.UnprocessedItems?.[tableName()] as Record<string, unknown>[] | undefined) ?? [];
     }
   });
-  await db().send(new TransactWriteCommand({ TransactItems: [statsUpdate('bench', { [userCounter('member', 'OUT')]: ids.length })!] }));
+  await db().send(new TransactWriteCommand({ TransactItems: addCounters('bench', { [userCounter('member', 'OUT')]: ids.length }).map((write) => write.item) }));
 }
 
 /**

@@ -1,9 +1,9 @@
-import { createDepartment, departmentRepresentation } from '../lib/domain/departments';
+import { createDepartment, departmentRepresentation } from '../lib/departments/departments';
 import { etagOf } from '../lib/http/etag';
 import { operation } from '../lib/http/operation';
 import { createDepartmentBody } from '../lib/schemas/departments';
 
-export const handler = operation({ operationId: 'createDepartment', body: createDepartmentBody }, async ({ body, ctx }) => {
+export const handler = operation('createDepartment', { body: createDepartmentBody }, async ({ body, ctx }) => {
   const department = await createDepartment(ctx, body);
   return {
     status: 201,

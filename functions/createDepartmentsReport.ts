@@ -4,7 +4,7 @@ import { parseRecipients } from '../lib/reports/recipients';
 import { createReportQuery } from '../lib/schemas/reports';
 
 /** E9: start a departments report (CSV); answers 202 with the job to poll. */
-export const handler = operation({ operationId: 'E9', query: createReportQuery }, async ({ query, ctx }) => {
+export const handler = operation('E9', { query: createReportQuery }, async ({ query, ctx }) => {
   const report = await createReport(ctx, 'departments', parseRecipients(query.email));
   return { status: 202, body: report, headers: { location: reportPath('departments', report.id) } };
 });

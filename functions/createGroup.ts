@@ -1,5 +1,5 @@
-import { createGroup } from '../lib/domain/group-create';
-import { withUsers } from '../lib/domain/groups';
+import { createGroup } from '../lib/groups/create';
+import { withUsers } from '../lib/groups/groups';
 import { etagOf } from '../lib/http/etag';
 import { operation } from '../lib/http/operation';
 import { dryRunQuery } from '../lib/schemas/common';
@@ -10,7 +10,7 @@ import { createGroupBody } from '../lib/schemas/groups';
  * answers 200 with the group as it would be (or the problem it would get),
  * without Location or ETag: nothing was created.
  */
-export const handler = operation({ operationId: 'G3', query: dryRunQuery, body: createGroupBody }, async ({ query, body, ctx }) => {
+export const handler = operation('G3', { query: dryRunQuery, body: createGroupBody }, async ({ query, body, ctx }) => {
   const dryRun = query.dry_run === 'true';
   const { group, users } = await createGroup(ctx, body, { dryRun });
   if (dryRun) return { body: withUsers(group, users) };

@@ -4,7 +4,7 @@ import { parseRecipients } from '../lib/reports/recipients';
 import { createReportQuery } from '../lib/schemas/reports';
 
 /** G8: start a groups report (CSV); answers 202 with the job to poll. */
-export const handler = operation({ operationId: 'G8', query: createReportQuery }, async ({ query, ctx }) => {
+export const handler = operation('G8', { query: createReportQuery }, async ({ query, ctx }) => {
   const report = await createReport(ctx, 'groups', parseRecipients(query.email));
   return { status: 202, body: report, headers: { location: reportPath('groups', report.id) } };
 });

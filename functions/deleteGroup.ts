@@ -1,10 +1,10 @@
-import { deleteGroup } from '../lib/domain/group-cleanup';
+import { deleteGroup } from '../lib/groups/cleanup';
 import { expectedVersion } from '../lib/http/etag';
 import { operation } from '../lib/http/operation';
 import { groupIdParams } from '../lib/schemas/groups';
 
 /** G6: delete a group; its users stay, only the memberships go. */
-export const handler = operation({ operationId: 'G6', params: groupIdParams }, async ({ params, headers, ctx }) => {
+export const handler = operation('G6', { params: groupIdParams }, async ({ params, headers, ctx }) => {
   await deleteGroup(ctx, params.group_id, expectedVersion(headers['if-match']));
   return { status: 204 };
 });

@@ -1,9 +1,9 @@
-import { deleteGroups } from '../lib/domain/group-cleanup';
+import { deleteGroups } from '../lib/groups/cleanup';
 import { operation } from '../lib/http/operation';
 import { deleteGroupsBody } from '../lib/schemas/groups';
 
 /** G7: delete up to 100 groups; any unknown → 404 with missing_group_ids, nothing deleted. */
-export const handler = operation({ operationId: 'G7', body: deleteGroupsBody }, async ({ body, ctx }) => {
+export const handler = operation('G7', { body: deleteGroupsBody }, async ({ body, ctx }) => {
   await deleteGroups(ctx, body.group_ids);
   return { status: 204 };
 });

@@ -4,7 +4,7 @@
  * the docsRenderer function. Both URLs are relative, so the page also works
  * behind a path prefix.
  */
-import { SECURITY_HEADERS, type HttpResponse } from '../lib/http/response';
+import { routeHandler, SECURITY_HEADERS, type HttpResponse } from '../lib/http/response';
 import { RENDERER_FILE } from '../lib/openapi/assets';
 
 const PAGE = `<!doctype html>
@@ -53,4 +53,4 @@ async function serve(): Promise<HttpResponse> {
   };
 }
 
-export const handler = Object.assign(serve, { spec: { operationId: 'docs' } });
+export const handler = routeHandler('docs', serve);

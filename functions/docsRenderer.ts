@@ -8,7 +8,7 @@
 import { readFile } from 'node:fs/promises';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { problemResponse } from '../lib/http/problem';
-import { SECURITY_HEADERS, type HttpResponse } from '../lib/http/response';
+import { routeHandler, SECURITY_HEADERS, type HttpResponse } from '../lib/http/response';
 import { RENDERER_FILE, RENDERER_SOURCE } from '../lib/openapi/assets';
 
 const CANDIDATES = [new URL(`./${RENDERER_FILE}`, import.meta.url), new URL(`../${RENDERER_SOURCE}`, import.meta.url)];
@@ -56,4 +56,4 @@ async function serve(event: APIGatewayProxyEventV2): Promise<HttpResponse & { is
   }
 }
 
-export const handler = Object.assign(serve, { spec: { operationId: 'docsRenderer' } });
+export const handler = routeHandler('docsRenderer', serve);

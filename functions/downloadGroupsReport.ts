@@ -3,7 +3,7 @@ import { reportDownloadUrl } from '../lib/reports/jobs';
 import { reportIdParams } from '../lib/schemas/reports';
 
 /** 303 to a 15-minute link to the groups report's CSV; 409 `report-not-ready` before it is complete. */
-export const handler = operation({ operationId: 'downloadGroupsReport', params: reportIdParams }, async ({ params }) => ({
+export const handler = operation('downloadGroupsReport', { params: reportIdParams }, async ({ params }) => ({
   status: 303,
   headers: { location: await reportDownloadUrl('groups', params.report_id) },
 }));

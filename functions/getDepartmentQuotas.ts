@@ -1,8 +1,8 @@
-import { getQuotas } from '../lib/domain/department-quotas';
+import { getQuotas } from '../lib/departments/quota-limits';
 import { operation } from '../lib/http/operation';
 import { departmentIdParams } from '../lib/schemas/common';
 
 /** E6: the department's six quotas. */
-export const handler = operation({ operationId: 'E6', params: departmentIdParams }, async ({ params }) => ({
+export const handler = operation('E6', { params: departmentIdParams }, async ({ params }) => ({
   body: await getQuotas(params.department_id),
 }));

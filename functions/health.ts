@@ -2,7 +2,7 @@
  * GET /v2/health. A plain handler rather than an `operation()`: it touches no
  * AWS service, so its bundle (and cold start) carries none of their clients.
  */
-import { SECURITY_HEADERS, type HttpResponse } from '../lib/http/response';
+import { routeHandler, SECURITY_HEADERS, type HttpResponse } from '../lib/http/response';
 
 const serve = async (): Promise<HttpResponse> => ({
   statusCode: 200,
@@ -10,4 +10,4 @@ const serve = async (): Promise<HttpResponse> => ({
   body: JSON.stringify({ status: 'ok' }),
 });
 
-export const handler = Object.assign(serve, { spec: { operationId: 'health' } });
+export const handler = routeHandler('health', serve);

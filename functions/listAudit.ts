@@ -1,8 +1,9 @@
-import { listAudit } from '../lib/domain/audit-list';
+import { listAudit } from '../lib/audit/list';
+import { auditListRequest } from '../lib/http/list-params';
 import { operation } from '../lib/http/operation';
 import { auditListQuery } from '../lib/schemas/audit';
 
 /** The audit trail, newest first. */
-export const handler = operation({ operationId: 'listAudit', query: auditListQuery }, async ({ query }) => ({
-  body: await listAudit(query),
+export const handler = operation('listAudit', { query: auditListQuery }, async ({ query }) => ({
+  body: await listAudit(auditListRequest(query)),
 }));

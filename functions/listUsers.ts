@@ -1,7 +1,8 @@
-import { listUsers } from '../lib/domain/user-list';
+import { listUsers } from '../lib/lists/users';
+import { userListRequest } from '../lib/http/list-params';
 import { operation } from '../lib/http/operation';
 import { userListQuery } from '../lib/schemas/users';
 
-export const handler = operation({ operationId: 'listUsers', query: userListQuery }, async ({ query }) => ({
-  body: await listUsers({ kind: 'all' }, query),
+export const handler = operation('listUsers', { query: userListQuery }, async ({ query }) => ({
+  body: await listUsers({ kind: 'all' }, userListRequest(query)),
 }));

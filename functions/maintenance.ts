@@ -1,7 +1,7 @@
-import { runMaintenance } from '../lib/domain/maintenance';
+import { runMaintenance } from '../lib/maintenance';
 import { log } from '../lib/log';
 
-/** Scheduled: finishes interrupted work (see lib/domain/maintenance.ts). A throw makes EventBridge retry, then dead-letter. */
+/** Scheduled: finishes interrupted work (see lib/maintenance.ts). A throw makes EventBridge retry, then dead-letter. */
 export const handler = async (): Promise<void> => {
   const report = await runMaintenance();
   // Most runs find nothing to do; only a repair is worth a line in the log.

@@ -7,7 +7,7 @@
 import { readFile } from 'node:fs/promises';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { problemResponse } from '../lib/http/problem';
-import { SECURITY_HEADERS, type HttpResponse } from '../lib/http/response';
+import { routeHandler, SECURITY_HEADERS, type HttpResponse } from '../lib/http/response';
 import { OPENAPI_FILE } from '../lib/openapi/assets';
 
 const bundledDocument = new URL(`./${OPENAPI_FILE}`, import.meta.url);
@@ -43,4 +43,4 @@ async function serve(event: APIGatewayProxyEventV2): Promise<HttpResponse> {
   }
 }
 
-export const handler = Object.assign(serve, { spec: { operationId: 'openapi' } });
+export const handler = routeHandler('openapi', serve);

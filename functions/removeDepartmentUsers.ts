@@ -1,13 +1,10 @@
-import { removeUsersFromDepartment } from '../lib/domain/membership-bulk';
+import { removeUsersFromDepartment } from '../lib/departments/bulk-membership';
 import { operation } from '../lib/http/operation';
 import { departmentIdParams } from '../lib/schemas/common';
 import { bulkUserIdsBody } from '../lib/schemas/departments';
 
 /** E5: remove up to 1,000 users from a department, all or nothing. */
-export const handler = operation(
-  { operationId: 'E5', params: departmentIdParams, body: bulkUserIdsBody },
-  async ({ params, body, ctx }) => {
-    await removeUsersFromDepartment(ctx, params.department_id, body.user_ids);
-    return { status: 204 };
-  },
-);
+export const handler = operation('E5', { params: departmentIdParams, body: bulkUserIdsBody }, async ({ params, body, ctx }) => {
+  await removeUsersFromDepartment(ctx, params.department_id, body.user_ids);
+  return { status: 204 };
+});

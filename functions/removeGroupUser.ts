@@ -1,9 +1,9 @@
-import { removeUserFromGroup } from '../lib/domain/group-members';
+import { removeUserFromGroup } from '../lib/groups/members';
 import { operation } from '../lib/http/operation';
 import { groupUserParams } from '../lib/schemas/groups';
 
 /** G5: remove a user from a group. */
-export const handler = operation({ operationId: 'G5', params: groupUserParams }, async ({ params, ctx }) => {
+export const handler = operation('G5', { params: groupUserParams }, async ({ params, ctx }) => {
   await removeUserFromGroup(ctx, params.group_id, params.user_id);
   return { status: 204 };
 });

@@ -1,11 +1,13 @@
-import { getGroupWithUsers, updateGroup, withUsers } from '../lib/domain/groups';
+import { getGroupWithUsers, withUsers } from '../lib/groups/groups';
+import { updateGroup } from '../lib/groups/update';
 import { etagOf, expectedVersion } from '../lib/http/etag';
 import { operation } from '../lib/http/operation';
 import { groupIdParams, updateGroupBody } from '../lib/schemas/groups';
 
 /** Rename and/or re-describe a group; answers the whole group, users included, as G1 does. */
 export const handler = operation(
-  { operationId: 'updateGroup', params: groupIdParams, body: updateGroupBody },
+  'updateGroup',
+  { params: groupIdParams, body: updateGroupBody },
   async ({ params, body, headers, ctx }) => {
     await updateGroup(ctx, params.group_id, body, expectedVersion(headers['if-match']));
     const { group, users } = await getGroupWithUsers(params.group_id);

@@ -28,12 +28,3 @@ export const TABLE_ACTIONS: Readonly<Record<Access, readonly string[]>> = {
 
 /** The actions only a write route may use; no other route may hold any of them. */
 export const TABLE_WRITE_ONLY_ACTIONS: readonly string[] = TABLE_WRITE_ACTIONS;
-
-/** OAuth scopes of the resource server `admin`, as they appear in access tokens. */
-export const RESOURCE_SERVER_ID = 'admin';
-export const SCOPE_NAMES = { read: 'read', write: 'write' } as const;
-
-/** The scope a route demands; `undefined` for a route open without a token. */
-export function requiredScope(access: Access): string | undefined {
-  return access === 'public' ? undefined : `${RESOURCE_SERVER_ID}/${SCOPE_NAMES[access]}`;
-}

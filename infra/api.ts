@@ -18,8 +18,7 @@ import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { LogGroup } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
-import { type Route, routes, servedPaths } from '../lib/routes';
-import { requiredScope } from './access';
+import { requiredScope, type Route, routes, servedPaths } from '../lib/routes';
 import { LOG_RETENTION } from './service-function';
 
 export interface ServiceApiProps {

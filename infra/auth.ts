@@ -8,7 +8,7 @@ import { Duration, Names, Stack } from 'aws-cdk-lib';
 import { HttpJwtAuthorizer } from 'aws-cdk-lib/aws-apigatewayv2-authorizers';
 import { AccountRecovery, OAuthScope, ResourceServerScope, UserPool, type UserPoolClient } from 'aws-cdk-lib/aws-cognito';
 import { Construct } from 'constructs';
-import { RESOURCE_SERVER_ID, SCOPE_NAMES } from './access';
+import { RESOURCE_SERVER_ID, SCOPE_NAMES } from '../lib/routes';
 
 export interface ExternalIssuer {
   /** The `iss` claim of accepted tokens, e.g. `https://login.example.com/`. */

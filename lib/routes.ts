@@ -6,13 +6,22 @@
  * generated from them. The handler of an entry is `functions/<handler>.ts`.
  *
  * This module must stay free of runtime dependencies: CDK, the gateway and the
- * docs import it, and no handler does.
+ * docs import it; handlers import only its types.
  */
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 /** `public`: no token; `read`: scope admin/read; `write`: scope admin/write. */
 export type Access = 'public' | 'read' | 'write';
+
+/** OAuth scopes of the resource server `admin`, as they appear in access tokens. */
+export const RESOURCE_SERVER_ID = 'admin';
+export const SCOPE_NAMES = { read: 'read', write: 'write' } as const;
+
+/** The scope a route demands; `undefined` for a route open without a token. */
+export function requiredScope(access: Access): string | undefined {
+  return access === 'public' ? undefined : `${RESOURCE_SERVER_ID}/${SCOPE_NAMES[access]}`;
+}
 
 export interface Route {
   /** Contract id (E1–E9, G1–G8) where API.md gives one, else a descriptive id. */
@@ -21,7 +30,7 @@ export interface Route {
   /** Path with `{param}` segments, as API Gateway writes it. */
   path: string;
   /** Further paths served by the same operation (E6 also answers without `/v2`). */
-  aliases?: string[];
+  aliases?: readonly string[];
   /** Module name under `functions/`. */
   handler: string;
   access: Access;
@@ -33,7 +42,7 @@ export interface Route {
   tag: 'Users' | 'Departments' | 'Groups' | 'Reports' | 'Audit' | 'Service';
 }
 
-export const routes: readonly Route[] = [
+const ROUTE_TABLE = [
   {
     operationId: 'health',
     method: 'GET',
@@ -378,7 +387,12 @@ export const routes: readonly Route[] = [
     summary: "Redirect (303) to a groups report's CSV",
     tag: 'Reports',
   },
-];
+] as const satisfies readonly Route[];
+
+export const routes: readonly Route[] = ROUTE_TABLE;
+
+/** The id of every operation of the table: handlers are typed by it (`operation('E2', …)`). */
+export type OperationId = (typeof ROUTE_TABLE)[number]['operationId'];
 
 /**
  * Every concrete path a route answers on: its path, its aliases, and for

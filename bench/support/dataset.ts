@@ -1,9 +1,8 @@
 /**
  * Loads a consistent dataset straight into the table with BatchWriteItem, in
- * the item shapes the service writes (users through lib/domain/user-changes
- * `userItem`, departments as departments.ts `createDepartment` puts them,
- * groups and memberships as groups.ts / group-members.ts write them), far
- * faster than through the API. "Consistent": every department's usage
+ * the item shapes the service writes (built by the store modules of
+ * lib/store/: users, claims, departments, groups, group names, memberships),
+ * far faster than through the API. "Consistent": every department's usage
  * counters equal its members, every group's `user_count` its memberships,
  * each user has its e-mail claim, and the service counters (stats shards)
  * are raised by what was loaded.
@@ -14,23 +13,15 @@
 import { randomBytes } from 'node:crypto';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { BatchWriteCommand, DynamoDBDocumentClient, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import {
-  departmentIndexAttributes,
-  departmentKey,
-  emailKey,
-  groupKey,
-  groupMemberKey,
-  groupNameKey,
-  membershipOf,
-  statsShardKey,
-  userGroupKey,
-} from '../../lib/db/keys';
-import { groupNameAttributes } from '../../lib/domain/groups';
-import { COUNTED_QUOTAS, NO_USAGE, addUsage, usageAttribute, usageOf, type AccountRole, type Usage } from '../../lib/domain/quotas';
-import { DEPARTMENTS_COUNTER, GROUPS_COUNTER, userCounter } from '../../lib/domain/stats';
-import { userItem } from '../../lib/domain/user-changes';
-import type { User } from '../../lib/domain/users';
-import { foldCase } from '../../lib/text';
+import { NO_USAGE, addUsage, usageOf, type Usage } from '../../lib/departments/quotas';
+import type { AccountRole } from '../../lib/schemas/enums';
+import { claimItem } from '../../lib/store/claims';
+import { newDepartmentItem } from '../../lib/store/departments';
+import { groupNameItem } from '../../lib/store/group-names';
+import { newGroupItem } from '../../lib/store/groups';
+import { membershipItems } from '../../lib/store/memberships';
+import { DEPARTMENTS_COUNTER, GROUPS_COUNTER, statsShardKey, userCounter } from '../../lib/store/stats';
+import { membershipOf, userItem, type User } from '../../lib/store/users';
 import { pool, sleep } from './util';
 
 export type Doc = DynamoDBDocumentClient;
@@ -125,20 +116,7 @@ export function makeUser(id: string, n: number, departmentId: string | null): Us
   };
 }
 
-export function departmentItem(id: string, name: string, usage: Usage): Record<string, unknown> {
-  return {
-    ...departmentKey(id),
-    type: 'department',
-    id,
-    name,
-    name_folded: foldCase(name),
-    ...departmentIndexAttributes({ id, name }),
-    ...Object.fromEntries(COUNTED_QUOTAS.map((q) => [usageAttribute(q), usage[q]])),
-    created_at: CREATED_AT,
-    updated_at: CREATED_AT,
-    version: 1,
-  };
-}
+export const departmentItem = (id: string, name: string, usage: Usage) => newDepartmentItem(id, name, CREATED_AT, usage);
 
 export const newGeneration = () => randomBytes(12).toString('base64url');
 
@@ -157,7 +135,7 @@ export function makeDataset(spec: DatasetSpec): { dataset: Dataset; items: Recor
     n++;
     users.push(user);
     items.push(userItem(user, 1));
-    if (spec.emailClaims !== false) items.push({ ...emailKey(user.email), type: 'email', user_id: user.id });
+    if (spec.emailClaims !== false) items.push(claimItem('email', user.email, user.id));
     count(userCounter(user.account_role, membershipOf(departmentId)), 1);
     return user;
   };
@@ -189,28 +167,10 @@ export function makeDataset(spec: DatasetSpec): { dataset: Dataset; items: Recor
     const unique = [...new Set(groupMembers)];
     groups.push({ id, name, generation, members: unique });
     items.push(
-      {
-        ...groupKey(id),
-        type: 'group',
-        id,
-        ...groupNameAttributes({ id, name, state: 'active' }),
-        description: '',
-        generation,
-        state: 'active',
-        created_at: CREATED_AT,
-        updated_at: CREATED_AT,
-        user_count: unique.length,
-        version: 1,
-      },
-      { ...groupNameKey(name), type: 'group-name', group_id: id, name },
+      newGroupItem({ id, name, description: '' }, generation, CREATED_AT, { state: 'active', user_count: unique.length, version: 1 }),
+      groupNameItem(id, name),
     );
-    for (const userId of unique) {
-      const attributes = { group_id: id, generation, user_id: userId, added_at: CREATED_AT };
-      items.push(
-        { ...groupMemberKey(id, generation, userId), type: 'group-member', ...attributes },
-        { ...userGroupKey(userId, id, generation), type: 'user-group', ...attributes },
-      );
-    }
+    for (const userId of unique) items.push(...membershipItems({ id, generation }, userId, CREATED_AT));
     count(GROUPS_COUNTER, 1);
   }
   const dataset: Dataset = { users, departments, members, unassigned, groups, items: items.length };

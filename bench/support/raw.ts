@@ -10,30 +10,47 @@
  *
  * Keep these in step with the domain code: a raw call that does less than
  * the handler makes the handler look slow, one that does more hides cost.
+ * Keys and items are written out here too, as the floor would write them;
+ * test/unit/raw-floor.test.ts checks that they stay the items the store
+ * modules (lib/store/) write.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import { BatchGetCommand, GetCommand, QueryCommand, TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
-import {
-  AUDIT_PARTITION,
-  BULK_MOVES_PARTITION,
-  STATS_PARTITION,
-  auditKey,
-  bulkHeaderKey,
-  bulkPartKey,
-  departmentKey,
-  groupKey,
-  groupMemberKey,
-  groupMembersPartition,
-  statsShardKey,
-  shardOf,
-  userGroupKey,
-  userKey,
-  usersPartition,
-} from '../../lib/db/keys';
 import { nameSortKey, foldCase } from '../../lib/text';
 import type { Doc } from './dataset';
 
 type Item = Record<string, unknown>;
+type Key = { pk: string; sk: string };
+
+/** The keys the floor writes (the store modules' layout, written out by hand). */
+export const rawKeys = {
+  user: (id: string): Key => ({ pk: `USER#${id}`, sk: 'USER' }),
+  department: (id: string): Key => ({ pk: `DEPT#${id}`, sk: 'DEPT' }),
+  audit: (id: string): Key => ({ pk: `AUDIT#${id}`, sk: 'AUDIT' }),
+  bulkHeader: (op: string): Key => ({ pk: `BULK#${op}`, sk: 'BULK' }),
+  bulkPart: (op: string, part: number): Key => ({ pk: `BULK#${op}`, sk: `PART#${String(part).padStart(4, '0')}` }),
+  statsShard: (shard: number): Key => ({ pk: 'STATS', sk: `SHARD#${String(shard).padStart(2, '0')}` }),
+  group: (id: string): Key => ({ pk: `GROUP#${id}`, sk: 'GROUP' }),
+  groupMember: (id: string, generation: string, userId: string): Key => ({ pk: `MEMBERS#${id}#${generation}`, sk: `USER#${userId}` }),
+  userGroup: (userId: string, id: string, generation: string): Key => ({ pk: `USER#${userId}`, sk: `GROUP#${id}#${generation}` }),
+};
+const { user: userKey, department: departmentKey, audit: auditKey, bulkHeader: bulkHeaderKey, bulkPart: bulkPartKey, statsShard: statsShardKey, group: groupKey } = rawKeys;
+const groupMembersPartition = (id: string, generation: string) => `MEMBERS#${id}#${generation}`;
+const usersPartition = (membership: 'IN' | 'OUT') => `USERS#${membership}`;
+const AUDIT_PARTITION = 'AUDIT';
+const BULK_MOVES_PARTITION = 'BULK';
+const STATS_PARTITION = 'STATS';
+const STATS_SHARDS = 16;
+
+/** FNV-1a over the id, as the service spreads counters over its shards. */
+function shardOf(id: string): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < id.length; i++) {
+    hash ^= id.charCodeAt(i);
+    hash = Math.imul(hash, 0x01000193);
+  }
+  return (hash >>> 0) % STATS_SHARDS;
+}
 type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
 
 const QUOTAS = ['users', 'activated_users', 'admins', 'managers', 'guests'] as const;
@@ -63,8 +80,8 @@ const USER_FIELDS = [
   'updated_at',
 ];
 
-/** The stored user item after a department change (user-changes.ts userItem). */
-function movedUserItem(stored: Item, departmentId: string | null, at: string): Item {
+/** The stored user item after a department change (lib/store/users.ts userItem). */
+export function movedUserItem(stored: Item, departmentId: string | null, at: string): Item {
   const user: Item = {};
   for (const field of USER_FIELDS) user[field] = stored[field] ?? null;
   user.department_id = departmentId;
@@ -85,7 +102,7 @@ function movedUserItem(stored: Item, departmentId: string | null, at: string): I
   };
 }
 
-function auditPut(table: string, operation: string, resourceType: string, resourceId: string, changes: Item, at: string): TransactItem {
+export function auditPut(table: string, operation: string, resourceType: string, resourceId: string, changes: Item, at: string): TransactItem {
   const id = newId();
   return {
     Put: {
@@ -109,7 +126,7 @@ function auditPut(table: string, operation: string, resourceType: string, resour
 }
 
 /** department-usage.ts departmentUsageUpdate: counters by `delta`, each raised one under its limit. */
-function usageUpdate(table: string, departmentId: string, delta: Usage, at: string): TransactItem {
+export function usageUpdate(table: string, departmentId: string, delta: Usage, at: string): TransactItem {
   const names: Record<string, string> = { '#version': 'version' };
   const values: Record<string, unknown> = { ':one': 1, ':now': at };
   const adds = ['#version :one'];
@@ -138,7 +155,7 @@ function usageUpdate(table: string, departmentId: string, delta: Usage, at: stri
 }
 
 /** department-usage.ts departmentReservation, for a target without limits. */
-function reservation(table: string, departmentId: string, reserved: Usage, at: string): TransactItem {
+export function reservation(table: string, departmentId: string, reserved: Usage, at: string): TransactItem {
   const names: Record<string, string> = { '#version': 'version' };
   const values: Record<string, unknown> = { ':one': 1, ':now': at };
   const adds = ['#version :one'];
@@ -164,7 +181,7 @@ function reservation(table: string, departmentId: string, reserved: Usage, at: s
   };
 }
 
-function statsUpdate(table: string, shardId: string, deltas: Record<string, number>): TransactItem | undefined {
+export function statsUpdate(table: string, shardId: string, deltas: Record<string, number>): TransactItem | undefined {
   const entries = Object.entries(deltas).filter(([, d]) => d !== 0);
   if (entries.length === 0) return undefined;
   return {
@@ -462,7 +479,7 @@ export async function rawG4(client: Doc, table: string, groupId: string, userId:
   ]);
   const generation = String(group.generation);
   const member = await client.send(
-    new GetCommand({ TableName: table, Key: groupMemberKey(groupId, generation, userId), ConsistentRead: true }),
+    new GetCommand({ TableName: table, Key: rawKeys.groupMember(groupId, generation, userId), ConsistentRead: true }),
   );
   if (member.Item) return;
   const at = new Date().toISOString();
@@ -491,11 +508,11 @@ export async function rawG4(client: Doc, table: string, groupId: string, userId:
     {
       Put: {
         TableName: table,
-        Item: { ...groupMemberKey(groupId, generation, userId), type: 'group-member', ...attributes },
+        Item: { ...rawKeys.groupMember(groupId, generation, userId), type: 'group-member', ...attributes },
         ConditionExpression: 'attribute_not_exists(pk)',
       },
     },
-    { Put: { TableName: table, Item: { ...userGroupKey(userId, groupId, generation), type: 'user-group', ...attributes } } },
+    { Put: { TableName: table, Item: { ...rawKeys.userGroup(userId, groupId, generation), type: 'user-group', ...attributes } } },
     auditPut(table, 'G4', 'group', groupId, { added_user_ids: [userId] }, at),
   ]);
 }

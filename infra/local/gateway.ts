@@ -18,7 +18,7 @@ import type {
   APIGatewayProxyStructuredResultV2,
   Context,
 } from 'aws-lambda';
-import type { ProblemSlug } from '../../lib/errors';
+import type { ProblemSlug } from '../../lib/problems';
 import { problemResponse } from '../../lib/http/problem';
 import type { HttpResponse } from '../../lib/http/response';
 import { routes as routeTable, servedPaths, type Route } from '../../lib/routes';

@@ -6,9 +6,7 @@
 import { QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { compareCodePoints } from '../text';
 import { db, tableName } from './client';
-import type { IndexDefinition } from './table';
-
-export type Item = Record<string, unknown>;
+import type { IndexDefinition, Item } from './table';
 
 export interface Filter {
   expression: string;
@@ -23,6 +21,34 @@ export interface IndexQuery {
   sortKeyPrefix?: string;
   sortKeyBetween?: { from?: string; to?: string };
   filter?: Filter;
+}
+
+/** `attribute` is one of `values`. */
+export function oneOf(attribute: string, values: unknown[], tag: string): Filter {
+  return {
+    expression: `#${tag} IN (${values.map((_, i) => `:${tag}${i}`).join(', ')})`,
+    names: { [`#${tag}`]: attribute },
+    values: Object.fromEntries(values.map((v, i) => [`:${tag}${i}`, v])),
+  };
+}
+
+/** `attribute` starts with one of `prefixes`. */
+export function startsWithOneOf(attribute: string, prefixes: string[], tag: string): Filter {
+  return {
+    expression: prefixes.map((_, i) => `begins_with(#${tag}, :${tag}${i})`).join(' OR '),
+    names: { [`#${tag}`]: attribute },
+    values: Object.fromEntries(prefixes.map((p, i) => [`:${tag}${i}`, p])),
+  };
+}
+
+/** `attribute <operator> value`, e.g. `>=`. */
+export function compare(attribute: string, operator: '=' | '<' | '>=', value: unknown, tag: string): Filter {
+  return { expression: `#${tag} ${operator} :${tag}`, names: { [`#${tag}`]: attribute }, values: { [`:${tag}`]: value } };
+}
+
+/** `attribute` holds null. */
+export function isNull(attribute: string, tag: string): Filter {
+  return { expression: `attribute_type(#${tag}, :${tag}Type)`, names: { [`#${tag}`]: attribute }, values: { [`:${tag}Type`]: 'NULL' } };
 }
 
 /** Joins filters with AND (undefined when there are none). */

@@ -4,8 +4,14 @@
  *
  * Every index projects ALL attributes: a page of a list is then one Query of
  * the items themselves, which is cheaper than a keys-only index followed by a
- * BatchGetItem of the page. What each index holds is written in `keys.ts`.
+ * BatchGetItem of the page. What each index holds is written in the store module of each item kind (lib/store/).
  */
+
+/** An item as the document client reads and writes it. */
+export type Item = Record<string, unknown>;
+
+/** The primary key of an item. */
+export type Key = { pk: string; sk: string };
 
 export const PARTITION_KEY = 'pk';
 export const SORT_KEY = 'sk';

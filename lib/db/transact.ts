@@ -1,20 +1,66 @@
+/**
+ * Transactions: the writes of one change, each with what its failed
+ * condition means, sent as one TransactWriteItems with bounded retries.
+ * The write constructors here fill in the table; the store modules
+ * (lib/store/) say which items and conditions.
+ */
 import { randomUUID } from 'node:crypto';
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
-import { conflict, DomainError } from '../errors';
-import { db } from './client';
+import { db, tableName } from './client';
+import { ContentionError, DatabaseBusyError, StaleReadError } from './errors';
+import type { Condition, Update } from './expression';
+import type { Item, Key } from './table';
 
 export type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
 
-/**
- * One item of a transaction, with what its failed condition means. `explain`
- * gets the item as it stood when the write asked for it with
- * `ReturnValuesOnConditionCheckFailure: 'ALL_OLD'`.
- */
+/** Explains a failed condition from the item as it stood (when the write asked for it back), or undefined. */
+export type Explain = (stored: Item | undefined) => Error;
+
+/** One item of a transaction, with what its failed condition means. */
 export interface Write {
   item: TransactItem;
-  explain?: (stored: Record<string, unknown> | undefined) => Error;
+  explain?: Explain;
+}
+
+interface WriteOptions {
+  explain?: Explain;
+  /** Have a failed condition return the item as it stood, for `explain`. */
+  returnOld?: boolean;
+}
+
+const returnOld = (options: WriteOptions) => (options.returnOld ? { ReturnValuesOnConditionCheckFailure: 'ALL_OLD' as const } : {});
+
+export function put(item: Item, condition?: Condition, options: WriteOptions = {}): Write {
+  return {
+    item: { Put: { TableName: tableName(), Item: item, ...condition?.expressionInput(), ...returnOld(options) } },
+    explain: options.explain,
+  };
+}
+
+export function update(key: Key, changes: Update, options: WriteOptions = {}): Write {
+  return {
+    item: {
+      Update: { TableName: tableName(), Key: key, UpdateExpression: changes.updateExpression, ...changes.expressionInput(), ...returnOld(options) },
+    },
+    explain: options.explain,
+  };
+}
+
+export function remove(key: Key, condition?: Condition, options: WriteOptions = {}): Write {
+  return {
+    item: { Delete: { TableName: tableName(), Key: key, ...condition?.expressionInput(), ...returnOld(options) } },
+    explain: options.explain,
+  };
+}
+
+export function check(key: Key, condition: Condition, options: WriteOptions = {}): Write {
+  const { ConditionExpression, ...placeholders } = condition.expressionInput();
+  return {
+    item: { ConditionCheck: { TableName: tableName(), Key: key, ConditionExpression: ConditionExpression!, ...placeholders, ...returnOld(options) } },
+    explain: options.explain,
+  };
 }
 
 export const MAX_TRANSACTION_ITEMS = 100;
@@ -34,7 +80,7 @@ function failedConditionError(writes: Write[], error: TransactionCanceledExcepti
   const index = reasons.findIndex((reason) => reason.Code === 'ConditionalCheckFailed');
   if (index < 0) return undefined;
   const stored = reasons[index].Item ? unmarshall(reasons[index].Item) : undefined;
-  return writes[index]?.explain?.(stored) ?? conflict('The request conflicts with the current state; retry it.');
+  return writes[index]?.explain?.(stored) ?? new ContentionError('The request conflicts with the current state; retry it.');
 }
 
 const RETRYABLE_CODES = new Set(['TransactionConflict', 'ThrottlingError', 'ProvisionedThroughputExceeded']);
@@ -42,9 +88,9 @@ const RETRYABLE_CODES = new Set(['TransactionConflict', 'ThrottlingError', 'Prov
 /**
  * Runs one DynamoDB transaction. Conflicts with other transactions and
  * throttling are retried with jittered backoff a bounded number of times and
- * then answered 409 `conflict`; a failed condition is explained by the write
- * it belongs to. One client request token per call makes the SDK's own
- * network retries of the same call safe.
+ * then answered as ContentionError or DatabaseBusyError; a failed condition
+ * is explained by the write it belongs to. One client request token per call
+ * makes the SDK's own network retries of the same call safe.
  */
 export async function transactWrite(writes: Write[]): Promise<void> {
   if (writes.length > MAX_TRANSACTION_ITEMS) throw new Error(`transaction of ${writes.length} items exceeds ${MAX_TRANSACTION_ITEMS}`);
@@ -61,9 +107,8 @@ export async function transactWrite(writes: Write[]): Promise<void> {
       const retryable = codes.every((code) => code === 'None' || RETRYABLE_CODES.has(code));
       if (!retryable) throw error;
       if (attempt + 1 >= MAX_ATTEMPTS) {
-        if (codes.includes('TransactionConflict'))
-          throw conflict('Other changes to the same resources are in progress; retry the request.');
-        throw new DomainError('unavailable', 'The database is throttling requests; retry the request shortly.');
+        if (codes.includes('TransactionConflict')) throw new ContentionError('Other changes to the same resources are in progress; retry the request.');
+        throw new DatabaseBusyError('The database is throttling requests; retry the request shortly.');
       }
       await sleep(backoffDelay(attempt));
     }
@@ -73,18 +118,10 @@ export async function transactWrite(writes: Write[]): Promise<void> {
 /** A single (non-transactional) conditional write whose condition failed. */
 export const isConditionFailure = (error: unknown) => (error as { name?: string }).name === 'ConditionalCheckFailedException';
 
-/** Raised by a write whose optimistic version check failed because of a concurrent change. */
-export class StaleReadError extends Error {
-  constructor() {
-    super('stale read');
-    this.name = 'StaleReadError';
-  }
-}
-
 /**
  * Runs a read-then-conditional-write step again when its version condition
- * lost a race. The condition, not the read, guards the invariant; the loop
- * only spares the caller a needless 409.
+ * lost a race (StaleReadError). The condition, not the read, guards the
+ * invariant; the loop only spares the caller a needless 409.
  */
 export async function withFreshRead<T>(step: () => Promise<T>): Promise<T> {
   for (let attempt = 0; ; attempt++) {
@@ -92,7 +129,7 @@ export async function withFreshRead<T>(step: () => Promise<T>): Promise<T> {
       return await step();
     } catch (error) {
       if (!(error instanceof StaleReadError)) throw error;
-      if (attempt + 1 >= MAX_ATTEMPTS) throw conflict('The resource changed repeatedly while being updated; retry the request.');
+      if (attempt + 1 >= MAX_ATTEMPTS) throw new ContentionError('The resource changed repeatedly while being updated; retry the request.');
       await sleep(backoffDelay(attempt));
     }
   }

@@ -1,20 +1,23 @@
+/**
+ * The request pipeline every route handler is built with: parse and validate
+ * the request, check its Idempotency-Key, run the operation (which calls the
+ * domain), shape its reply, and turn any error into problem+json.
+ */
 import middy from '@middy/core';
-import type { APIGatewayProxyEventV2WithJWTAuthorizer, Context } from 'aws-lambda';
+import type { Context } from 'aws-lambda';
 import type { $ZodType } from 'zod/v4/core';
+import type { ChangeContext } from '../audit/context';
 import { log, useLambdaContext } from '../log';
+import type { OperationId } from '../routes';
 import { idempotency } from './idempotency';
 import { errorToProblem } from './problem';
 import { parseJsonBody, validate } from './parse';
-import { jsonResponse, type HttpResponse, type Reply } from './response';
+import { jsonResponse, type HttpEvent, type HttpResponse, type Reply } from './response';
 
-export type HttpEvent = APIGatewayProxyEventV2WithJWTAuthorizer;
+export type { HttpEvent };
 
 /** Who is asking and for what; recorded with every change. */
-export interface RequestContext {
-  actor: string;
-  requestId: string;
-  operationId: string;
-}
+export type RequestContext = ChangeContext;
 
 export interface OperationInput<P, Q, B> {
   params: P;
@@ -26,8 +29,7 @@ export interface OperationInput<P, Q, B> {
 }
 
 /** Input schemas of an operation; they validate requests and document them. */
-export interface OperationSpec<P, Q, B> {
-  operationId: string;
+export interface InputSchemas<P, Q, B> {
   params?: $ZodType<P>;
   query?: $ZodType<Q>;
   /** Present for operations that take a JSON body. */
@@ -97,18 +99,26 @@ function problemDetails(): middy.MiddlewareObj<HttpEvent, HttpResponse, Error, C
   };
 }
 
+/** The operation's schemas with its id, as a handler exposes them (`handler.spec`) to the OpenAPI generator. */
+export interface OperationSpec<P, Q, B> extends InputSchemas<P, Q, B> {
+  operationId: OperationId;
+}
+
 export type OperationHandler<P, Q, B> = middy.MiddyfiedHandler<HttpEvent, HttpResponse, Error, Context> & {
   spec: OperationSpec<P, Q, B>;
 };
 
 /**
- * Builds a Lambda handler for one operation: a middy pipeline that parses and
- * validates input, runs `run` (which calls the domain) and shapes its reply.
+ * Builds a Lambda handler for one operation of the route table: a middy
+ * pipeline that parses and validates input, runs `run` (which calls the
+ * domain) and shapes its reply.
  */
 export function operation<P = Record<string, never>, Q = Record<string, never>, B = undefined>(
-  spec: OperationSpec<P, Q, B>,
+  operationId: OperationId,
+  schemas: InputSchemas<P, Q, B>,
   run: (input: OperationInput<P, Q, B>) => Promise<Reply>,
 ): OperationHandler<P, Q, B> {
+  const spec: OperationSpec<P, Q, B> = { operationId, ...schemas };
   const handler = middy<HttpEvent, HttpResponse, Error, Context>()
     .use({ before: (request) => useLambdaContext(request.context) })
     .use(problemDetails())

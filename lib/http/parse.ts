@@ -1,6 +1,6 @@
 import { safeParse } from 'zod/mini';
 import type { $ZodIssue, $ZodType } from 'zod/v4/core';
-import { DomainError, validationError, type FieldError } from '../errors';
+import { Problem, validationError, type FieldError } from '../problems';
 
 /** Largest accepted request body (API.md: over 1 MiB → 413). */
 export const MAX_BODY_BYTES = 1024 * 1024;
@@ -53,10 +53,10 @@ export function parseJsonBody(raw: string | undefined, isBase64Encoded: boolean,
   if (raw === undefined || raw === '') return undefined;
   const bytes = isBase64Encoded ? Buffer.from(raw, 'base64') : Buffer.from(raw, 'utf8');
   if (bytes.length > MAX_BODY_BYTES) {
-    throw new DomainError('payload-too-large', `The request body is ${bytes.length} bytes; the limit is ${MAX_BODY_BYTES}.`);
+    throw new Problem('payload-too-large', `The request body is ${bytes.length} bytes; the limit is ${MAX_BODY_BYTES}.`);
   }
   if (!isJsonContentType(contentType)) {
-    throw new DomainError('unsupported-media-type', 'Send the request body as application/json.');
+    throw new Problem('unsupported-media-type', 'Send the request body as application/json.');
   }
   let text: string;
   try {

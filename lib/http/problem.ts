@@ -1,10 +1,13 @@
-import { DomainError, PROBLEM_STATUS, PROBLEM_TITLE, type ProblemSlug } from '../errors';
+import { ContentionError, DatabaseBusyError } from '../db/errors';
+import { PROBLEM_STATUS, PROBLEM_TITLE, Problem, type ProblemSlug } from '../problems';
 import { SECURITY_HEADERS, type HttpResponse } from './response';
 
 /**
- * The one place where errors become RFC 9457 problem+json. Domain errors keep
- * their slug and extra members; anything else is an `internal` problem whose
- * body says nothing about the cause (the caller logs it with the request id).
+ * The one place where errors become RFC 9457 problem+json. Problems keep
+ * their slug and extra members; the database's lasting contention and
+ * throttling become 409 and 503; anything else is an `internal` problem
+ * whose body says nothing about the cause (the caller logs it with the
+ * request id).
  */
 export function problemResponse(slug: ProblemSlug, detail: string, extra: Record<string, unknown> = {}): HttpResponse {
   const status = PROBLEM_STATUS[slug];
@@ -43,6 +46,7 @@ const UNAVAILABLE_ERROR_CODES = new Set(['ECONNRESET', 'ECONNREFUSED', 'EPIPE', 
 /** Also looks at causes: a library may wrap the SDK error it got. */
 function isUnavailable(error: unknown, depth = 0): boolean {
   if (error === null || typeof error !== 'object' || depth > 5) return false;
+  if (error instanceof DatabaseBusyError) return true;
   const { name, code, $fault, $metadata, cause } = error as {
     name?: unknown;
     code?: unknown;
@@ -56,9 +60,11 @@ function isUnavailable(error: unknown, depth = 0): boolean {
 }
 
 export function errorToProblem(error: unknown, requestId: string): HttpResponse {
-  if (error instanceof DomainError) return problemResponse(error.slug, error.message, error.extra);
+  if (error instanceof Problem) return problemResponse(error.slug, error.message, error.extra);
+  if (error instanceof ContentionError) return problemResponse('conflict', error.message);
   if (isUnavailable(error)) {
-    return problemResponse('unavailable', 'The service is busy or a service it depends on is failing; retry the request shortly.');
+    const detail = error instanceof DatabaseBusyError ? error.message : 'The service is busy or a service it depends on is failing; retry the request shortly.';
+    return problemResponse('unavailable', detail);
   }
   return problemResponse('internal', 'An unexpected error occurred.', { request_id: requestId });
 }

@@ -1,3 +1,9 @@
+import type { APIGatewayProxyEventV2WithJWTAuthorizer } from 'aws-lambda';
+import type { OperationId } from '../routes';
+
+/** The Lambda proxy event (API Gateway HTTP API, payload 2.0, JWT authorizer). */
+export type HttpEvent = APIGatewayProxyEventV2WithJWTAuthorizer;
+
 /** The Lambda proxy response (API Gateway HTTP API, payload 2.0). */
 export interface HttpResponse {
   statusCode: number;
@@ -25,3 +31,10 @@ export function jsonResponse(reply: Reply): HttpResponse {
   headers['content-type'] = 'application/json';
   return { statusCode: status, headers, body: JSON.stringify(reply.body) };
 }
+
+/**
+ * A route handler that is not an `operation()` (the public ones, which carry
+ * no pipeline): tagged with its operation id like every other.
+ */
+export const routeHandler = <H extends (...args: never[]) => Promise<unknown>>(operationId: OperationId, serve: H) =>
+  Object.assign(serve, { spec: { operationId } });

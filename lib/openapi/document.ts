@@ -11,9 +11,8 @@
  */
 import * as z from 'zod/mini';
 import { toJSONSchema, type $ZodType } from 'zod/v4/core';
-import { PROBLEM_STATUS, PROBLEM_TITLE, type ProblemSlug } from '../errors';
-import { servedPaths, type Route } from '../routes';
-import { requiredScope } from '../../infra/access';
+import { PROBLEM_STATUS, PROBLEM_TITLE, type ProblemSlug } from '../problems';
+import { requiredScope, servedPaths, type Route } from '../routes';
 import { IDEMPOTENCY_HEADER, KEY_PATTERN } from '../http/idempotency';
 import { operationDocs as defaultOperationDocs, type OperationDoc, type ResponseDoc } from './operations';
 import * as responses from '../schemas/responses';

@@ -15,11 +15,8 @@
  * change (a concurrent change won), 412 with `ifMatch`, and 500/503.
  */
 import type { $ZodType } from 'zod/v4/core';
-import type { ProblemSlug } from '../errors';
-import { NAMED_SORT_FIELDS } from '../domain/named-list';
-import { ACCOUNT_ROLES } from '../domain/quotas';
-import { USER_FILTER_ATTRIBUTES, USER_SORT_FIELDS } from '../domain/user-list';
-import { AUDIT_FILTER_ATTRIBUTES } from '../domain/audit-list';
+import type { ProblemSlug } from '../problems';
+import { ACCOUNT_ROLES, AUDIT_FILTER_ATTRIBUTES, NAMED_SORT_FIELDS, USER_FILTER_ATTRIBUTES, USER_SORT_FIELDS } from '../schemas/enums';
 import { MAX_RECIPIENTS } from '../reports/recipients';
 import * as responses from '../schemas/responses';
 

@@ -3,12 +3,12 @@
  * from the indexes as the CSV is written (never all in memory).
  */
 import { stringify, type Stringifier } from 'csv-stringify';
-import { DEPARTMENTS_PARTITION, GROUPS_PARTITION } from '../db/keys';
 import { queryStream } from '../db/query';
-import { INDEXES } from '../db/table';
-import { memberIds, readUsers, sortMembers, toGroup } from '../domain/groups';
-import { limitsOf, storedUsage } from '../domain/quotas';
-import type { ReportType } from './jobs';
+import { limitsOf } from '../departments/quotas';
+import { membersOf } from '../groups/groups';
+import type { ReportType } from '../schemas/enums';
+import { departmentList, toDepartment } from '../store/departments';
+import { groupList, toGroup } from '../store/groups';
 
 export type Cell = string | number | null;
 export type Row = Cell[];
@@ -61,12 +61,13 @@ export function csvWriter(columns: readonly string[]): Stringifier {
 }
 
 export async function* departmentRows(): AsyncGenerator<Row> {
-  for await (const item of queryStream({ index: INDEXES.byName, partition: DEPARTMENTS_PARTITION }, { pageSize: 500 })) {
-    const usage = storedUsage(item);
-    const limits = limitsOf(item);
+  for await (const item of queryStream(departmentList.byName(), { pageSize: 500 })) {
+    const department = toDepartment(item);
+    const { usage } = department;
+    const limits = limitsOf(department);
     yield [
-      String(item.id),
-      String(item.name),
+      department.id,
+      department.name,
       usage.users,
       usage.activated_users,
       usage.admins,
@@ -78,19 +79,17 @@ export async function* departmentRows(): AsyncGenerator<Row> {
       limits.managers,
       limits.guests,
       limits.seats,
-      String(item.created_at),
+      department.created_at,
     ];
   }
 }
 
 /** One row per group and member (members by last name, then id); a group without members has one row with empty user cells. */
 export async function* groupRows(): AsyncGenerator<Row> {
-  for await (const item of queryStream({ index: INDEXES.byName, partition: GROUPS_PARTITION }, { pageSize: 500 })) {
+  for await (const item of queryStream(groupList.byName(), { pageSize: 500 })) {
     const group = toGroup(item);
     const head: Row = [group.id, group.name, group.description];
-    const ids = await memberIds(group);
-    const found = await readUsers(ids);
-    const members = sortMembers(ids.flatMap((id) => (found.has(id) ? [found.get(id)!] : [])));
+    const members = await membersOf(group);
     if (members.length === 0) yield [...head, null, null, null, null, null];
     for (const user of members) yield [...head, user.id, user.email, user.first_name, user.last_name, user.account_role];
   }

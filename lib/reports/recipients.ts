@@ -4,7 +4,7 @@
  * header can be injected), in REPORT_EMAIL_DOMAINS when that is set.
  */
 import { config } from '../config';
-import { validationError } from '../errors';
+import { validationError } from '../problems';
 
 export const MAX_RECIPIENTS = 10;
 // Deliberately narrower than RFC 5322: what admins type, and nothing a mail header could misread.

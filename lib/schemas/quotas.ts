@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { built } from './common';
-import { QUOTA_NAMES } from '../domain/quotas';
+import { QUOTA_NAMES } from './enums';
 
 /** `seats` is accepted here so that E7 can answer it with 403 quota-not-editable rather than 400. */
 export const setQuotaBody = /* @__PURE__ */ built(() =>

@@ -1,18 +1,18 @@
 /**
  * Response schemas: what the service answers, as API.md describes it. They
  * exist for the OpenAPI document (lib/openapi/) and, through it, for the HTTP
- * tests, which check every response against that document. No handler
- * imports this module, so none of it reaches a route function's bundle.
+ * tests, which check every response against that document, and the types of
+ * the domain are derived from them (`z.infer`). Code outside lib/openapi
+ * imports only those types, so none of it reaches a route function's bundle.
  *
  * Every object is strict (`additionalProperties: false` in the document), so a
  * field the service adds without documenting it fails the HTTP tests.
  */
 import * as z from 'zod/mini';
 import type { $ZodType } from 'zod/v4/core';
-import { PROBLEM_STATUS, PROBLEM_TITLE, type ProblemSlug } from '../errors';
-import { ACCOUNT_ROLES, QUOTA_NAMES } from '../domain/quotas';
-import { REPORT_TYPES } from '../reports/jobs';
+import { PROBLEM_STATUS, PROBLEM_TITLE, type ProblemSlug } from '../problems';
 import { id } from './common';
+import { ACCOUNT_ROLES, EMAIL_STATUSES, QUOTA_NAMES, REPORT_STATUSES, REPORT_TYPES, RESOURCE_TYPES } from './enums';
 
 /** A time as the service writes it: ISO 8601 in UTC with milliseconds. */
 const time = z.iso.datetime();
@@ -75,12 +75,12 @@ export const groupList = z.strictObject({ groups: z.array(groupSummary), ...page
 export const report = z.strictObject({
   id,
   type: z.enum(REPORT_TYPES),
-  status: z.enum(['pending', 'running', 'complete', 'failed']),
+  status: z.enum(REPORT_STATUSES),
   created_at: time,
   completed_at: z.nullable(time),
   row_count: z.nullable(count),
   download_url: z.nullable(z.url()),
-  email: z.nullable(z.strictObject({ recipients: z.array(z.email()), status: z.enum(['pending', 'sent', 'failed']) })),
+  email: z.nullable(z.strictObject({ recipients: z.array(z.email()), status: z.enum(EMAIL_STATUSES) })),
 });
 
 export const auditEntry = z.strictObject({
@@ -88,13 +88,21 @@ export const auditEntry = z.strictObject({
   at: time,
   actor: z.string(),
   operation: z.string(),
-  resource_type: z.enum(['user', 'department', 'group', 'report']),
+  resource_type: z.enum(RESOURCE_TYPES),
   resource_id: z.string(),
   changes: z.record(z.string(), z.unknown()),
 });
 export const auditList = z.strictObject({ entries: z.array(auditEntry), ...page });
 
 export const health = z.strictObject({ status: z.literal('ok') });
+
+export type User = z.infer<typeof user>;
+export type Department = z.infer<typeof department>;
+export type Quota = z.infer<typeof quota>;
+export type GroupSummary = z.infer<typeof groupSummary>;
+export type Group = z.infer<typeof group>;
+export type Report = z.infer<typeof report>;
+export type AuditEntry = z.infer<typeof auditEntry>;
 
 /** The OpenAPI document itself: an object whose shape is OpenAPI 3.1's, not ours. */
 export const openApiDocument = z.looseObject({ openapi: z.string() });
@@ -121,7 +129,7 @@ const PROBLEM_EXTRAS = {
   conflict: { field: z.optional(z.enum(['id', 'email', 'name'])), limit: z.optional(count) },
   'quota-exceeded': { overages: z.array(overage) },
   'department-not-empty': { user_count: count },
-  'report-not-ready': { report_status: z.enum(['pending', 'running', 'failed']) },
+  'report-not-ready': { report_status: z.enum(REPORT_STATUSES.filter((status) => status !== 'complete')) },
   'quota-not-editable': {},
   'precondition-failed': {},
   'idempotency-key-reused': {},

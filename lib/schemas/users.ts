@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { ACCOUNT_ROLES } from '../domain/quotas';
+import { ACCOUNT_ROLES } from './enums';
 import { built, displayName, id, isoTime, pagination, queryParam, sortParam } from './common';
 import { NO_CONTROL_CHARACTERS } from '../text';
 

@@ -2,9 +2,9 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterEach, describe, expect, it } from 'vitest';
 import { db, tableName } from '../../lib/db/client';
-import { groupKey } from '../../lib/db/keys';
-import { sweepDeletedGroups } from '../../lib/domain/group-cleanup';
-import { groupTuning } from '../../lib/domain/groups';
+import { groupKey } from '../../lib/store/groups';
+import { sweepDeletedGroups } from '../../lib/groups/cleanup';
+import { groupTuning } from '../../lib/groups/groups';
 import { READ_TOKEN, useApi } from '../support/api';
 import { invariantViolations, scanTable } from '../support/invariants';
 import { unique } from '../support/fixtures';

@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { db, tableName } from '../../lib/db/client';
-import { idempotencyKey } from '../../lib/db/keys';
+import { idempotencyKey } from '../../lib/store/idempotency';
 import { useApi } from '../support/api';
 import { scanTable } from '../support/invariants';
 import { unique } from '../support/fixtures';

@@ -4,7 +4,7 @@
  */
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { User } from '../../lib/domain/users';
+import type { User } from '../../lib/store/users';
 import { useApi } from '../support/api';
 
 const api = useApi();

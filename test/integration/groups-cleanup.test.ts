@@ -8,13 +8,16 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterEach, describe, expect, it } from 'vitest';
 import { db, tableName } from '../../lib/db/client';
-import { userKey } from '../../lib/db/keys';
-import { deleteGroup, sweepDeletedGroups } from '../../lib/domain/group-cleanup';
-import { createGroup } from '../../lib/domain/group-create';
-import { addUserToGroup, removeUserFromGroup } from '../../lib/domain/group-members';
-import { findGroupItem, getGroupWithUsers, groupTuning, listGroups, updateGroup } from '../../lib/domain/groups';
-import { createUser, deleteUser } from '../../lib/domain/user-commands';
-import { DomainError } from '../../lib/errors';
+import { userKey } from '../../lib/store/users';
+import { deleteGroup, sweepDeletedGroups } from '../../lib/groups/cleanup';
+import { createGroup } from '../../lib/groups/create';
+import { addUserToGroup, removeUserFromGroup } from '../../lib/groups/members';
+import { namedListRequest } from '../../lib/http/list-params';
+import { findGroupItem } from '../../lib/store/groups';
+import { getGroupWithUsers, groupTuning, listGroups } from '../../lib/groups/groups';
+import { updateGroup } from '../../lib/groups/update';
+import { createUser, deleteUser } from '../../lib/users/commands';
+import { Problem } from '../../lib/problems';
 import { invariantViolations, scanTable } from '../support/invariants';
 import { unique } from '../support/fixtures';
 
@@ -79,7 +82,7 @@ describe('G3 in steps under failure', () => {
     expect((await findGroupItem(input.id))?.state).toBe('pending');
     await expect(getGroupWithUsers(input.id)).rejects.toMatchObject({ slug: 'not-found' });
     await expect(addUserToGroup(ctx(), input.id, ids[0])).rejects.toMatchObject({ slug: 'not-found' });
-    expect((await listGroups({ count: 100, offset: 0, query: `name:${input.name}` })).total).toBe(0);
+    expect((await listGroups(namedListRequest({ count: 100, offset: 0, query: `name:${input.name}` }))).total).toBe(0);
     await expect(createGroup(ctx(), { name: input.name })).rejects.toMatchObject({ slug: 'conflict' });
     // A member of the pending group can still be deleted; it takes itself off the pending count.
     await deleteUser(ctx(), ids[0]);
@@ -202,7 +205,7 @@ describe('audit trail', () => {
 
   it('answers G4 on a missing user and G5 on a non-member with their own problems', async () => {
     const { group } = await createGroup(ctx(), { name: unique('Errors ') });
-    await expect(addUserToGroup(ctx(), group.id, 'nobody')).rejects.toBeInstanceOf(DomainError);
+    await expect(addUserToGroup(ctx(), group.id, 'nobody')).rejects.toBeInstanceOf(Problem);
     await expect(removeUserFromGroup(ctx(), group.id, 'nobody')).rejects.toMatchObject({ slug: 'not-found' });
   });
 });

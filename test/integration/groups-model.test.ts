@@ -23,8 +23,8 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createTable, LOCAL_CREDENTIALS } from '../../infra/local/services';
 import { config, resetConfig } from '../../lib/config';
-import { sweepDeletedGroups } from '../../lib/domain/group-cleanup';
-import { groupTuning } from '../../lib/domain/groups';
+import { sweepDeletedGroups } from '../../lib/groups/cleanup';
+import { groupTuning } from '../../lib/groups/groups';
 import { useApi, type Api, type ApiResponse } from '../support/api';
 import { invariantViolations } from '../support/invariants';
 

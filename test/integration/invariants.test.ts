@@ -2,10 +2,11 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { db, tableName } from '../../lib/db/client';
-import { departmentKey, userKey } from '../../lib/db/keys';
-import { createDepartment } from '../../lib/domain/departments';
-import { addUserToDepartment } from '../../lib/domain/membership';
-import { createUser } from '../../lib/domain/user-commands';
+import { departmentKey } from '../../lib/store/departments';
+import { userKey } from '../../lib/store/users';
+import { createDepartment } from '../../lib/departments/departments';
+import { addUserToDepartment } from '../../lib/departments/membership';
+import { createUser } from '../../lib/users/commands';
 import { invariantViolations } from '../support/invariants';
 
 const ctx = { actor: 'test', operationId: 'test', requestId: 'test' };

@@ -8,7 +8,8 @@ import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { db, tableName } from '../../lib/db/client';
-import { firstReads, orderedPage, type Item } from '../../lib/db/query';
+import { firstReads, orderedPage } from '../../lib/db/query';
+import { type Item } from '../../lib/db/table';
 import { INDEXES } from '../../lib/db/table';
 import { compareCodePoints } from '../../lib/text';
 

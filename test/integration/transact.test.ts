@@ -3,8 +3,15 @@ import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { afterEach, describe, expect, it } from 'vitest';
 import { db } from '../../lib/db/client';
 import { transactWrite } from '../../lib/db/transact';
-import { createDepartment } from '../../lib/domain/departments';
-import { DomainError } from '../../lib/errors';
+import { createDepartment } from '../../lib/departments/departments';
+import { errorToProblem } from '../../lib/http/problem';
+import { Problem } from '../../lib/problems';
+
+/** The problem the API answers for an error: status and slug. */
+const answered = (error: unknown) => {
+  const response = errorToProblem(error, 'test');
+  return { status: response.statusCode, type: JSON.parse(response.body!).type as string };
+};
 
 const ctx = { actor: 'test', operationId: 'test', requestId: 'test' };
 const MIDDLEWARE = 'inject-cancellation';
@@ -47,23 +54,21 @@ describe('transactWrite', () => {
   it('answers 409 conflict after a bounded number of conflicts, having written nothing', async () => {
     const injected = failTransactions(1000, ['None', 'TransactionConflict']);
     const error = await createDepartment(ctx, { id: 'retry-conflict', name: 'Busy' }).catch((e) => e);
-    expect(error).toBeInstanceOf(DomainError);
-    expect((error as DomainError).slug).toBe('conflict');
+    expect(answered(error)).toEqual({ status: 409, type: '/problems/conflict' });
     expect(injected.calls()).toBe(6);
   });
 
   it('answers 503 unavailable when throttling never clears', async () => {
     failTransactions(1000, ['ThrottlingError']);
     const error = await createDepartment(ctx, { id: 'retry-throttle', name: 'Throttled' }).catch((e) => e);
-    expect((error as DomainError).slug).toBe('unavailable');
-    expect((error as DomainError).status).toBe(503);
+    expect(answered(error)).toEqual({ status: 503, type: '/problems/unavailable' });
   });
 
   it('does not retry a failed condition', async () => {
     await createDepartment(ctx, { id: 'twice', name: 'Twice' });
     const injected = failTransactions(0, []);
     const error = await createDepartment(ctx, { id: 'twice', name: 'Twice' }).catch((e) => e);
-    expect((error as DomainError).slug).toBe('conflict');
+    expect((error as Problem).slug).toBe('conflict');
     expect(injected.calls()).toBe(1);
   });
 

@@ -91,10 +91,10 @@ async function main(): Promise<number> {
 
 /** Departments with a users quota, users spread over them (each under its quota). */
 async function seed(): Promise<{ departmentIds: string[]; userIds: string[] }> {
-  const { createDepartment } = await import('../../lib/domain/departments');
-  const { createUser } = await import('../../lib/domain/user-commands');
-  const { addUsersToDepartment } = await import('../../lib/domain/membership-bulk');
-  const { setQuotaLimit } = await import('../../lib/domain/department-quotas');
+  const { createDepartment } = await import('../../lib/departments/departments');
+  const { createUser } = await import('../../lib/users/commands');
+  const { addUsersToDepartment } = await import('../../lib/departments/bulk-membership');
+  const { setQuotaLimit } = await import('../../lib/departments/quota-limits');
   const ctx = { actor: 'load-seed', operationId: 'seed', requestId: 'seed' };
 
   const departmentIds = Array.from({ length: DEPARTMENTS }, (_, i) => `load-d${i}`);

@@ -5,9 +5,10 @@
  * membership exist, no membership belongs to a missing user, and none to a
  * missing group unless a cleanup marker says it is being removed.
  */
-import { groupCleanupKey, groupIndexAttributes, groupMembersPartition, groupNameKey, userGroupKey } from '../../lib/db/keys';
-import { GROUPS_COUNTER } from '../../lib/domain/stats';
-import { foldCase } from '../../lib/text';
+import { groupNameKey } from '../../lib/store/group-names';
+import { listingAttributes } from '../../lib/store/groups';
+import { cleanupMarkerKey, groupMemberKey, userGroupKey } from '../../lib/store/memberships';
+import { GROUPS_COUNTER } from '../../lib/store/stats';
 
 type Item = Record<string, any>;
 
@@ -22,17 +23,17 @@ export function groupViolations(items: Item[]): string[] {
   const present = new Set(items.map(keyOf));
   const userIds = new Set(byType('user').map((user) => user.id as string));
   const groups = new Map(byType('group').map((group) => [group.id as string, group]));
-  const markers = new Set(byType('group-cleanup').map((marker) => keyOf(groupCleanupKey(marker.group_id, marker.generation))));
+  const markers = new Set(byType('group-cleanup').map((marker) => keyOf(cleanupMarkerKey({ id: marker.group_id, generation: marker.generation }))));
 
   for (const group of groups.values()) {
     if (group.state !== 'active') violations.push(`group ${group.id} is ${group.state}`);
-    const expected = { name_folded: foldCase(group.name), ...groupIndexAttributes(group as never) };
+    const expected = listingAttributes(group as never);
     for (const [name, value] of Object.entries(expected)) {
       if (group[name] !== value) violations.push(`group ${group.id} has ${name}=${group[name]}, expected ${value}`);
     }
     if (!items.some((item) => item.pk === groupNameKey(group.name).pk && item.group_id === group.id))
       violations.push(`group ${group.id} does not hold the claim of its name "${group.name}"`);
-    if (markers.has(keyOf(groupCleanupKey(group.id, group.generation))))
+    if (markers.has(keyOf(cleanupMarkerKey({ id: group.id, generation: group.generation }))))
       violations.push(`group ${group.id} has a cleanup marker for its own generation`);
   }
   for (const claim of byType('group-name')) {
@@ -44,18 +45,18 @@ export function groupViolations(items: Item[]): string[] {
   const counted = new Map<string, number>();
   for (const member of byType('group-member')) {
     const where = `membership of user ${member.user_id} in group ${member.group_id} (${member.generation})`;
-    if (member.pk !== groupMembersPartition(member.group_id, member.generation)) violations.push(`${where} has key ${member.pk}`);
+    if (member.pk !== groupMemberKey({ id: member.group_id, generation: member.generation }, member.user_id).pk) violations.push(`${where} has key ${member.pk}`);
     const group = groups.get(member.group_id);
     if (group && group.generation === member.generation) counted.set(group.id, (counted.get(group.id) ?? 0) + 1);
-    else if (markers.has(keyOf(groupCleanupKey(member.group_id, member.generation))))
+    else if (markers.has(keyOf(cleanupMarkerKey({ id: member.group_id, generation: member.generation }))))
       continue; // being swept: the user's side may be gone already
     else violations.push(`${where}: the group does not exist and no cleanup is pending`);
-    if (!present.has(keyOf(userGroupKey(member.user_id, member.group_id, member.generation))))
+    if (!present.has(keyOf(userGroupKey(member.user_id, { id: member.group_id, generation: member.generation }))))
       violations.push(`${where} has no item on the user's side`);
     if (!userIds.has(member.user_id)) violations.push(`${where}: the user does not exist`);
   }
   for (const side of byType('user-group')) {
-    if (!present.has(`${groupMembersPartition(side.group_id, side.generation)}|USER#${side.user_id}`))
+    if (!present.has(keyOf(groupMemberKey({ id: side.group_id, generation: side.generation }, side.user_id))))
       violations.push(`user ${side.user_id}'s membership of group ${side.group_id} (${side.generation}) has no item on the group's side`);
   }
   for (const group of groups.values()) {

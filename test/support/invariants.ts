@@ -8,10 +8,12 @@
  */
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../../lib/db/client';
-import { membershipOf, userIndexAttributes } from '../../lib/db/keys';
-import { openReservations } from '../../lib/domain/bulk-move';
-import { COUNTED_QUOTAS, NO_USAGE, storedUsage, sumUsage, usageOf, type Usage } from '../../lib/domain/quotas';
-import { DEPARTMENTS_COUNTER, userCounter } from '../../lib/domain/stats';
+import { membershipOf, userIndexAttributes } from '../../lib/store/users';
+import { openReservations, partHolds } from '../../lib/store/bulk-moves';
+import { COUNTED_QUOTAS } from '../../lib/schemas/enums';
+import { NO_USAGE, sumUsage, usageOf, type Usage } from '../../lib/departments/quotas';
+import { toDepartment } from '../../lib/store/departments';
+import { DEPARTMENTS_COUNTER, userCounter } from '../../lib/store/stats';
 import { foldCase } from '../../lib/text';
 import { expectedGroupCounters, groupViolations } from './group-invariants';
 
@@ -46,7 +48,7 @@ export async function invariantViolations(): Promise<string[]> {
     for (const [name, value] of Object.entries(expected)) {
       if (user[name] !== value) violations.push(`user ${user.id} has ${name}=${user[name]}, expected ${value}`);
     }
-    if (user.bulk_lock && !items.some((item) => item.pk === `BULK#${user.bulk_lock}` && item.user_ids?.includes(user.id)))
+    if (user.bulk_lock && !items.some((item) => partHolds(item, user.bulk_lock, user.id)))
       violations.push(`user ${user.id} is held by bulk move ${user.bulk_lock}, which does not hold it`);
     if (!user.department_id && (user.gsi2pk !== undefined || user.gsi2sk !== undefined))
       violations.push(`user ${user.id} keeps a department index entry`);
@@ -54,7 +56,7 @@ export async function invariantViolations(): Promise<string[]> {
   for (const [id, department] of departments) {
     // Open bulk moves hold their not-yet-applied additions as reservations (bulk-move.ts).
     const counted = sumUsage([...(members.get(id) ?? []), reservations.get(id) ?? NO_USAGE]);
-    const stored = storedUsage(department);
+    const stored = toDepartment(department).usage;
     for (const quota of COUNTED_QUOTAS) {
       if (stored[quota] !== counted[quota]) violations.push(`department ${id} counts ${quota}=${stored[quota]} but has ${counted[quota]}`);
     }

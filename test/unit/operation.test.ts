@@ -1,8 +1,9 @@
 import type { Context } from 'aws-lambda';
 import * as z from 'zod/mini';
 import { describe, expect, it } from 'vitest';
-import { DomainError } from '../../lib/errors';
+import { Problem } from '../../lib/problems';
 import { operation, type HttpEvent } from '../../lib/http/operation';
+import type { OperationId } from '../../lib/routes';
 
 const context = { awsRequestId: 'aws-req-1', functionName: 'test', getRemainingTimeInMillis: () => 1000 } as unknown as Context;
 
@@ -21,19 +22,21 @@ function event(overrides: Partial<HttpEvent> = {}): HttpEvent {
   } as unknown as HttpEvent;
 }
 
-const spec = { operationId: 'T1', params: z.strictObject({ thing_id: z.string() }), body: z.strictObject({ name: z.string() }) };
+const spec = { params: z.strictObject({ thing_id: z.string() }), body: z.strictObject({ name: z.string() }) };
+/** Not a route of the table: the pipeline does not care which operation it runs. */
+const T1 = 'T1' as OperationId;
 
 describe('operation pipeline', () => {
   it('hands the operation validated input, the actor and the id without .json', async () => {
-    const handler = operation(spec, async (input) => ({ body: { params: input.params, body: input.body, actor: input.ctx.actor } }));
+    const handler = operation(T1, spec, async (input) => ({ body: { params: input.params, body: input.body, actor: input.ctx.actor } }));
     const response = await handler(event(), context);
     expect(response.statusCode).toBe(200);
     expect(JSON.parse(response.body!)).toEqual({ params: { thing_id: 't1' }, body: { name: 'x' }, actor: 'alice' });
   });
 
   it('turns a domain error into its problem', async () => {
-    const handler = operation(spec, async () => {
-      throw new DomainError('quota-exceeded', 'too many', { overages: [] });
+    const handler = operation(T1, spec, async () => {
+      throw new Problem('quota-exceeded', 'too many', { overages: [] });
     });
     const response = await handler(event(), context);
     expect(response.statusCode).toBe(409);
@@ -48,7 +51,7 @@ describe('operation pipeline', () => {
   });
 
   it('answers an unexpected error with a bare 500 internal problem carrying the request id', async () => {
-    const handler = operation(spec, async () => {
+    const handler = operation(T1, spec, async () => {
       throw new TypeError('secret table name dept-admin-Table123 exploded at lib/x.ts:1');
     });
     const response = await handler(event(), context);
@@ -65,7 +68,7 @@ describe('operation pipeline', () => {
   });
 
   it('decodes base64 bodies and refuses non-JSON ones with 415', async () => {
-    const handler = operation(spec, async (input) => ({ body: input.body }));
+    const handler = operation(T1, spec, async (input) => ({ body: input.body }));
     const encoded = await handler(event({ body: Buffer.from('{"name":"b64"}').toString('base64'), isBase64Encoded: true }), context);
     expect(JSON.parse(encoded.body!)).toEqual({ name: 'b64' });
     const wrongType = await handler(event({ headers: { 'content-type': 'text/plain' } }), context);

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { resetConfig } from '../../lib/config';
-import { overagesOf, usageOf, limitAttribute, usageAttribute } from '../../lib/domain/quotas';
+import { NO_USAGE, overagesOf, usageOf } from '../../lib/departments/quotas';
+import type { StoredDepartment } from '../../lib/store/departments';
 
-const department = (usage: Record<string, number>, limits: Record<string, number> = {}) => ({
-  ...Object.fromEntries(Object.entries(usage).map(([q, n]) => [usageAttribute(q as never), n])),
-  ...Object.fromEntries(Object.entries(limits).map(([q, n]) => [limitAttribute(q as never), n])),
-});
+const NO_LIMITS = { users: null, activated_users: null, admins: null, managers: null, guests: null };
+const department = (usage: Partial<StoredDepartment['usage']>, limits: Partial<StoredDepartment['limits']> = {}) =>
+  ({ usage: { ...NO_USAGE, ...usage }, limits: { ...NO_LIMITS, ...limits } }) as StoredDepartment;
 
 describe('usageOf', () => {
   it('counts a member in users and in the quotas its role and activation select', () => {

@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { DomainError } from '../../lib/errors';
+import { Problem } from '../../lib/problems';
 import { expectedVersion, etagOf } from '../../lib/http/etag';
-import { parseFilter, parseSort } from '../../lib/list-params';
+import { parseFilter, parseSort } from '../../lib/http/list-params';
 import { compareCodePoints, nameSortKey } from '../../lib/text';
 
 describe('compareCodePoints', () => {
@@ -39,11 +39,11 @@ describe('parseSort', () => {
   ])('reads %s', (raw, expected) => expect(parseSort(raw, fields, 'name')).toEqual(expected));
 
   it.each(['size', 'name:up', 'name:asc:x', ':asc'])('refuses %s with a validation error on sort', (raw) => {
-    expect(() => parseSort(raw, fields, 'name')).toThrow(DomainError);
+    expect(() => parseSort(raw, fields, 'name')).toThrow(Problem);
     try {
       parseSort(raw, fields, 'name');
     } catch (error) {
-      expect((error as DomainError).extra.errors).toEqual([{ field: 'sort', message: expect.any(String) }]);
+      expect((error as Problem).extra.errors).toEqual([{ field: 'sort', message: expect.any(String) }]);
     }
   });
 });
@@ -56,7 +56,7 @@ describe('parseFilter', () => {
   });
 
   it.each(['role', 'colour:red', 'role:admin,bad'])('refuses %s', (raw) => {
-    expect(() => parseFilter(raw, ['role'] as const)).toThrow(DomainError);
+    expect(() => parseFilter(raw, ['role'] as const)).toThrow(Problem);
   });
 });
 

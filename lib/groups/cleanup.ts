@@ -1,0 +1,193 @@
+/**
+ * Deleting groups (G6, G7) and removing the memberships of deleted groups.
+ *
+ * The group item and its name claim go in the deleting transaction, so the
+ * group is gone at once: G1 answers 404, G2 no longer lists it, G4 fails on
+ * it. Its memberships go either in that same transaction (G6 of a group of
+ * up to 48 members, conditional on the version read, which every membership
+ * change bumps), or after it: the transaction then also puts a cleanup
+ * marker for the group's generation, and the memberships of that generation
+ * are deleted in batches, the marker last. Nothing can add to a deleted
+ * generation (every addition is conditional on the group item of that
+ * generation), so one pass that finds the partition empty is final.
+ *
+ * Who sweeps: the request itself, before answering, when the deleted groups
+ * hold up to `inlineSweepMembers` (1,000) memberships; otherwise, or when that
+ * fails, `sweepDeletedGroups`, which the maintenance function runs on a
+ * schedule (and `npm start` in the background). Every step is idempotent:
+ * deleting an absent item is a no-op and the marker goes last, so a sweep
+ * that crashes is simply run again. Until then a membership of a deleted
+ * group is invisible: it is under a generation no group has any more, and
+ * user deletion removes such memberships without touching any counter.
+ */
+import type { ChangeContext } from '../audit/context';
+import { forEachConcurrently } from '../db/batch';
+import { ContentionError, StaleReadError } from '../db/errors';
+import { transactWrite, withFreshRead, type Write } from '../db/transact';
+import { log } from '../log';
+import { preconditionFailed, Problem } from '../problems';
+import { deleteGroupWrite, deletePendingGroupWrite, findGroupItems, isPublished, stalePendingGroups, toGroup, type GroupRef, type StoredGroup } from '../store/groups';
+import { cleanupMarkerPut, cleanupMarkers, deleteCleanupMarker, deleteMemberships, memberIds, membershipDeletes } from '../store/memberships';
+import { addCounters, GROUPS_COUNTER } from '../store/stats';
+import { getGroup, groupAudit, groupNotFound, groupTuning, releaseName } from './groups';
+
+/** The actor recorded for changes the sweeper makes on its own (abandoning a dead G3). */
+const MAINTENANCE: ChangeContext = { actor: 'maintenance', operationId: 'sweepDeletedGroups', requestId: 'maintenance' };
+
+/** G7 deletes this many groups per transaction: 4 items each (group, name, marker, audit) and the counter. */
+const GROUPS_PER_TRANSACTION = 24;
+
+/**
+ * Deletes a published group item; `version` (when given) must match too. A
+ * group gone since it was read is a 404, or with `goneIsStale` a reason to
+ * read again (G7: a group a racing request deleted is deleted as asked).
+ */
+function groupDelete(group: StoredGroup, condition: { version?: number; ifMatch: boolean; goneIsStale?: boolean }): Write {
+  return deleteGroupWrite(group, condition.version, (stored) => {
+    if (!isPublished(stored)) return condition.goneIsStale ? new StaleReadError() : groupNotFound(group.id);
+    if (stored.generation !== group.generation) return new StaleReadError();
+    return condition.ifMatch ? preconditionFailed() : new StaleReadError();
+  });
+}
+
+/**
+ * G6. Small groups lose their memberships in the same transaction, larger
+ * ones through a cleanup marker. The first is conditional on the version
+ * read; when memberships changed meanwhile, the next attempt takes the
+ * marker's way, which no racing addition can fail, so a busy group cannot
+ * starve its deletion.
+ */
+export async function deleteGroup(ctx: ChangeContext, id: string, expectedVersion?: number): Promise<void> {
+  let attempt = 0;
+  const left = await withFreshRead(async () => {
+    const firstAttempt = attempt++ === 0;
+    const group = await getGroup(id);
+    const now = new Date().toISOString();
+    const common = [
+      releaseName(id, group.name),
+      ...addCounters(id, { [GROUPS_COUNTER]: -1 }),
+      groupAudit(ctx, id, { deleted: true, user_count: group.user_count }, now),
+    ];
+    if (firstAttempt && group.user_count <= groupTuning.inlineDeleteMembers) {
+      const ids = await memberIds(group);
+      if (ids.length <= groupTuning.inlineDeleteMembers) {
+        // The version read covers the members read: any membership change since bumps it.
+        await transactWrite([
+          groupDelete(group, { version: expectedVersion ?? group.version, ifMatch: expectedVersion !== undefined }),
+          ...common,
+          ...ids.flatMap((userId) => membershipDeletes(group, userId)),
+        ]);
+        return [];
+      }
+    }
+    await transactWrite([groupDelete(group, { version: expectedVersion, ifMatch: expectedVersion !== undefined }), ...common, cleanupMarkerPut(group, now)]);
+    return [{ group, members: group.user_count }];
+  });
+  await sweepBeforeAnswering(left);
+}
+
+/** G7: all or nothing as far as the groups are known at the start; 24 groups per transaction, in parallel. */
+export async function deleteGroups(ctx: ChangeContext, groupIds: string[]): Promise<void> {
+  const ids = [...new Set(groupIds)];
+  const first = await findGroupItems(ids);
+  const missing = ids.filter((id) => !isPublished(first.get(id)));
+  if (missing.length > 0) {
+    throw new Problem('not-found', `Unknown group(s): ${missing.join(', ')}; nothing was deleted.`, { missing_group_ids: missing });
+  }
+  const chunks: string[][] = [];
+  for (let i = 0; i < ids.length; i += GROUPS_PER_TRANSACTION) chunks.push(ids.slice(i, i + GROUPS_PER_TRANSACTION));
+  const left: Array<{ group: GroupRef; members: number }> = [];
+  await forEachConcurrently(chunks, 4, async (chunk) => {
+    let attempt = 0;
+    await withFreshRead(async () => {
+      // The first attempt uses the read above; a retry reads its groups again.
+      const items = attempt++ === 0 ? first : await findGroupItems(chunk);
+      // A group deleted by a racing request since the check is gone already, as asked.
+      const groups = chunk.flatMap((id) => {
+        const item = items.get(id);
+        return isPublished(item) ? [toGroup(item)] : [];
+      });
+      if (groups.length === 0) return;
+      const now = new Date().toISOString();
+      await transactWrite([
+        ...groups.flatMap((group) => [
+          groupDelete(group, { ifMatch: false, goneIsStale: true }),
+          releaseName(group.id, group.name),
+          cleanupMarkerPut(group, now),
+          groupAudit(ctx, group.id, { deleted: true, user_count: group.user_count }, now),
+        ]),
+        ...addCounters(groups[0].id, { [GROUPS_COUNTER]: -groups.length }),
+      ]);
+      left.push(...groups.map((group) => ({ group, members: group.user_count })));
+    });
+  });
+  await sweepBeforeAnswering(left);
+}
+
+/**
+ * Deletes a pending group (a G3 that failed, or whose creator died) with its
+ * name claim, leaving a marker for its memberships, which it then sweeps.
+ */
+export async function abandonPendingGroup(ctx: ChangeContext, group: GroupRef & { name: string }, changes: Record<string, unknown>): Promise<void> {
+  const now = new Date().toISOString();
+  await transactWrite([deletePendingGroupWrite(group), releaseName(group.id, group.name), cleanupMarkerPut(group, now), groupAudit(ctx, group.id, changes, now)]);
+  await sweepGroup(group);
+}
+
+/** Best effort: the answer does not wait for more than `inlineSweepMembers` memberships, nor fail when the sweep does. */
+async function sweepBeforeAnswering(groups: Array<{ group: GroupRef; members: number }>): Promise<void> {
+  const members = groups.reduce((sum, g) => sum + g.members, 0);
+  if (groups.length === 0 || members > groupTuning.inlineSweepMembers) return;
+  try {
+    await Promise.all(groups.map(({ group }) => sweepGroup(group)));
+  } catch (error) {
+    await log('warn', 'Sweeping deleted groups failed; sweepDeletedGroups will finish it', { error: error as Error });
+  }
+}
+
+/**
+ * Removes every membership of a deleted group generation, then its marker;
+ * run again after a crash anywhere, it finds whatever is left.
+ */
+export async function sweepGroup(group: GroupRef): Promise<number> {
+  let removed = 0;
+  for (;;) {
+    const userIds = await memberIds(group);
+    if (userIds.length === 0) break;
+    await deleteMemberships(group, userIds);
+    removed += userIds.length;
+  }
+  await deleteCleanupMarker(group);
+  return removed;
+}
+
+/** Pending groups whose lease has passed: their creator is presumed dead. Answers how many it abandoned. */
+async function abandonStalePendingGroups(now: number): Promise<number> {
+  let abandoned = 0;
+  for (const group of await stalePendingGroups(new Date(now).toISOString())) {
+    try {
+      await abandonPendingGroup(MAINTENANCE, group, { creation_abandoned: true });
+      abandoned++;
+    } catch (error) {
+      // Published or abandoned by someone else since the index said so: nothing to do.
+      if (!(error instanceof Problem || error instanceof StaleReadError || error instanceof ContentionError)) throw error;
+    }
+  }
+  return abandoned;
+}
+
+/**
+ * The maintenance job: abandons pending groups whose creator died, then
+ * removes the memberships of every deleted group (found by an index Query of
+ * the cleanup markers, never a Scan). Safe to run at any time, in parallel
+ * with itself and after a crash. Answers how many deleted (or abandoned)
+ * groups it finished. `now` is for tests (to expire leases).
+ */
+export async function sweepDeletedGroups(options: { now?: number } = {}): Promise<number> {
+  const abandoned = await abandonStalePendingGroups(options.now ?? Date.now());
+  const markers = await cleanupMarkers();
+  await forEachConcurrently(markers, 4, async (group) => {
+    await sweepGroup(group);
+  });
+  return abandoned + markers.length;
+}

@@ -1,0 +1,134 @@
+/**
+ * Groups v2: the rules every group operation shares, the representation, and
+ * the reads (G1, G2).
+ *
+ * A group is one item holding `user_count` and a `generation` under which
+ * its memberships live (lib/store/groups.ts, memberships.ts); its name is
+ * claimed by an item written and moved in the same transaction as the group,
+ * which makes names unique case-insensitively (lib/store/group-names.ts).
+ *
+ * Where the rest lives: the group PATCH in update.ts, G3 in create.ts, G4/G5
+ * and a deleted user's memberships in members.ts, G6/G7 and the sweeper in
+ * cleanup.ts.
+ */
+import type { ChangeContext } from '../audit/context';
+import { recordChange } from '../audit/context';
+import { StaleReadError } from '../db/errors';
+import type { Write } from '../db/transact';
+import { listNamed, type NamedListRequest } from '../lists/named';
+import { conflict, notFound, Problem } from '../problems';
+import type { Group as GroupWithUsers } from '../schemas/responses';
+import { claimGroupNameWrite, releaseGroupNameWrite } from '../store/group-names';
+import { findGroupItem, groupList, isPublished, toGroup, type Group, type StoredGroup } from '../store/groups';
+import { memberIds } from '../store/memberships';
+import { GROUPS_COUNTER } from '../store/stats';
+import { findUsers } from '../store/users';
+import { compareCodePoints, compareText } from '../text';
+import { userRepresentation, type User } from '../users/user';
+
+export type { Group, GroupWithUsers, StoredGroup };
+
+/** API.md: a group holds at most 10,000 users. */
+export const MAX_GROUP_USERS = 10_000;
+
+/** Path words under /v2/groups that cannot be group ids (G8 is /v2/groups/exports). */
+export const RESERVED_GROUP_IDS = ['exports'];
+
+/**
+ * Sizes of the paths that do not fit one transaction (100 items). Tests lower
+ * them to reach those paths with a handful of users; the transaction sizes
+ * below are the largest that fit.
+ */
+export const groupTuning = {
+  /** G3: users created with the group in one transaction (group, name, stats, audit + 3 per user). */
+  singleTransactionUsers: 32,
+  /** G3 in steps: users per membership transaction (audit + 3 per user). */
+  chunkUsers: 32,
+  /** G3 in steps: membership transactions in flight at once. */
+  chunkConcurrency: 16,
+  /** G6: members removed in the delete transaction itself (group, name, stats, audit + 2 per member). */
+  inlineDeleteMembers: 48,
+  /** G6/G7/rolled-back G3: up to this many memberships are swept before answering; more are left to sweepDeletedGroups. */
+  inlineSweepMembers: 1000,
+  /** A group still pending this long after its creation started is abandoned by the sweeper (a G3 runs for seconds). */
+  pendingLeaseMs: 5 * 60_000,
+};
+
+export const groupRepresentation = ({ id, name, description, user_count, created_at, updated_at }: Group): Group => ({
+  id,
+  name,
+  description,
+  user_count,
+  created_at,
+  updated_at,
+});
+
+/** G1's group: the list representation plus every user, in API.md's field order. */
+export function withUsers(group: Group, users: User[]): GroupWithUsers {
+  const { id, name, description, user_count, created_at, updated_at } = group;
+  return { id, name, description, user_count, users, created_at, updated_at };
+}
+
+/** G1's order: last name case-insensitively, then id. */
+export function sortMembers(users: User[]): User[] {
+  return users.sort((a, b) => compareText(a.last_name, b.last_name) || compareCodePoints(a.id, b.id));
+}
+
+export const groupNotFound = (id: string) => notFound('Group', id);
+
+export async function getGroup(id: string): Promise<StoredGroup> {
+  const item = await findGroupItem(id);
+  if (!isPublished(item)) throw groupNotFound(id);
+  return toGroup(item);
+}
+
+export function notAGroupMember(groupId: string, userIds: string[]): Problem {
+  return new Problem('not-a-member', `Not a member of group "${groupId}": ${userIds.join(', ')}.`, { user_ids: userIds });
+}
+
+export const groupFull = (groupId: string) =>
+  conflict(`Group "${groupId}" already holds ${MAX_GROUP_USERS} users, the most a group can hold.`, { limit: MAX_GROUP_USERS });
+
+export const nameTaken = (name: string) =>
+  conflict(`A group named "${name}" already exists (names are compared case-insensitively).`, { field: 'name' });
+
+/** Claims a name for a group; a claim held by another group is a 409. */
+export const claimName = (groupId: string, name: string): Write => claimGroupNameWrite(groupId, name, () => nameTaken(name));
+
+/** Gives up a group's name; a rename racing us makes the read stale. */
+export const releaseName = (groupId: string, name: string): Write => releaseGroupNameWrite(groupId, name, () => new StaleReadError());
+
+export const groupAudit = (ctx: ChangeContext, groupId: string, changes: Record<string, unknown>, at: string): Write =>
+  recordChange(ctx, { resourceType: 'group', resourceId: groupId, changes }, at);
+
+/** Users by id as the API shows them (strongly consistent); absent users are left out. */
+export async function readUsers(ids: string[]): Promise<Map<string, User>> {
+  const found = await findUsers(ids);
+  return new Map([...found].map(([id, user]) => [id, userRepresentation(user)]));
+}
+
+/** The members of a group generation that still exist, in G1's order. */
+export async function membersOf(group: { id: string; generation: string }): Promise<User[]> {
+  const ids = await memberIds(group);
+  const found = await readUsers(ids);
+  return sortMembers(ids.flatMap((userId) => (found.has(userId) ? [found.get(userId)!] : [])));
+}
+
+/**
+ * G1: the group and every member. The member partition is read with one
+ * consistent Query (about 100 bytes per member), the users with BatchGetItem;
+ * the sort happens here, after the read, so a user's last-name change never
+ * needs the memberships rewritten.
+ */
+export async function getGroupWithUsers(id: string): Promise<{ group: StoredGroup; users: User[] }> {
+  const group = await getGroup(id);
+  return { group, users: await membersOf(group) };
+}
+
+export async function listGroups(request: NamedListRequest) {
+  const { items, ...page } = await listNamed(
+    { list: groupList, counter: GROUPS_COUNTER, toResource: (item) => groupRepresentation(toGroup(item)) },
+    request,
+  );
+  return { groups: items, ...page };
+}

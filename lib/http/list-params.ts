@@ -1,0 +1,123 @@
+/**
+ * The list parameters of API.md as a client writes them — `sort`, `query`
+ * (`attr:value,attr:value`), `activated`, `last_login`, `since`/`before` —
+ * parsed into the typed requests of lib/lists, with a 400 naming the
+ * parameter for anything unknown.
+ */
+import type { AuditListRequest } from '../audit/list';
+import type { NamedListRequest } from '../lists/named';
+import type { SortOrder } from '../lists/order';
+import type { LoginFilter, UserListRequest } from '../lists/users';
+import { validationError } from '../problems';
+import { ID_PATTERN } from '../schemas/common';
+import {
+  ACCOUNT_ROLES,
+  AUDIT_FILTER_ATTRIBUTES,
+  NAMED_FILTER_ATTRIBUTES,
+  NAMED_SORT_FIELDS,
+  USER_FILTER_ATTRIBUTES,
+  USER_SORT_FIELDS,
+  type AccountRole,
+} from '../schemas/enums';
+import { foldCase } from '../text';
+
+/** `asc|desc`, `<field>` or `<field>:asc|desc`. */
+export function parseSort<F extends string>(raw: string | undefined, fields: readonly F[], defaultField: F): SortOrder<F> {
+  if (raw === undefined || raw === '') return { field: defaultField, direction: 'asc' };
+  if (raw === 'asc' || raw === 'desc') return { field: defaultField, direction: raw };
+  const [field, direction = 'asc', ...rest] = raw.split(':');
+  if (!fields.includes(field as F)) {
+    throw validationError([{ field: 'sort', message: `unknown sort field "${field}"; use one of ${fields.join(', ')}` }]);
+  }
+  if (rest.length > 0 || (direction !== 'asc' && direction !== 'desc')) {
+    throw validationError([{ field: 'sort', message: `unknown sort direction "${direction}"; use asc or desc` }]);
+  }
+  return { field: field as F, direction };
+}
+
+/**
+ * `attr:value,attr:value`: the same attribute twice means either value (OR),
+ * different attributes must all hold (AND). Returns the values per attribute.
+ */
+export function parseFilter<A extends string>(raw: string | undefined, attributes: readonly A[]): Map<A, string[]> {
+  const filters = new Map<A, string[]>();
+  if (raw === undefined || raw === '') return filters;
+  for (const part of raw.split(',')) {
+    const colon = part.indexOf(':');
+    if (colon < 0) throw validationError([{ field: 'query', message: `sub-filter "${part}" must be attribute:value` }]);
+    const attribute = part.slice(0, colon) as A;
+    const value = part.slice(colon + 1);
+    if (!attributes.includes(attribute)) {
+      throw validationError([{ field: 'query', message: `unknown filter attribute "${attribute}"; use one of ${attributes.join(', ')}` }]);
+    }
+    filters.set(attribute, [...(filters.get(attribute) ?? []), value]);
+  }
+  return filters;
+}
+
+/** Case-folded prefixes, without repeats; an empty one is a 400. */
+function prefixes(values: string[] | undefined, attribute: string): string[] | undefined {
+  if (values?.some((p) => p === '')) throw validationError([{ field: 'query', message: `${attribute} needs a prefix` }]);
+  return values && [...new Set(values.map(foldCase))];
+}
+
+function parseLoginTime(raw: string): string | undefined {
+  if (!/^\d{4}-\d{2}-\d{2}([T ][\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/.test(raw)) return undefined;
+  const time = new Date(/^\d{4}-\d{2}-\d{2}$/.test(raw) ? `${raw}T00:00:00.000Z` : raw);
+  return Number.isNaN(time.getTime()) ? undefined : time.toISOString();
+}
+
+/** `never` | `since:<ISO date or time>` | `before:<ISO date or time>`. */
+function parseLastLogin(raw: string | undefined): LoginFilter | undefined {
+  if (raw === undefined) return undefined;
+  if (raw === 'never') return { kind: 'never' };
+  const match = /^(since|before):(.+)$/.exec(raw);
+  const time = match ? parseLoginTime(match[2]) : undefined;
+  if (!match || !time) {
+    throw validationError([{ field: 'last_login', message: 'must be never, since:<ISO date or time> or before:<ISO date or time>' }]);
+  }
+  return { kind: match[1] as 'since' | 'before', time };
+}
+
+export interface PageQuery {
+  count: number;
+  offset: number;
+}
+
+/** The E1 parameters, shared by every user list. */
+export function userListRequest(query: PageQuery & { sort?: string; query?: string; activated?: 'true' | 'false'; last_login?: string }): UserListRequest {
+  const sort = parseSort(query.sort, USER_SORT_FIELDS, 'last_name');
+  const filters = parseFilter(query.query, USER_FILTER_ATTRIBUTES);
+  const roles = filters.get('account_role');
+  for (const role of roles ?? []) {
+    if (!ACCOUNT_ROLES.includes(role as AccountRole)) {
+      throw validationError([{ field: 'query', message: `account_role must be one of ${ACCOUNT_ROLES.join(', ')}` }]);
+    }
+  }
+  const departmentIds = filters.get('department_id');
+  for (const id of departmentIds ?? []) {
+    if (!ID_PATTERN.test(id)) throw validationError([{ field: 'query', message: `department_id "${id}" is not a valid id` }]);
+  }
+  return {
+    count: query.count,
+    offset: query.offset,
+    sort,
+    filters: {
+      roles: roles && [...new Set(roles as AccountRole[])],
+      lastNamePrefixes: prefixes(filters.get('last_name'), 'last_name'),
+      departmentIds: departmentIds && [...new Set(departmentIds)],
+      activated: query.activated === undefined ? undefined : query.activated === 'true',
+      lastLogin: parseLastLogin(query.last_login),
+    },
+  };
+}
+
+/** Departments' and groups' list parameters. */
+export function namedListRequest(query: PageQuery & { sort?: string; query?: string }): NamedListRequest {
+  const sort = parseSort(query.sort, NAMED_SORT_FIELDS, 'name');
+  return { count: query.count, offset: query.offset, sort, namePrefixes: prefixes(parseFilter(query.query, NAMED_FILTER_ATTRIBUTES).get('name'), 'name') };
+}
+
+export function auditListRequest(query: PageQuery & { query?: string; since?: string; before?: string }): AuditListRequest {
+  return { count: query.count, offset: query.offset, since: query.since, before: query.before, filters: Object.fromEntries(parseFilter(query.query, AUDIT_FILTER_ATTRIBUTES)) };
+}

@@ -1,0 +1,145 @@
+/**
+ * The items of a bulk department move (lib/departments/bulk-move/ has the
+ * protocol):
+ *
+ * | item   | pk         | sk          | byName index                       |
+ * |--------|------------|-------------|------------------------------------|
+ * | header | BULK#<op>  | BULK        | BULK, <lease_until>#<op> (open moves, by when their driver is presumed dead) |
+ * | part   | BULK#<op>  | PART#<nnnn> |                                    |
+ *
+ * The header holds the move's state (`preparing` → `applying`, or
+ * `aborting`), its target, how many parts are left, and `reserved_<quota>`:
+ * what it added to the target's counters ahead of moving the users. A part
+ * holds the ids of one chunk of users and their usage.
+ */
+import { partitionItems } from '../db/batch';
+import { Condition, Update } from '../db/expression';
+import { queryStream } from '../db/query';
+import { INDEXES, type Item, type Key } from '../db/table';
+import { check, put, remove, update, type Explain, type Write } from '../db/transact';
+import { COUNTED_QUOTAS } from '../schemas/enums';
+import { NO_USAGE, type Usage } from './departments';
+
+export type MoveState = 'preparing' | 'applying' | 'aborting';
+
+const movePartition = (op: string) => `BULK#${op}`;
+export const headerKey = (op: string): Key => ({ pk: movePartition(op), sk: 'BULK' });
+const partKey = (op: string, part: number): Key => ({ pk: movePartition(op), sk: `PART#${String(part).padStart(4, '0')}` });
+const OPEN_MOVES_PARTITION = 'BULK';
+
+const usageFields = (prefix: string, usage: Usage) => Object.fromEntries(COUNTED_QUOTAS.map((q) => [`${prefix}${q}`, usage[q]]));
+const usageFrom = (prefix: string, item: Item) =>
+  Object.fromEntries(COUNTED_QUOTAS.map((q) => [q, Number(item[`${prefix}${q}`] ?? 0)])) as Usage;
+
+export interface MoveHeader {
+  op: string;
+  state: MoveState;
+  target: string | null;
+  /** When the move started: the users' `updated_at`. */
+  at: string;
+  /** Usage still reserved on the target by this move. */
+  reserved: Usage;
+}
+
+export interface MovePart {
+  index: number;
+  userIds: string[];
+}
+
+const toHeader = (item: Item): MoveHeader => ({
+  op: String(item.id),
+  state: item.state as MoveState,
+  target: (item.target as string | null) ?? null,
+  at: String(item.at),
+  reserved: usageFrom('reserved_', item),
+});
+
+/** Opens a move in state `preparing`, with its whole addition reserved. */
+export function headerPut(move: { op: string; operation: string; target: string | null; at: string; leaseUntil: string; parts: number; reserved: Usage }): Write {
+  return put(
+    {
+      ...headerKey(move.op),
+      type: 'bulk_move',
+      id: move.op,
+      state: 'preparing' satisfies MoveState,
+      operation: move.operation,
+      target: move.target,
+      at: move.at,
+      lease_until: move.leaseUntil,
+      parts: move.parts,
+      parts_left: move.parts,
+      ...usageFields('reserved_', move.reserved),
+      gsi1pk: OPEN_MOVES_PARTITION,
+      gsi1sk: `${move.leaseUntil}#${move.op}`,
+    },
+    new Condition().whenAbsent(),
+  );
+}
+
+export const partPut = (op: string, index: number, userIds: string[], usage: Usage): Write =>
+  put({ ...partKey(op, index), type: 'bulk_part', user_ids: userIds, ...usageFields('usage_', usage) });
+
+/** The header must be in `state`. */
+export const headerInState = (op: string, state: MoveState, explain: Explain): Write =>
+  check(headerKey(op), new Condition().whenEquals('state', state), { explain });
+
+/** Moves the header from one of `from` to `to`. */
+export function headerTransition(op: string, from: MoveState[], to: MoveState, explain: Explain): Write {
+  const changes = new Update().set('state', to);
+  changes.when(`${changes.name('state')} IN (${from.map((state) => changes.value(state)).join(', ')})`);
+  return update(headerKey(op), changes, { explain });
+}
+
+/** One part applied: it is deleted, and the header counts it off with its share of the reservation. */
+export function partApplied(op: string, index: number, appliedUsage: Usage, explain: Explain): Write[] {
+  const changes = new Update().add('parts_left', -1).whenEquals('state', 'applying');
+  for (const quota of COUNTED_QUOTAS) if (appliedUsage[quota] !== 0) changes.add(`reserved_${quota}`, -appliedUsage[quota]);
+  return [remove(partKey(op, index), new Condition().whenExists(), { explain }), update(headerKey(op), changes, { explain })];
+}
+
+/** One part released (a roll-back): deleted, if still there. */
+export const partReleased = (op: string, index: number, explain: Explain): Write => remove(partKey(op, index), new Condition().whenExists(), { explain });
+
+/** Closes a move: in `applying` with no part left, or in `aborting`. */
+export function headerDelete(op: string, state: 'applying' | 'aborting', explain: Explain): Write {
+  const condition = new Condition().whenEquals('state', state);
+  if (state === 'applying') condition.whenEquals('parts_left', 0);
+  return remove(headerKey(op), condition, { explain });
+}
+
+/** The header and remaining parts of a move, read strongly. */
+export async function readMove(op: string): Promise<{ header?: MoveHeader; parts: MovePart[] }> {
+  let header: MoveHeader | undefined;
+  const parts: MovePart[] = [];
+  for await (const item of partitionItems(movePartition(op))) {
+    if (item.sk === 'BULK') header = toHeader(item);
+    else parts.push({ index: Number(String(item.sk).slice('PART#'.length)), userIds: item.user_ids as string[] });
+  }
+  return { header, parts };
+}
+
+/** Open moves whose lease ended before `now`: their driver is presumed dead. */
+export async function staleMoves(now: string): Promise<MoveHeader[]> {
+  const stale: MoveHeader[] = [];
+  for await (const item of queryStream({ index: INDEXES.byName, partition: OPEN_MOVES_PARTITION, sortKeyBetween: { to: now } })) {
+    stale.push(toHeader(item));
+  }
+  return stale;
+}
+
+/** Every open move's reservation per target department, from raw items (the invariant checker reads the whole table). */
+export function openReservations(items: Item[]): Map<string, Usage> {
+  const byDepartment = new Map<string, Usage>();
+  for (const item of items) {
+    if (item.type !== 'bulk_move' || !item.target) continue;
+    const target = String(item.target);
+    const reserved = usageFrom('reserved_', item);
+    const sum = byDepartment.get(target) ?? NO_USAGE;
+    byDepartment.set(target, Object.fromEntries(COUNTED_QUOTAS.map((q) => [q, sum[q] + reserved[q]])) as Usage);
+  }
+  return byDepartment;
+}
+
+/** Whether a raw item is a part of move `op` holding `userId` (for the invariant checker). */
+export const partHolds = (item: Item, op: string, userId: string) =>
+  item.pk === movePartition(op) && Array.isArray(item.user_ids) && (item.user_ids as string[]).includes(userId);

@@ -1,0 +1,178 @@
+/**
+ * Department items: `DEPT#<id>` / `DEPT`, listed by name in index partition
+ * DEPTS (byName). Each holds its quota counters, `usage_<quota>`, moved in
+ * the same transaction as every membership change, and its limits,
+ * `limit_<quota>` (absent = no limit).
+ *
+ * The counter update keeps every limit without reading the department
+ * first: a single member change raises a counter by at most one, so
+ * `usage < limit` compares two attributes of the item itself. A bulk move
+ * reserves `k` at once (`reserveUsage`), conditional on the limits as read.
+ */
+import { config } from '../config';
+import { Condition, Update } from '../db/expression';
+import { getItem } from '../db/items';
+import { startsWithOneOf, type Filter, type IndexQuery } from '../db/query';
+import { INDEXES, type Item, type Key } from '../db/table';
+import { put, remove, update, type Explain, type Write } from '../db/transact';
+import { COUNTED_QUOTAS, type CountedQuota } from '../schemas/enums';
+import type { Department } from '../schemas/responses';
+import { foldCase, nameSortKey } from '../text';
+
+export type { Department };
+
+/** What each counted quota of a department holds (or a change adds to it). */
+export type Usage = Record<CountedQuota, number>;
+export const NO_USAGE: Usage = { users: 0, activated_users: 0, admins: 0, managers: 0, guests: 0 };
+
+export interface StoredDepartment extends Department {
+  version: number;
+  usage: Usage;
+  /** Limits of the counted quotas; null = no limit (`seats` comes from the deployment, not the item). */
+  limits: Record<CountedQuota, number | null>;
+}
+
+export const departmentKey = (id: string): Key => ({ pk: `DEPT#${id}`, sk: 'DEPT' });
+const DEPARTMENTS_PARTITION = 'DEPTS';
+
+const usageAttribute = (quota: CountedQuota) => `usage_${quota}`;
+const limitAttribute = (quota: CountedQuota) => `limit_${quota}`;
+
+const nameAttributes = (id: string, name: string) => ({
+  name,
+  name_folded: foldCase(name),
+  gsi1pk: DEPARTMENTS_PARTITION,
+  gsi1sk: nameSortKey(name, id),
+});
+
+/** A department as created: no members (a dataset loaded directly may give the usage its members make). */
+export function newDepartmentItem(id: string, name: string, now: string, usage: Usage = NO_USAGE): Item {
+  return {
+    ...departmentKey(id),
+    type: 'department',
+    id,
+    ...nameAttributes(id, name),
+    ...Object.fromEntries(COUNTED_QUOTAS.map((q) => [usageAttribute(q), usage[q]])),
+    created_at: now,
+    updated_at: now,
+    version: 1,
+  };
+}
+
+export function toDepartment(item: Item): StoredDepartment {
+  const usage = Object.fromEntries(COUNTED_QUOTAS.map((q) => [q, Number(item[usageAttribute(q)] ?? 0)])) as Usage;
+  const limits = Object.fromEntries(
+    COUNTED_QUOTAS.map((q) => {
+      const value = item[limitAttribute(q)];
+      return [q, typeof value === 'number' ? value : null];
+    }),
+  ) as StoredDepartment['limits'];
+  return {
+    id: String(item.id),
+    name: String(item.name),
+    user_count: usage.users,
+    created_at: String(item.created_at),
+    updated_at: String(item.updated_at),
+    version: Number(item.version),
+    usage,
+    limits,
+  };
+}
+
+export async function findDepartment(id: string): Promise<StoredDepartment | undefined> {
+  const item = await getItem(departmentKey(id));
+  return item ? toDepartment(item) : undefined;
+}
+
+// --- writes ------------------------------------------------------------------
+
+/** Creates the department; `explain` answers an id already taken. */
+export const createDepartmentWrite = (item: Item, explain: Explain): Write => put(item, new Condition().whenAbsent(), { explain });
+
+/** The department must exist, and be at `expectedVersion` when one is given. */
+function existing<E extends Condition | Update>(condition: E, expectedVersion: number | undefined): E {
+  condition.whenExists();
+  if (expectedVersion !== undefined) condition.whenEquals('version', expectedVersion);
+  return condition;
+}
+
+export function renameDepartmentWrite(id: string, name: string, now: string, expectedVersion: number | undefined, explain: Explain): Write {
+  const changes = new Update().setAll({ ...nameAttributes(id, name), updated_at: now }).add('version', 1);
+  return update(departmentKey(id), existing(changes, expectedVersion), { explain, returnOld: true });
+}
+
+/** Deletes the department if it has no users (the reservations of bulk moves into it count as users). */
+export function deleteDepartmentWrite(id: string, expectedVersion: number | undefined, explain: Explain): Write {
+  const condition = existing(new Condition(), expectedVersion).whenEquals(usageAttribute('users'), 0);
+  return remove(departmentKey(id), condition, { explain, returnOld: true });
+}
+
+/** Sets one limit, or removes it with null. */
+export function setLimitWrite(id: string, quota: CountedQuota, limit: number | null, now: string, explain: Explain): Write {
+  const changes = limit === null ? new Update().remove(limitAttribute(quota)) : new Update().set(limitAttribute(quota), limit);
+  changes.set('updated_at', now).add('version', 1).whenExists();
+  return update(departmentKey(id), changes, { explain });
+}
+
+/** Moves the counters by `delta` and bumps the version; the department must exist. */
+function counterUpdate(delta: Usage, now: string): Update {
+  const changes = new Update().set('updated_at', now).add('version', 1).whenExists();
+  for (const quota of COUNTED_QUOTAS) if (delta[quota] !== 0) changes.add(usageAttribute(quota), delta[quota]);
+  return changes;
+}
+
+/**
+ * Moves the counters by `delta`: each counter it raises must be below its
+ * limit before the raise (and `users` below the seats). Raises by one at
+ * most; bulk moves reserve instead.
+ */
+export function addUsageWrite(id: string, delta: Usage, now: string, explain?: Explain): Write {
+  const changes = counterUpdate(delta, now);
+  for (const quota of COUNTED_QUOTAS) {
+    if (delta[quota] <= 0) continue;
+    if (delta[quota] !== 1) throw new Error('addUsageWrite raises a counter by one at most; bulk moves reserve instead');
+    const usage = changes.name(usageAttribute(quota));
+    const limit = changes.name(limitAttribute(quota));
+    changes.when(`attribute_not_exists(${limit}) OR ${usage} < ${limit}`);
+  }
+  const seats = config().departmentSeats;
+  if (delta.users > 0 && seats !== null) changes.when(`${changes.name(usageAttribute('users'))} < ${changes.value(seats)}`);
+  return update(departmentKey(id), changes, { explain, returnOld: true });
+}
+
+/**
+ * Adds a whole bulk addition at once. A raise of `k` cannot compare two
+ * attributes the way `usage < limit` does, so it is conditional on each
+ * raised limit still being the one read (or still absent) and on
+ * `usage <= limit - k`.
+ */
+export function reserveUsageWrite(id: string, reserved: Usage, asRead: StoredDepartment | undefined, now: string, explain?: Explain): Write {
+  const changes = counterUpdate(reserved, now);
+  for (const quota of COUNTED_QUOTAS) {
+    const raise = reserved[quota];
+    if (raise === 0) continue;
+    if (raise < 0) throw new Error('reserveUsageWrite only raises counters');
+    const limit = asRead?.limits[quota] ?? null;
+    const limitName = changes.name(limitAttribute(quota));
+    if (limit === null) changes.when(`attribute_not_exists(${limitName})`);
+    else {
+      changes.when(`${limitName} = ${changes.value(limit)}`);
+      changes.when(`${changes.name(usageAttribute(quota))} <= ${changes.value(limit - raise)}`);
+    }
+  }
+  const seats = config().departmentSeats;
+  if (reserved.users > 0 && seats !== null) {
+    changes.when(`${changes.name(usageAttribute('users'))} <= ${changes.value(seats - reserved.users)}`);
+  }
+  return update(departmentKey(id), changes, { explain, returnOld: true });
+}
+
+// --- lists -------------------------------------------------------------------
+
+export const departmentList = {
+  /** Every department, by name. */
+  byName: (): IndexQuery => ({ index: INDEXES.byName, partition: DEPARTMENTS_PARTITION }),
+  foldedName: (item: Item) => String(item.name_folded),
+  /** Case-folded prefixes of the name. */
+  namePrefixes: (prefixes: string[]): Filter => startsWithOneOf('name_folded', prefixes, 'np'),
+} as const;

@@ -1,0 +1,192 @@
+/**
+ * Group items: `GROUP#<id>` / `GROUP`. A group holds `user_count`, moved in
+ * the same transaction as every membership, and `generation`, a random id
+ * made at creation under which its memberships live (store/memberships.ts),
+ * so that a new group with the id of a deleted one never sees the old
+ * group's memberships while they are being removed.
+ *
+ * A published group (`state` active) is listed by name in index partition
+ * GROUPS (byName); a group still being created in steps (`pending`) only in
+ * GROUPS#PENDING, sorted by the time its creator is presumed dead.
+ */
+import { batchGetItems } from '../db/batch';
+import { Condition, Update } from '../db/expression';
+import { getItem } from '../db/items';
+import { queryStream, startsWithOneOf, type Filter, type IndexQuery } from '../db/query';
+import { INDEXES, type Item, type Key } from '../db/table';
+import { put, remove, update, type Explain, type Write } from '../db/transact';
+import type { GroupSummary } from '../schemas/responses';
+import { foldCase, nameSortKey } from '../text';
+
+export type GroupState = 'pending' | 'active';
+export type Group = GroupSummary;
+
+export interface StoredGroup extends Group {
+  version: number;
+  generation: string;
+  state: GroupState;
+}
+
+/** A group generation: what its memberships are filed under. */
+export interface GroupRef {
+  id: string;
+  generation: string;
+}
+
+export const groupKey = (id: string): Key => ({ pk: `GROUP#${id}`, sk: 'GROUP' });
+const GROUPS_PARTITION = 'GROUPS';
+const PENDING_GROUPS_PARTITION = 'GROUPS#PENDING';
+
+/** The attributes that follow from a group's name and state. */
+export function listingAttributes(group: { id: string; name: string; state: GroupState; lease_until?: string }) {
+  const index =
+    group.state === 'pending'
+      ? { gsi1pk: PENDING_GROUPS_PARTITION, gsi1sk: `${group.lease_until}#${group.id}` }
+      : { gsi1pk: GROUPS_PARTITION, gsi1sk: nameSortKey(group.name, group.id) };
+  return { name: group.name, name_folded: foldCase(group.name), ...index };
+}
+
+export interface NewGroupFields {
+  id: string;
+  name: string;
+  description: string;
+}
+
+/** A new group item: published at once (`active`), or `pending` until `lease_until` while its members are written. */
+export function newGroupItem(
+  fields: NewGroupFields,
+  generation: string,
+  now: string,
+  extra: { state: GroupState; user_count: number; version: number; lease_until?: string },
+): Item {
+  return {
+    ...groupKey(fields.id),
+    type: 'group',
+    id: fields.id,
+    ...listingAttributes({ ...fields, state: extra.state, lease_until: extra.lease_until }),
+    description: fields.description,
+    generation,
+    created_at: now,
+    updated_at: now,
+    ...extra,
+  };
+}
+
+export function toGroup(item: Item): StoredGroup {
+  return {
+    id: String(item.id),
+    name: String(item.name),
+    description: String(item.description ?? ''),
+    user_count: Number(item.user_count ?? 0),
+    created_at: String(item.created_at),
+    updated_at: String(item.updated_at),
+    version: Number(item.version),
+    generation: String(item.generation),
+    state: item.state as GroupState,
+  };
+}
+
+/** A group that exists for the API: published (a pending group is still being created by a G3). */
+export const isPublished = (item: Item | undefined): item is Item => item?.state === 'active';
+
+export const findGroupItem = (id: string): Promise<Item | undefined> => getItem(groupKey(id));
+
+/** Group items by id (strongly consistent); absent groups are left out. */
+export async function findGroupItems(ids: string[]): Promise<Map<string, Item>> {
+  const found = await batchGetItems(ids.map(groupKey), { consistent: true });
+  return new Map(found.map((item) => [String(item.id), item]));
+}
+
+// --- writes ------------------------------------------------------------------
+
+/** Puts a new group; `explain` answers an id already taken. */
+export const createGroupWrite = (item: Item, explain: Explain): Write => put(item, new Condition().whenAbsent(), { explain });
+
+/** Publishes a pending group of this generation with its members counted. */
+export function publishGroupWrite(group: NewGroupFields, generation: string, userCount: number, now: string, explain: Explain): Write {
+  const changes = new Update()
+    .setAll({ state: 'active', ...listingAttributes({ ...group, state: 'active' }), created_at: now, updated_at: now })
+    .remove('lease_until')
+    .add('user_count', userCount)
+    .add('version', 1)
+    .whenEquals('state', 'pending')
+    .whenEquals('generation', generation);
+  return update(groupKey(group.id), changes, { explain });
+}
+
+/**
+ * Renames and/or re-describes a published group. Conditional on the name read
+ * (so that the name claim released is the one it holds) and on the If-Match
+ * version when given.
+ */
+export function updateGroupWrite(
+  group: { id: string; nameBefore: string; name: string; description: string },
+  now: string,
+  expectedVersion: number | undefined,
+  explain: Explain,
+): Write {
+  const { name, name_folded, gsi1sk } = listingAttributes({ ...group, state: 'active' });
+  const changes = new Update()
+    .setAll({ name, name_folded, gsi1sk, description: group.description, updated_at: now })
+    .add('version', 1)
+    .whenExists()
+    .whenEquals('state', 'active')
+    .whenEquals('name_folded', foldCase(group.nameBefore));
+  if (expectedVersion !== undefined) changes.whenEquals('version', expectedVersion);
+  return update(groupKey(group.id), changes, { explain, returnOld: true });
+}
+
+/**
+ * Moves `user_count` (and the version) by `delta`. Additions need the group
+ * published, of the generation read, and within `maxUsers` afterwards;
+ * removals only need it to exist in that generation (a pending group of a
+ * running G3 loses members when their users are deleted).
+ */
+export function countMembersWrite(
+  group: GroupRef,
+  delta: number,
+  now: string,
+  options: { published: boolean; maxUsers: number },
+  explain: Explain,
+): Write {
+  const changes = new Update()
+    .set('updated_at', now)
+    .add('user_count', delta)
+    .add('version', 1)
+    .whenExists()
+    .whenEquals('generation', group.generation);
+  if (options.published) changes.whenEquals('state', 'active');
+  if (delta > 0) changes.when(`${changes.name('user_count')} <= ${changes.value(options.maxUsers - delta)}`);
+  return update(groupKey(group.id), changes, { explain, returnOld: true });
+}
+
+/** Deletes a published group of this generation (and version, when given). */
+export function deleteGroupWrite(group: GroupRef, version: number | undefined, explain: Explain): Write {
+  const condition = new Condition().whenEquals('state', 'active').whenEquals('generation', group.generation);
+  if (version !== undefined) condition.whenEquals('version', version);
+  return remove(groupKey(group.id), condition, { explain, returnOld: true });
+}
+
+/** Deletes a pending group of this generation (a G3 rolled back or abandoned). */
+export const deletePendingGroupWrite = (group: GroupRef): Write =>
+  remove(groupKey(group.id), new Condition().whenEquals('state', 'pending').whenEquals('generation', group.generation));
+
+// --- lists -------------------------------------------------------------------
+
+export const groupList = {
+  /** Published groups, by name. */
+  byName: (): IndexQuery => ({ index: INDEXES.byName, partition: GROUPS_PARTITION }),
+  foldedName: (item: Item) => String(item.name_folded),
+  /** Case-folded prefixes of the name. */
+  namePrefixes: (prefixes: string[]): Filter => startsWithOneOf('name_folded', prefixes, 'np'),
+} as const;
+
+/** Pending groups whose lease ended before `now`: their creator is presumed dead. */
+export async function stalePendingGroups(now: string): Promise<Array<GroupRef & { name: string }>> {
+  const stale: Array<GroupRef & { name: string }> = [];
+  const query: IndexQuery = { index: INDEXES.byName, partition: PENDING_GROUPS_PARTITION, sortKeyBetween: { to: now } };
+  for await (const item of queryStream(query)) {
+    stale.push({ id: String(item.id), generation: String(item.generation), name: String(item.name) });
+  }
+  return stale;
+}

@@ -1,0 +1,107 @@
+/**
+ * Group memberships and the cleanup markers of deleted groups.
+ *
+ * | item                 | pk                    | sk                   | byName index                     |
+ * |----------------------|-----------------------|----------------------|----------------------------------|
+ * | member (group side)  | MEMBERS#<id>#<gen>    | USER#<user>          |                                  |
+ * | member (user side)   | USER#<user>           | GROUP#<id>#<gen>     |                                  |
+ * | cleanup marker       | GROUP#<id>            | CLEANUP#<gen>        | GROUPS#CLEANUP, <at>#<id>#<gen>  |
+ *
+ * A membership is two items, always written and deleted together: the
+ * group's side (G1 reads a group's members with one consistent Query) and the
+ * user's side (a user's deletion reads its groups the same way). Neither has
+ * index entries. `<gen>` is the group's generation (store/groups.ts).
+ */
+import { batchDelete, partitionItems } from '../db/batch';
+import { Condition } from '../db/expression';
+import { deleteItem } from '../db/items';
+import { queryStream } from '../db/query';
+import { INDEXES, type Item, type Key } from '../db/table';
+import { put, remove, type Explain, type Write } from '../db/transact';
+import type { GroupRef } from './groups';
+import { userKey } from './users';
+
+export const membersPartition = (group: GroupRef) => `MEMBERS#${group.id}#${group.generation}`;
+export const groupMemberKey = (group: GroupRef, userId: string): Key => ({ pk: membersPartition(group), sk: `USER#${userId}` });
+const USER_GROUPS_PREFIX = 'GROUP#';
+export const userGroupKey = (userId: string, group: GroupRef): Key => ({
+  pk: userKey(userId).pk,
+  sk: `${USER_GROUPS_PREFIX}${group.id}#${group.generation}`,
+});
+
+export const cleanupMarkerKey = (group: GroupRef): Key => ({ pk: `GROUP#${group.id}`, sk: `CLEANUP#${group.generation}` });
+const CLEANUPS_PARTITION = 'GROUPS#CLEANUP';
+
+/** The two items of a membership: the group's side and the user's side. */
+export function membershipItems(group: GroupRef, userId: string, now: string): [Item, Item] {
+  const attributes = { group_id: group.id, generation: group.generation, user_id: userId, added_at: now };
+  return [
+    { ...groupMemberKey(group, userId), type: 'group-member', ...attributes },
+    { ...userGroupKey(userId, group), type: 'user-group', ...attributes },
+  ];
+}
+
+/** Both items of a membership; the group's side only if absent (`explain` answers one already there). */
+export function membershipPuts(group: GroupRef, userId: string, now: string, explain: Explain): [Write, Write] {
+  const [groupSide, userSide] = membershipItems(group, userId, now);
+  return [put(groupSide, new Condition().whenAbsent(), { explain }), put(userSide)];
+}
+
+/** Both items of a membership; with `explain`, only if the group's side exists. */
+export function membershipDeletes(group: GroupRef, userId: string, explain?: Explain): [Write, Write] {
+  return [
+    remove(groupMemberKey(group, userId), explain ? new Condition().whenExists() : undefined, { explain }),
+    remove(userGroupKey(userId, group)),
+  ];
+}
+
+/** Ids of a group's members, from its member partition (strongly consistent). */
+export async function memberIds(group: GroupRef): Promise<string[]> {
+  const ids: string[] = [];
+  for await (const item of partitionItems(membersPartition(group), { attributes: ['user_id'] })) ids.push(String(item.user_id));
+  return ids;
+}
+
+/** The groups (generations) a user is in, from its own partition (strongly consistent). */
+export async function userMemberships(userId: string): Promise<GroupRef[]> {
+  const memberships: GroupRef[] = [];
+  for await (const item of partitionItems(userKey(userId).pk, { skPrefix: USER_GROUPS_PREFIX })) {
+    memberships.push({ id: String(item.group_id), generation: String(item.generation) });
+  }
+  return memberships;
+}
+
+/**
+ * Removes memberships of a deleted generation: the users' sides first, then
+ * the group's, so that a sweep interrupted anywhere finds what is left from
+ * the group's partition.
+ */
+export async function deleteMemberships(group: GroupRef, userIds: string[]): Promise<void> {
+  await batchDelete(userIds.map((userId) => userGroupKey(userId, group)));
+  await batchDelete(userIds.map((userId) => groupMemberKey(group, userId)));
+}
+
+// --- cleanup markers ---------------------------------------------------------
+
+/** Marks a deleted generation whose memberships are still to be removed. */
+export const cleanupMarkerPut = (group: GroupRef, at: string): Write =>
+  put({
+    ...cleanupMarkerKey(group),
+    type: 'group-cleanup',
+    group_id: group.id,
+    generation: group.generation,
+    deleted_at: at,
+    gsi1pk: CLEANUPS_PARTITION,
+    gsi1sk: `${at}#${group.id}#${group.generation}`,
+  });
+
+export const deleteCleanupMarker = (group: GroupRef): Promise<void> => deleteItem(cleanupMarkerKey(group));
+
+/** Every deleted generation whose memberships are still to be removed, oldest first. */
+export async function cleanupMarkers(): Promise<GroupRef[]> {
+  const markers: GroupRef[] = [];
+  for await (const marker of queryStream({ index: INDEXES.byName, partition: CLEANUPS_PARTITION })) {
+    markers.push({ id: String(marker.group_id), generation: String(marker.generation) });
+  }
+  return markers;
+}

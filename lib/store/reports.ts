@@ -1,0 +1,107 @@
+/**
+ * Report job items: `REPORT#<id>` / `REPORT`, moving `pending` → `running` →
+ * `complete` | `failed`, every step a conditional update on the state it
+ * expects. While unfinished, a job sits in index partition REPORTS#PENDING
+ * (sorted by creation) or REPORTS#RUNNING (sorted by its lease end); a
+ * finished job leaves the index.
+ */
+import { Condition, Update } from '../db/expression';
+import { getItem, updateItem } from '../db/items';
+import { queryStream } from '../db/query';
+import { INDEXES, type Item, type Key } from '../db/table';
+import { put, type Write } from '../db/transact';
+import type { EmailStatus, ReportStatus, ReportType } from '../schemas/enums';
+import type { Report } from '../schemas/responses';
+
+export type { Report };
+
+/** A report as stored: the representation without its link, plus where the CSV goes and how many attempts were made. */
+export interface StoredReport extends Omit<Report, 'download_url'> {
+  object_key: string;
+  attempts: number;
+}
+
+type QueueState = 'pending' | 'running';
+
+export const reportKey = (id: string): Key => ({ pk: `REPORT#${id}`, sk: 'REPORT' });
+const queuePartition = (state: QueueState) => `REPORTS#${state.toUpperCase()}`;
+const queued = (state: QueueState, due: string, id: string) => ({ gsi1pk: queuePartition(state), gsi1sk: `${due}#${id}` });
+
+function toStoredReport(item: Item): StoredReport {
+  return {
+    id: String(item.id),
+    type: item.report_type as ReportType,
+    status: item.status as ReportStatus,
+    created_at: String(item.created_at),
+    completed_at: (item.completed_at as string | undefined) ?? null,
+    row_count: typeof item.row_count === 'number' ? item.row_count : null,
+    email: (item.email as StoredReport['email']) ?? null,
+    object_key: String(item.object_key),
+    attempts: Number(item.attempts ?? 0),
+  };
+}
+
+/** A new pending job, queued by its creation time. */
+export function reportPut(report: StoredReport): Write {
+  const { type, ...fields } = report;
+  return put(
+    { ...reportKey(report.id), type: 'report', report_type: type, ...fields, ...queued('pending', report.created_at, report.id) },
+    new Condition().whenAbsent(),
+  );
+}
+
+export async function findReport(id: string): Promise<StoredReport | undefined> {
+  const item = await getItem(reportKey(id));
+  return item ? toStoredReport(item) : undefined;
+}
+
+/** Takes a pending job for one attempt, leased until `leaseUntil`; fails its condition when it is not pending. */
+export async function claimPendingReport(id: string, leaseUntil: string): Promise<StoredReport> {
+  const changes = new Update()
+    .setAll({ status: 'running', ...queued('running', leaseUntil, id) })
+    .add('attempts', 1)
+    .whenEquals('status', 'pending');
+  return toStoredReport((await updateItem(reportKey(id), changes, { returnNew: true }))!);
+}
+
+/** Ends attempt `attempt` as complete or failed; fails its condition when the job is no longer that attempt's. */
+export async function finishReportAttempt(id: string, attempt: number, outcome: { rowCount: number } | { error: string }, now: string) {
+  const complete = 'rowCount' in outcome;
+  const changes = new Update()
+    .setAll({ status: complete ? 'complete' : 'failed', completed_at: now })
+    .set(complete ? 'row_count' : 'failure', complete ? outcome.rowCount : outcome.error)
+    .remove('gsi1pk', 'gsi1sk')
+    .whenEquals('status', 'running')
+    .whenEquals('attempts', attempt);
+  await updateItem(reportKey(id), changes);
+}
+
+/** Records the e-mail's outcome, once. */
+export async function setReportEmailStatus(id: string, status: Exclude<EmailStatus, 'pending'>): Promise<void> {
+  const changes = new Update();
+  const email = changes.name('email');
+  const emailStatus = changes.name('status');
+  changes.setPath(`${email}.${emailStatus}`, status);
+  changes.when(`${email}.${emailStatus} = ${changes.value('pending')}`);
+  await updateItem(reportKey(id), changes);
+}
+
+/** Unfinished jobs in `state` due before `before` (all when absent), oldest first, at most 100. */
+export async function queuedReports(state: QueueState, before?: string): Promise<Array<{ id: string; status: ReportStatus; attempts: number }>> {
+  const jobs: Array<{ id: string; status: ReportStatus; attempts: number }> = [];
+  const query = { index: INDEXES.byName, partition: queuePartition(state), sortKeyBetween: before ? { to: before } : undefined };
+  for await (const item of queryStream(query, { pageSize: 100 })) {
+    jobs.push({ id: String(item.id), status: item.status as ReportStatus, attempts: Number(item.attempts) });
+    if (jobs.length >= 100) break;
+  }
+  return jobs;
+}
+
+/** A job whose worker died goes back to pending (`retry`) or is failed, if it is still in the state and attempt read. */
+export async function requeueOrFail(job: { id: string; status: ReportStatus; attempts: number }, retry: boolean, now: string, why: string) {
+  const changes = retry
+    ? new Update().setAll({ status: 'pending', ...queued('pending', now, job.id) })
+    : new Update().setAll({ status: 'failed', completed_at: now, failure: why }).remove('gsi1pk', 'gsi1sk');
+  changes.whenEquals('status', job.status).whenEquals('attempts', job.attempts);
+  await updateItem(reportKey(job.id), changes);
+}

@@ -4,7 +4,7 @@
  * (ReturnConsumedCapacity on every call of the service's client, summed by
  * bench/support/capacity.ts), next to the minimum the data model needs,
  * worked out below, operation by operation, from the items it must read and
- * write (lib/db/keys.ts describes them; sizes come from the items as they
+ * write (lib/store/ describes them; sizes come from the items as they
  * stand in the table, see bench/support/units.ts for the rules).
  *
  * "Minimum" means: the reads the answer or the write's conditions cannot do

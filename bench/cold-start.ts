@@ -137,7 +137,7 @@ interface BuiltBundle {
   file: string;
   bytes: number;
   mapBytes: number;
-  /** Output bytes per package (service code per top folder: lib/http, lib/domain, ...). */
+  /** Output bytes per package (service code per top folder: lib/http, lib/store, ...). */
   packages: Map<string, number>;
 }
 

@@ -67,7 +67,11 @@ async function writeUsers(ids: string[]) {
       pending = (result.UnprocessedItems?.[tableName()] as Record<string, unknown>[] | undefined) ?? [];
     }
   });
-  await db().send(new TransactWriteCommand({ TransactItems: addCounters('bench', { [userCounter('member', 'OUT')]: ids.length }).map((write) => write.item) }));
+  await db().send(
+    new TransactWriteCommand({
+      TransactItems: addCounters('bench', { [userCounter('member', 'OUT')]: ids.length }).map((write) => write.item),
+    }),
+  );
 }
 
 /**

@@ -2,7 +2,7 @@
  * Change events for other systems: an EventBridge Pipe reads the table's
  * stream and sends one event per change to the service's event bus. A change
  * is one transaction, which writes many items but exactly one audit entry
- * (lib/domain/audit.ts), so the pipe passes only audit-entry inserts: one
+ * (lib/audit/context.ts), so the pipe passes only audit-entry inserts: one
  * event per change, carrying who, when, the operation and what changed.
  * Records that still fail after retries wait in a dead-letter queue.
  */

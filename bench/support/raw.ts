@@ -2,9 +2,10 @@
  * The raw SDK calls the measured operations make, written out by hand with
  * the bench's own document client: the same commands, in the same order and
  * with the same concurrency, carrying the same items and expressions as the
- * domain code sends (lib/domain/membership.ts + user-changes.ts for E2,
- * membership-bulk.ts + bulk-move.ts for E3, user-list.ts + db/query.ts for
- * E1, groups.ts for G1, group-members.ts for G4). No middleware, validation,
+ * domain code sends (lib/departments/membership.ts + lib/users/changes.ts
+ * for E2, departments/bulk-membership.ts + bulk-move/ for E3, lists/users.ts
+ * + db/query.ts for E1, groups/groups.ts for G1, groups/members.ts for G4).
+ * No middleware, validation,
  * logging, error mapping or response shaping: what is left is the floor an
  * operation's handler is compared against.
  *
@@ -34,7 +35,15 @@ export const rawKeys = {
   groupMember: (id: string, generation: string, userId: string): Key => ({ pk: `MEMBERS#${id}#${generation}`, sk: `USER#${userId}` }),
   userGroup: (userId: string, id: string, generation: string): Key => ({ pk: `USER#${userId}`, sk: `GROUP#${id}#${generation}` }),
 };
-const { user: userKey, department: departmentKey, audit: auditKey, bulkHeader: bulkHeaderKey, bulkPart: bulkPartKey, statsShard: statsShardKey, group: groupKey } = rawKeys;
+const {
+  user: userKey,
+  department: departmentKey,
+  audit: auditKey,
+  bulkHeader: bulkHeaderKey,
+  bulkPart: bulkPartKey,
+  statsShard: statsShardKey,
+  group: groupKey,
+} = rawKeys;
 const groupMembersPartition = (id: string, generation: string) => `MEMBERS#${id}#${generation}`;
 const usersPartition = (membership: 'IN' | 'OUT') => `USERS#${membership}`;
 const AUDIT_PARTITION = 'AUDIT';
@@ -102,7 +111,14 @@ export function movedUserItem(stored: Item, departmentId: string | null, at: str
   };
 }
 
-export function auditPut(table: string, operation: string, resourceType: string, resourceId: string, changes: Item, at: string): TransactItem {
+export function auditPut(
+  table: string,
+  operation: string,
+  resourceType: string,
+  resourceId: string,
+  changes: Item,
+  at: string,
+): TransactItem {
   const id = newId();
   return {
     Put: {
@@ -125,7 +141,7 @@ export function auditPut(table: string, operation: string, resourceType: string,
   };
 }
 
-/** department-usage.ts departmentUsageUpdate: counters by `delta`, each raised one under its limit. */
+/** lib/store/departments.ts addUsageWrite: counters by `delta`, each raised one under its limit. */
 export function usageUpdate(table: string, departmentId: string, delta: Usage, at: string): TransactItem {
   const names: Record<string, string> = { '#version': 'version' };
   const values: Record<string, unknown> = { ':one': 1, ':now': at };
@@ -154,7 +170,7 @@ export function usageUpdate(table: string, departmentId: string, delta: Usage, a
   };
 }
 
-/** department-usage.ts departmentReservation, for a target without limits. */
+/** lib/store/departments.ts reserveUsageWrite, for a target without limits. */
 export function reservation(table: string, departmentId: string, reserved: Usage, at: string): TransactItem {
   const names: Record<string, string> = { '#version': 'version' };
   const values: Record<string, unknown> = { ':one': 1, ':now': at };
@@ -220,7 +236,7 @@ export async function rawE2(client: Doc, table: string, departmentId: string, us
   const usage = usageOf(before);
   if (before.department_id) items.push(usageUpdate(table, String(before.department_id), scale(usage, -1), at));
   items.push(usageUpdate(table, departmentId, usage, at));
-  // user-changes.ts statsWrites: -1 on the old counter, +1 on the new; IN -> IN cancels out and writes no shard.
+  // lib/users/changes.ts statsWrites: -1 on the old counter, +1 on the new; IN -> IN cancels out and writes no shard.
   const role = String(before.account_role);
   const deltas: Record<string, number> = {};
   const from = `users_${before.department_id ? 'IN' : 'OUT'}_${role}`;
@@ -256,6 +272,40 @@ function packParts(users: Item[], target: string): Item[][] {
 
 const usageFields = (prefix: string, usage: Usage) => Object.fromEntries(QUOTAS.map((q) => [`${prefix}${q}`, usage[q]]));
 
+/** The header of an E3 bulk move as it is opened (lib/store/bulk-moves.ts headerPut). */
+export const bulkHeaderItem = (op: string, target: string, at: string, leaseUntil: string, parts: number, reserved: Usage): Item => ({
+  ...bulkHeaderKey(op),
+  type: 'bulk_move',
+  id: op,
+  state: 'preparing',
+  operation: 'E3',
+  target,
+  at,
+  lease_until: leaseUntil,
+  parts,
+  parts_left: parts,
+  ...usageFields('reserved_', reserved),
+  gsi1pk: BULK_MOVES_PARTITION,
+  gsi1sk: `${leaseUntil}#${op}`,
+});
+
+/** One part of a bulk move (lib/store/bulk-moves.ts partPut). */
+export const bulkPartItem = (op: string, index: number, userIds: string[], usage: Usage): Item => ({
+  ...bulkPartKey(op, index),
+  type: 'bulk_part',
+  user_ids: userIds,
+  ...usageFields('usage_', usage),
+});
+
+/** The two items of a G4 membership (lib/store/memberships.ts membershipItems). */
+export function membershipItemsRaw(groupId: string, generation: string, userId: string, at: string): [Item, Item] {
+  const attributes = { group_id: groupId, generation, user_id: userId, added_at: at };
+  return [
+    { ...rawKeys.groupMember(groupId, generation, userId), type: 'group-member', ...attributes },
+    { ...rawKeys.userGroup(userId, groupId, generation), type: 'user-group', ...attributes },
+  ];
+}
+
 /**
  * E3 of users that are all in other departments and more than one
  * transaction holds: read the target and the users (BatchGetItem, 100 a
@@ -289,21 +339,7 @@ export async function rawE3(client: Doc, table: string, departmentId: string, us
     {
       Put: {
         TableName: table,
-        Item: {
-          ...bulkHeaderKey(op),
-          type: 'bulk_move',
-          id: op,
-          state: 'preparing',
-          operation: 'E3',
-          target: departmentId,
-          at,
-          lease_until: leaseUntil,
-          parts: parts.length,
-          parts_left: parts.length,
-          ...usageFields('reserved_', reserved),
-          gsi1pk: BULK_MOVES_PARTITION,
-          gsi1sk: `${leaseUntil}#${op}`,
-        },
+        Item: bulkHeaderItem(op, departmentId, at, leaseUntil, parts.length, reserved),
         ConditionExpression: 'attribute_not_exists(pk)',
       },
     },
@@ -331,12 +367,12 @@ export async function rawE3(client: Doc, table: string, departmentId: string, us
       {
         Put: {
           TableName: table,
-          Item: {
-            ...bulkPartKey(op, index),
-            type: 'bulk_part',
-            user_ids: part.map((u) => u.id),
-            ...usageFields('usage_', sumUsage(part.map(usageOf))),
-          },
+          Item: bulkPartItem(
+            op,
+            index,
+            part.map((u) => String(u.id)),
+            sumUsage(part.map(usageOf)),
+          ),
         },
       },
       ...part.map((user): TransactItem => ({
@@ -483,7 +519,7 @@ export async function rawG4(client: Doc, table: string, groupId: string, userId:
   );
   if (member.Item) return;
   const at = new Date().toISOString();
-  const attributes = { group_id: groupId, generation, user_id: userId, added_at: at };
+  const [groupSide, userSide] = membershipItemsRaw(groupId, generation, userId, at);
   await transact(client, [
     {
       Update: {
@@ -508,11 +544,11 @@ export async function rawG4(client: Doc, table: string, groupId: string, userId:
     {
       Put: {
         TableName: table,
-        Item: { ...rawKeys.groupMember(groupId, generation, userId), type: 'group-member', ...attributes },
+        Item: groupSide,
         ConditionExpression: 'attribute_not_exists(pk)',
       },
     },
-    { Put: { TableName: table, Item: { ...rawKeys.userGroup(userId, groupId, generation), type: 'user-group', ...attributes } } },
+    { Put: { TableName: table, Item: userSide } },
     auditPut(table, 'G4', 'group', groupId, { added_user_ids: [userId] }, at),
   ]);
 }

@@ -2,31 +2,26 @@
  * The local stand-in for API Gateway (HTTP API, Lambda proxy payload 2.0).
  *
  * It serves the route table (lib/routes.ts) the way the deployed API does:
- * route matching with literal segments before parameters, the JWT authorizer
- * replaced by two static bearer tokens, the 6 MiB Lambda payload limit, and
- * the event and context a Lambda handler receives on AWS.
+ * route matching with literal segments before parameters (router.ts), the
+ * JWT authorizer replaced by two static bearer tokens (auth.ts), the 6 MiB
+ * Lambda payload limit and the event and context a Lambda handler receives
+ * on AWS (event.ts). This module runs the server and the handlers.
  */
-import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import type {
-  APIGatewayEventRequestContextJWTAuthorizer,
-  APIGatewayEventRequestContextV2,
-  APIGatewayProxyEventV2,
-  APIGatewayProxyStructuredResultV2,
-  Context,
-} from 'aws-lambda';
-import type { ProblemSlug } from '../../lib/problems';
+import type { APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { problemResponse } from '../../lib/http/problem';
 import type { HttpResponse } from '../../lib/http/response';
-import { routes as routeTable, servedPaths, type Route } from '../../lib/routes';
+import type { ProblemSlug } from '../../lib/problems';
+import { routes as routeTable, type Route } from '../../lib/routes';
+import { createAuthenticator, type Principal } from './auth';
+import { buildEvent, lambdaContext, MAX_REQUEST_BYTES, PayloadTooLarge, readBody, type GatewayEvent } from './event';
+import { createRouter } from './router';
 
-/** The event a handler gets; `authorizer` is present on protected routes only, as on AWS. */
-export type GatewayEvent = APIGatewayProxyEventV2 & {
-  requestContext: APIGatewayEventRequestContextV2 & { authorizer?: APIGatewayEventRequestContextJWTAuthorizer };
-};
+export { MAX_REQUEST_BYTES, type GatewayEvent };
 
 export type LambdaHandler = (event: GatewayEvent, context: Context) => Promise<unknown>;
 
@@ -50,298 +45,7 @@ export interface Gateway {
   close(): Promise<void>;
 }
 
-/** Lambda's synchronous invocation payload limit; the handlers enforce the API's own 1 MiB rule. */
-export const MAX_REQUEST_BYTES = 6 * 1024 * 1024;
-
-/** API Gateway's maximum integration timeout; reported by getRemainingTimeInMillis. */
-const HANDLER_TIMEOUT_MS = 29_000;
-const MEMORY_LIMIT_MB = '1024';
-const LOCAL_ACCOUNT_ID = '000000000000';
-const LOCAL_API_ID = 'local';
-const LOCAL_REGION = 'us-east-1';
-
 const projectRoot = fileURLToPath(new URL('../../', import.meta.url));
-
-// ---------------------------------------------------------------------------
-// Route matching
-
-interface CompiledRoute {
-  route: Route;
-  /** The served path this entry matches, e.g. `/v2/users.json`; the routeKey uses it. */
-  servedPath: string;
-  pattern: RegExp;
-  paramNames: string[];
-  /** 0 per literal segment, 1 per parameter: sorts literal routes before parameterised ones. */
-  specificity: number[];
-}
-
-function compile(route: Route, servedPath: string): CompiledRoute {
-  const paramNames: string[] = [];
-  const specificity: number[] = [];
-  const source = servedPath
-    .split('/')
-    .map((segment) => {
-      const param = /^\{(\w+)\}$/.exec(segment);
-      specificity.push(param ? 1 : 0);
-      if (!param) return escapeRegExp(segment);
-      paramNames.push(param[1]);
-      return '([^/]+)';
-    })
-    .join('/');
-  return { route, servedPath, pattern: new RegExp(`^${source}$`), paramNames, specificity };
-}
-
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
-
-/** Lexicographic on segment kinds: at the first differing segment, a literal wins (API Gateway's "most specific"). */
-function bySpecificity(a: CompiledRoute, b: CompiledRoute): number {
-  const length = Math.min(a.specificity.length, b.specificity.length);
-  for (let i = 0; i < length; i++) {
-    if (a.specificity[i] !== b.specificity[i]) return a.specificity[i] - b.specificity[i];
-  }
-  return a.specificity.length - b.specificity.length;
-}
-
-interface RouteMatch {
-  compiled: CompiledRoute;
-  /** Undefined when the route has none, as on AWS. */
-  pathParameters?: Record<string, string>;
-}
-
-function createRouter(routes: readonly Route[]) {
-  const compiled = routes.flatMap((route) => servedPaths(route).map((path) => compile(route, path))).sort(bySpecificity);
-  return (method: string, rawPath: string): RouteMatch | undefined => {
-    for (const candidate of compiled) {
-      if (candidate.route.method !== method) continue;
-      const match = candidate.pattern.exec(rawPath);
-      if (!match) continue;
-      if (candidate.paramNames.length === 0) return { compiled: candidate };
-      const pathParameters: Record<string, string> = {};
-      candidate.paramNames.forEach((name, i) => {
-        pathParameters[name] = decodeComponent(match[i + 1]);
-      });
-      return { compiled: candidate, pathParameters };
-    }
-    return undefined;
-  };
-}
-
-function decodeComponent(text: string): string {
-  try {
-    return decodeURIComponent(text);
-  } catch {
-    return text; // malformed escapes pass through; the handler's id check rejects them
-  }
-}
-
-// ---------------------------------------------------------------------------
-// Authorization
-
-type Principal = { sub: string; scopes: string[] };
-
-const WRITER: Principal = { sub: 'local-admin', scopes: ['admin/read', 'admin/write'] };
-const READER: Principal = { sub: 'local-reader', scopes: ['admin/read'] };
-
-const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest();
-
-/**
- * Compares digests, not the tokens: equal lengths for timingSafeEqual, and the
- * time taken says nothing about how much of a token was right.
- */
-function createAuthenticator(tokens: GatewayOptions['tokens']) {
-  if (!tokens.write) throw new Error('startGateway: tokens.write must be a non-empty string');
-  const known: Array<[Buffer, Principal]> = [[sha256(tokens.write), WRITER]];
-  if (tokens.read) known.push([sha256(tokens.read), READER]);
-  return (authorization: string | undefined): Principal | undefined => {
-    const bearer = /^Bearer +(\S+) *$/i.exec(authorization ?? '');
-    if (!bearer) return undefined;
-    const presented = sha256(bearer[1]);
-    let principal: Principal | undefined;
-    for (const [digest, candidate] of known) {
-      if (timingSafeEqual(digest, presented) && !principal) principal = candidate;
-    }
-    return principal;
-  };
-}
-
-function jwtAuthorizer(principal: Principal): APIGatewayEventRequestContextJWTAuthorizer {
-  return {
-    jwt: { claims: { sub: principal.sub, scope: principal.scopes.join(' ') }, scopes: [...principal.scopes] },
-  };
-}
-
-// ---------------------------------------------------------------------------
-// The request body
-
-class PayloadTooLarge extends Error {}
-
-/** Reads at most MAX_REQUEST_BYTES; past that it stops keeping bytes and rejects. */
-function readBody(request: IncomingMessage): Promise<Buffer> {
-  const declared = Number(request.headers['content-length']);
-  if (Number.isFinite(declared) && declared > MAX_REQUEST_BYTES) return Promise.reject(new PayloadTooLarge());
-  return new Promise((resolveBody, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    const onData = (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > MAX_REQUEST_BYTES) {
-        request.off('data', onData);
-        chunks.length = 0;
-        reject(new PayloadTooLarge());
-        return;
-      }
-      chunks.push(chunk);
-    };
-    request.on('data', onData);
-    request.on('end', () => resolveBody(Buffer.concat(chunks)));
-    request.on('error', reject);
-  });
-}
-
-const utf8 = new TextDecoder('utf-8', { fatal: true });
-
-function isTextual(contentType: string | undefined): boolean {
-  if (!contentType) return false;
-  const mediaType = contentType.split(';')[0].trim().toLowerCase();
-  return (
-    mediaType.startsWith('text/') ||
-    /^application\/(json|xml|javascript|x-www-form-urlencoded)$/.test(mediaType) ||
-    /\+(json|xml)$/.test(mediaType)
-  );
-}
-
-/** Text stays text; anything else travels base64-encoded, as API Gateway sends it. */
-function encodeBody(bytes: Buffer, contentType: string | undefined): { body?: string; isBase64Encoded: boolean } {
-  if (bytes.length === 0) return { isBase64Encoded: false };
-  if (isTextual(contentType)) {
-    try {
-      return { body: utf8.decode(bytes), isBase64Encoded: false };
-    } catch {
-      // not valid UTF-8: fall through to base64
-    }
-  }
-  return { body: bytes.toString('base64'), isBase64Encoded: true };
-}
-
-// ---------------------------------------------------------------------------
-// Event and context
-
-/** Lower-case names; repeated headers joined with ','; cookies go to `event.cookies` instead. */
-function collectHeaders(request: IncomingMessage): { headers: Record<string, string>; cookies?: string[] } {
-  const headers: Record<string, string> = {};
-  const cookies: string[] = [];
-  const raw = request.rawHeaders;
-  for (let i = 0; i < raw.length; i += 2) {
-    const name = raw[i].toLowerCase();
-    const value = raw[i + 1];
-    if (name === 'cookie') {
-      cookies.push(
-        ...value
-          .split(';')
-          .map((cookie) => cookie.trim())
-          .filter(Boolean),
-      );
-      continue;
-    }
-    headers[name] = name in headers ? `${headers[name]},${value}` : value;
-  }
-  return { headers, cookies: cookies.length > 0 ? cookies : undefined };
-}
-
-/** Decoded values; repeated keys joined with ','; undefined without a query, as on AWS. */
-function queryParameters(rawQueryString: string): Record<string, string> | undefined {
-  if (rawQueryString === '') return undefined;
-  const parameters: Record<string, string> = {};
-  for (const [key, value] of new URLSearchParams(rawQueryString)) {
-    parameters[key] = key in parameters ? `${parameters[key]},${value}` : value;
-  }
-  return parameters;
-}
-
-const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
-
-/** API Gateway's `time` format: `21/Nov/2026:09:30:00 +0000`. */
-function requestTime(date: Date): string {
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return `${pad(date.getUTCDate())}/${MONTHS[date.getUTCMonth()]}/${date.getUTCFullYear()}:${pad(date.getUTCHours())}:${pad(date.getUTCMinutes())}:${pad(date.getUTCSeconds())} +0000`;
-}
-
-interface EventInput {
-  request: IncomingMessage;
-  match: RouteMatch;
-  rawPath: string;
-  rawQueryString: string;
-  body: Buffer;
-  principal?: Principal;
-  requestId: string;
-  receivedAt: Date;
-}
-
-function buildEvent({ request, match, rawPath, rawQueryString, body, principal, requestId, receivedAt }: EventInput): GatewayEvent {
-  const { headers, cookies } = collectHeaders(request);
-  const sourceIp = (request.socket.remoteAddress ?? '127.0.0.1').replace(/^::ffff:/, '');
-  const domainName = headers.host ?? '127.0.0.1';
-  headers['x-forwarded-for'] ??= sourceIp;
-  headers['x-forwarded-proto'] ??= 'http';
-  headers['x-forwarded-port'] ??= String(request.socket.localPort ?? '');
-  const routeKey = `${match.compiled.route.method} ${match.compiled.servedPath}`;
-  return {
-    version: '2.0',
-    routeKey,
-    rawPath,
-    rawQueryString,
-    cookies,
-    headers,
-    queryStringParameters: queryParameters(rawQueryString),
-    pathParameters: match.pathParameters,
-    requestContext: {
-      accountId: LOCAL_ACCOUNT_ID,
-      apiId: LOCAL_API_ID,
-      domainName,
-      domainPrefix: domainName.replace(/:\d+$/, '').split('.')[0],
-      http: {
-        method: request.method ?? 'GET',
-        path: rawPath,
-        protocol: `HTTP/${request.httpVersion}`,
-        sourceIp,
-        userAgent: headers['user-agent'] ?? '',
-      },
-      requestId,
-      routeKey,
-      stage: '$default',
-      time: requestTime(receivedAt),
-      timeEpoch: receivedAt.getTime(),
-      ...(principal ? { authorizer: jwtAuthorizer(principal) } : {}),
-    },
-    ...encodeBody(body, headers['content-type']),
-  };
-}
-
-function lambdaContext(route: Route, requestId: string): Context {
-  const deadline = Date.now() + HANDLER_TIMEOUT_MS;
-  const unsupported = () => {
-    throw new Error('callback-style completion is not supported: return a promise');
-  };
-  return {
-    callbackWaitsForEmptyEventLoop: true,
-    functionName: route.handler,
-    functionVersion: '$LATEST',
-    invokedFunctionArn: `arn:aws:lambda:${LOCAL_REGION}:${LOCAL_ACCOUNT_ID}:function:${route.handler}`,
-    memoryLimitInMB: MEMORY_LIMIT_MB,
-    awsRequestId: requestId,
-    logGroupName: `/aws/lambda/${route.handler}`,
-    logStreamName: 'local',
-    getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()),
-    done: unsupported,
-    fail: unsupported,
-    succeed: unsupported,
-  };
-}
-
-// ---------------------------------------------------------------------------
-// Handlers and responses
 
 function defaultHandlerLoader(): (route: Route) => Promise<LambdaHandler> {
   const loaded = new Map<string, Promise<LambdaHandler>>();

@@ -9,13 +9,14 @@
  *
  * It imports no handler: lib/openapi/generate.ts loads them and calls it.
  */
-import * as z from 'zod/mini';
 import { toJSONSchema, type $ZodType } from 'zod/v4/core';
 import { PROBLEM_STATUS, PROBLEM_TITLE, type ProblemSlug } from '../problems';
 import { requiredScope, servedPaths, type Route } from '../routes';
 import { IDEMPOTENCY_HEADER, KEY_PATTERN } from '../http/idempotency';
 import { operationDocs as defaultOperationDocs, type OperationDoc, type ResponseDoc } from './operations';
-import * as responses from '../schemas/responses';
+import { ALL_SLUGS, componentSchemas, parameterSchemas, problemComponent, requestSchema, stripDialect, type Json } from './schemas';
+
+export { problemComponent };
 
 /** The request schemas of an operation, as its handler's `spec` holds them. */
 export interface RequestSpec {
@@ -38,7 +39,6 @@ export interface BuildResult {
   problems: string[];
 }
 
-type Json = Record<string, unknown>;
 export type OpenApiDocument = Json & {
   paths: Record<string, Record<string, Json>>;
   components: { schemas: Record<string, Json>; responses: Record<string, Json>; securitySchemes: Record<string, Json> };
@@ -67,43 +67,6 @@ const DESCRIPTION = `The department and group administration API (contract v2). 
 - **Idempotency-Key**: any POST, PUT, PATCH or DELETE may carry one; a repeat within 24 hours answers the first answer again without doing anything again.
 - **Concurrency**: GET of a user, department or group carries an \`ETag\`; PATCH and DELETE of those honour \`If-Match\` (412 on a stale tag). Any change may answer 409 \`conflict\` when a concurrent change to the same resources won: retry it.`;
 
-/** Problem slugs API.md names; each is a component schema whether or not an operation answers it today. */
-const ALL_SLUGS = Object.keys(PROBLEM_STATUS) as ProblemSlug[];
-
-const pascal = (text: string) => text.replace(/(^|[-_])([a-z])/g, (_, __, letter: string) => letter.toUpperCase());
-export const problemComponent = (slug: ProblemSlug) => `${pascal(slug)}Problem`;
-
-/** Response schemas that become named components, by name. */
-const RESPONSE_COMPONENTS: Record<string, $ZodType> = {
-  User: responses.user,
-  Department: responses.department,
-  Quota: responses.quota,
-  DepartmentQuotas: responses.departmentQuotas,
-  DepartmentDeleted: responses.departmentDeleted,
-  GroupSummary: responses.groupSummary,
-  Group: responses.group,
-  Users: responses.users,
-  UserList: responses.userList,
-  DepartmentList: responses.departmentList,
-  GroupList: responses.groupList,
-  Report: responses.report,
-  AuditEntry: responses.auditEntry,
-  AuditList: responses.auditList,
-  Health: responses.health,
-  OpenApiDocument: responses.openApiDocument,
-  ...Object.fromEntries(ALL_SLUGS.map((slug) => [problemComponent(slug), responses.problems[slug]])),
-};
-
-const COMPONENT_DESCRIPTIONS: Record<string, string> = {
-  User: '`account_role` defaults to `member`, `activated` to false, `last_login` and `department_id` to null.',
-  Quota:
-    '`usage` counts the members the quota applies to; `limit` null means no limit; `seats` is set by the deployment and not `editable`.',
-  Report: '`status` goes `pending` → `running` → `complete` or `failed`; `email` is null when no e-mail was asked for.',
-  ...Object.fromEntries(
-    ALL_SLUGS.map((slug) => [problemComponent(slug), `${PROBLEM_TITLE[slug]} (\`${slug}\`, ${PROBLEM_STATUS[slug]}).`]),
-  ),
-};
-
 /** Default texts of parameters by name; operations.ts gives the rest. */
 const PARAMETER_TEXT: Record<string, string> = {
   user_id: 'Id of the user.',
@@ -120,55 +83,6 @@ const headerName = (name: string) => name.replace(/(^|-)([a-z])/g, (_, dash: str
 
 /** Every change (any method but GET) takes an Idempotency-Key: lib/http/operation.ts runs lib/http/idempotency.ts for all of them. */
 const takesIdempotencyKey = (route: Route) => route.method !== 'GET';
-
-// --- schemas -------------------------------------------------------------------
-
-function stripDialect(schema: Json): Json {
-  const { $schema: _schema, $id: _id, ...rest } = schema;
-  return rest;
-}
-
-/** A request schema (what a caller may send), inline. */
-function requestSchema(schema: $ZodType): Json {
-  return stripDialect(toJSONSchema(schema, { target: 'draft-2020-12', io: 'input', unrepresentable: 'throw' }) as Json);
-}
-
-/** The response components, with references between them (pruneUnused drops those no operation needs). */
-function componentSchemas(): { schemas: Record<string, Json>; nameOf: Map<$ZodType, string> } {
-  const registry = z.registry<{ id: string }>();
-  const nameOf = new Map<$ZodType, string>();
-  for (const [name, schema] of Object.entries(RESPONSE_COMPONENTS)) {
-    registry.add(schema, { id: name });
-    nameOf.set(schema, name);
-  }
-  const converted = toJSONSchema(registry, {
-    target: 'draft-2020-12',
-    io: 'output',
-    unrepresentable: 'throw',
-    uri: (id) => `#/components/schemas/${id}`,
-  }) as { schemas: Record<string, Json> };
-  const schemas: Record<string, Json> = {};
-  for (const [name, schema] of Object.entries(converted.schemas)) {
-    const description = COMPONENT_DESCRIPTIONS[name];
-    schemas[name] = { ...(description ? { description } : {}), ...stripDialect(schema) };
-  }
-  return { schemas, nameOf };
-}
-
-/** Query and path schemas: a value parsed into a number is documented as that number, with its bounds and default. */
-function parameterSchemas(schema: $ZodType): { properties: Record<string, Json>; required: string[] } {
-  const input = requestSchema(schema) as { properties?: Record<string, Json>; required?: string[] };
-  const output = stripDialect(toJSONSchema(schema, { target: 'draft-2020-12', io: 'output', unrepresentable: 'any' }) as Json) as {
-    properties?: Record<string, Json>;
-  };
-  const properties: Record<string, Json> = {};
-  for (const [name, property] of Object.entries(input.properties ?? {})) {
-    const parsed = output.properties?.[name];
-    const numeric = parsed && (parsed.type === 'integer' || parsed.type === 'number');
-    properties[name] = property.type === 'string' && numeric ? parsed : property;
-  }
-  return { properties, required: input.required ?? [] };
-}
 
 // --- operations ----------------------------------------------------------------
 

@@ -1,5 +1,5 @@
 /**
- * The bulk move protocol (lib/domain/bulk-move.ts) when its driver dies:
+ * The bulk move protocol (lib/departments/bulk-move/) when its driver dies:
  * a crash is injected at every transaction of an E3 and an E5, and the
  * healer must finish each one all or nothing, with the counters exact at
  * every point in between.

@@ -204,7 +204,7 @@ class CreateGroup extends Step {
   async apply(model: Model, real: Real) {
     const body = { id: this.id, name: this.name, description: this.description, user_ids: this.userIds };
     const response = await real.api.post('/v2/groups', body);
-    // lib/domain order: unknown users (read first), then id, then name.
+    // the order of lib/groups/create.ts: unknown users (read first), then id, then name.
     const missing = unique(this.userIds ?? []).filter((u) => !model.users.has(u));
     if (missing.length > 0) {
       expectProblem(this.label(), response, 404, 'not-found');

@@ -17,7 +17,7 @@
  * other's data and the service-wide counters are checked exactly.
  *
  * The model follows API.md. Where API.md leaves the precedence of two errors
- * open, the model follows lib/domain (noted at each command). API.md fixes
+ * open, the model follows the domain code (noted at each command). API.md fixes
  * no order for `overages`, `missing_user_ids` or `user_ids`: those are
  * compared as sets.
  *
@@ -432,7 +432,7 @@ class RemoveUser extends Step {
 /**
  * E7: 200 the quota object; a limit below usage is accepted; unknown
  * department → 404. `seats` → 403 quota-not-editable, checked before the
- * department (lib/domain/department-quotas.ts), so also for an unknown one.
+ * department (lib/departments/quota-limits.ts), so also for an unknown one.
  */
 class SetQuota extends Step {
   constructor(
@@ -456,7 +456,7 @@ class SetQuota extends Step {
 
 /**
  * E3, all-or-nothing; repeats are ignored. Unknown department → 404
- * not-found, checked first (lib/domain/membership-bulk.ts; so no
+ * not-found, checked first (lib/departments/bulk-membership.ts; so no
  * missing_user_ids then); unknown users → 404 not-found with
  * missing_user_ids; over a
  * quota → 409 quota-exceeded where `requested` is what the whole request adds

@@ -23,7 +23,9 @@ export function groupViolations(items: Item[]): string[] {
   const present = new Set(items.map(keyOf));
   const userIds = new Set(byType('user').map((user) => user.id as string));
   const groups = new Map(byType('group').map((group) => [group.id as string, group]));
-  const markers = new Set(byType('group-cleanup').map((marker) => keyOf(cleanupMarkerKey({ id: marker.group_id, generation: marker.generation }))));
+  const markers = new Set(
+    byType('group-cleanup').map((marker) => keyOf(cleanupMarkerKey({ id: marker.group_id, generation: marker.generation }))),
+  );
 
   for (const group of groups.values()) {
     if (group.state !== 'active') violations.push(`group ${group.id} is ${group.state}`);
@@ -45,7 +47,8 @@ export function groupViolations(items: Item[]): string[] {
   const counted = new Map<string, number>();
   for (const member of byType('group-member')) {
     const where = `membership of user ${member.user_id} in group ${member.group_id} (${member.generation})`;
-    if (member.pk !== groupMemberKey({ id: member.group_id, generation: member.generation }, member.user_id).pk) violations.push(`${where} has key ${member.pk}`);
+    if (member.pk !== groupMemberKey({ id: member.group_id, generation: member.generation }, member.user_id).pk)
+      violations.push(`${where} has key ${member.pk}`);
     const group = groups.get(member.group_id);
     if (group && group.generation === member.generation) counted.set(group.id, (counted.get(group.id) ?? 0) + 1);
     else if (markers.has(keyOf(cleanupMarkerKey({ id: member.group_id, generation: member.generation }))))

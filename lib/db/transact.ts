@@ -42,7 +42,13 @@ export function put(item: Item, condition?: Condition, options: WriteOptions = {
 export function update(key: Key, changes: Update, options: WriteOptions = {}): Write {
   return {
     item: {
-      Update: { TableName: tableName(), Key: key, UpdateExpression: changes.updateExpression, ...changes.expressionInput(), ...returnOld(options) },
+      Update: {
+        TableName: tableName(),
+        Key: key,
+        UpdateExpression: changes.updateExpression,
+        ...changes.expressionInput(),
+        ...returnOld(options),
+      },
     },
     explain: options.explain,
   };
@@ -58,7 +64,15 @@ export function remove(key: Key, condition?: Condition, options: WriteOptions = 
 export function check(key: Key, condition: Condition, options: WriteOptions = {}): Write {
   const { ConditionExpression, ...placeholders } = condition.expressionInput();
   return {
-    item: { ConditionCheck: { TableName: tableName(), Key: key, ConditionExpression: ConditionExpression!, ...placeholders, ...returnOld(options) } },
+    item: {
+      ConditionCheck: {
+        TableName: tableName(),
+        Key: key,
+        ConditionExpression: ConditionExpression!,
+        ...placeholders,
+        ...returnOld(options),
+      },
+    },
     explain: options.explain,
   };
 }
@@ -107,7 +121,8 @@ export async function transactWrite(writes: Write[]): Promise<void> {
       const retryable = codes.every((code) => code === 'None' || RETRYABLE_CODES.has(code));
       if (!retryable) throw error;
       if (attempt + 1 >= MAX_ATTEMPTS) {
-        if (codes.includes('TransactionConflict')) throw new ContentionError('Other changes to the same resources are in progress; retry the request.');
+        if (codes.includes('TransactionConflict'))
+          throw new ContentionError('Other changes to the same resources are in progress; retry the request.');
         throw new DatabaseBusyError('The database is throttling requests; retry the request shortly.');
       }
       await sleep(backoffDelay(attempt));

@@ -79,9 +79,13 @@ export async function deleteDepartment(ctx: ChangeContext, id: string, expectedV
       // A stale tag is answered first (RFC 9110 evaluates preconditions before the method).
       if (expectedVersion !== undefined && department.version !== expectedVersion) return preconditionFailed();
       if (department.user_count > 0) {
-        return new Problem('department-not-empty', `Department "${id}" still has ${department.user_count} user(s); remove them first (E4/E5).`, {
-          user_count: department.user_count,
-        });
+        return new Problem(
+          'department-not-empty',
+          `Department "${id}" still has ${department.user_count} user(s); remove them first (E4/E5).`,
+          {
+            user_count: department.user_count,
+          },
+        );
       }
       return preconditionFailed();
     }),

@@ -26,8 +26,24 @@ import { ContentionError, StaleReadError } from '../db/errors';
 import { transactWrite, withFreshRead, type Write } from '../db/transact';
 import { log } from '../log';
 import { preconditionFailed, Problem } from '../problems';
-import { deleteGroupWrite, deletePendingGroupWrite, findGroupItems, isPublished, stalePendingGroups, toGroup, type GroupRef, type StoredGroup } from '../store/groups';
-import { cleanupMarkerPut, cleanupMarkers, deleteCleanupMarker, deleteMemberships, memberIds, membershipDeletes } from '../store/memberships';
+import {
+  deleteGroupWrite,
+  deletePendingGroupWrite,
+  findGroupItems,
+  isPublished,
+  stalePendingGroups,
+  toGroup,
+  type GroupRef,
+  type StoredGroup,
+} from '../store/groups';
+import {
+  cleanupMarkerPut,
+  cleanupMarkers,
+  deleteCleanupMarker,
+  deleteMemberships,
+  memberIds,
+  membershipDeletes,
+} from '../store/memberships';
 import { addCounters, GROUPS_COUNTER } from '../store/stats';
 import { getGroup, groupAudit, groupNotFound, groupTuning, releaseName } from './groups';
 
@@ -80,7 +96,11 @@ export async function deleteGroup(ctx: ChangeContext, id: string, expectedVersio
         return [];
       }
     }
-    await transactWrite([groupDelete(group, { version: expectedVersion, ifMatch: expectedVersion !== undefined }), ...common, cleanupMarkerPut(group, now)]);
+    await transactWrite([
+      groupDelete(group, { version: expectedVersion, ifMatch: expectedVersion !== undefined }),
+      ...common,
+      cleanupMarkerPut(group, now),
+    ]);
     return [{ group, members: group.user_count }];
   });
   await sweepBeforeAnswering(left);
@@ -128,9 +148,18 @@ export async function deleteGroups(ctx: ChangeContext, groupIds: string[]): Prom
  * Deletes a pending group (a G3 that failed, or whose creator died) with its
  * name claim, leaving a marker for its memberships, which it then sweeps.
  */
-export async function abandonPendingGroup(ctx: ChangeContext, group: GroupRef & { name: string }, changes: Record<string, unknown>): Promise<void> {
+export async function abandonPendingGroup(
+  ctx: ChangeContext,
+  group: GroupRef & { name: string },
+  changes: Record<string, unknown>,
+): Promise<void> {
   const now = new Date().toISOString();
-  await transactWrite([deletePendingGroupWrite(group), releaseName(group.id, group.name), cleanupMarkerPut(group, now), groupAudit(ctx, group.id, changes, now)]);
+  await transactWrite([
+    deletePendingGroupWrite(group),
+    releaseName(group.id, group.name),
+    cleanupMarkerPut(group, now),
+    groupAudit(ctx, group.id, changes, now),
+  ]);
   await sweepGroup(group);
 }
 

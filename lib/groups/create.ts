@@ -38,11 +38,30 @@ import { newId } from '../ids';
 import { log } from '../log';
 import { conflict, Problem, validationError } from '../problems';
 import { findGroupNameClaim } from '../store/group-names';
-import { createGroupWrite, findGroupItem, newGroupItem, publishGroupWrite, toGroup, type GroupRef, type NewGroupFields, type StoredGroup } from '../store/groups';
+import {
+  createGroupWrite,
+  findGroupItem,
+  newGroupItem,
+  publishGroupWrite,
+  toGroup,
+  type GroupRef,
+  type NewGroupFields,
+  type StoredGroup,
+} from '../store/groups';
 import { addCounters, GROUPS_COUNTER } from '../store/stats';
 import type { User } from '../users/user';
 import { abandonPendingGroup } from './cleanup';
-import { claimName, groupAudit, groupRepresentation, groupTuning, MAX_GROUP_USERS, nameTaken, readUsers, RESERVED_GROUP_IDS, sortMembers } from './groups';
+import {
+  claimName,
+  groupAudit,
+  groupRepresentation,
+  groupTuning,
+  MAX_GROUP_USERS,
+  nameTaken,
+  readUsers,
+  RESERVED_GROUP_IDS,
+  sortMembers,
+} from './groups';
 import { MissingUserError, newMembership, userCheckWrite } from './members';
 
 export interface NewGroup {
@@ -84,7 +103,9 @@ export async function createGroup(
   if (options.dryRun) return { group: await wouldCreate(fields, userIds.length), users };
   try {
     const group =
-      userIds.length <= groupTuning.singleTransactionUsers ? await createAtOnce(ctx, fields, userIds) : await createInSteps(ctx, fields, userIds);
+      userIds.length <= groupTuning.singleTransactionUsers
+        ? await createAtOnce(ctx, fields, userIds)
+        : await createInSteps(ctx, fields, userIds);
     return { group, users };
   } catch (error) {
     if (error instanceof MissingUserError) {
@@ -131,7 +152,12 @@ async function createInSteps(ctx: ChangeContext, fields: NewGroupFields, userIds
   const started = Date.now();
   const leaseUntil = new Date(started + groupTuning.pendingLeaseMs).toISOString();
   const generation = newId();
-  const item = newGroupItem(fields, generation, new Date(started).toISOString(), { state: 'pending', user_count: 0, version: 0, lease_until: leaseUntil });
+  const item = newGroupItem(fields, generation, new Date(started).toISOString(), {
+    state: 'pending',
+    user_count: 0,
+    version: 0,
+    lease_until: leaseUntil,
+  });
   const ref = { id: fields.id, generation, name: fields.name };
   await transactWrite([createGroupWrite(item, () => idTaken(fields.id)), claimName(fields.id, fields.name)]);
 
@@ -159,7 +185,9 @@ async function createInSteps(ctx: ChangeContext, fields: NewGroupFields, userIds
 async function publish(ctx: ChangeContext, group: NewGroupFields, generation: string, userCount: number): Promise<void> {
   const now = new Date().toISOString();
   await transactWrite([
-    publishGroupWrite(group, generation, userCount, now, () => conflict('Creating the group took too long and it was rolled back; retry the request.')),
+    publishGroupWrite(group, generation, userCount, now, () =>
+      conflict('Creating the group took too long and it was rolled back; retry the request.'),
+    ),
     ...addCounters(group.id, { [GROUPS_COUNTER]: 1 }),
     groupAudit(ctx, group.id, { created: { ...group, user_count: userCount } }, now),
   ]);

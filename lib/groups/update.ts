@@ -32,10 +32,15 @@ export async function updateGroup(ctx: ChangeContext, id: string, patch: GroupPa
     }
     const now = new Date().toISOString();
     const writes: Write[] = [
-      updateGroupWrite({ id, nameBefore: before.name, name: after.name, description: after.description }, now, expectedVersion, (stored) => {
-        if (!isPublished(stored)) return groupNotFound(id);
-        return expectedVersion !== undefined && stored.version !== expectedVersion ? preconditionFailed() : new StaleReadError();
-      }),
+      updateGroupWrite(
+        { id, nameBefore: before.name, name: after.name, description: after.description },
+        now,
+        expectedVersion,
+        (stored) => {
+          if (!isPublished(stored)) return groupNotFound(id);
+          return expectedVersion !== undefined && stored.version !== expectedVersion ? preconditionFailed() : new StaleReadError();
+        },
+      ),
     ];
     if (foldCase(after.name) !== foldCase(before.name)) writes.push(releaseName(id, before.name), claimName(id, after.name));
     writes.push(groupAudit(ctx, id, changes, now));

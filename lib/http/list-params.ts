@@ -85,7 +85,9 @@ export interface PageQuery {
 }
 
 /** The E1 parameters, shared by every user list. */
-export function userListRequest(query: PageQuery & { sort?: string; query?: string; activated?: 'true' | 'false'; last_login?: string }): UserListRequest {
+export function userListRequest(
+  query: PageQuery & { sort?: string; query?: string; activated?: 'true' | 'false'; last_login?: string },
+): UserListRequest {
   const sort = parseSort(query.sort, USER_SORT_FIELDS, 'last_name');
   const filters = parseFilter(query.query, USER_FILTER_ATTRIBUTES);
   const roles = filters.get('account_role');
@@ -115,9 +117,20 @@ export function userListRequest(query: PageQuery & { sort?: string; query?: stri
 /** Departments' and groups' list parameters. */
 export function namedListRequest(query: PageQuery & { sort?: string; query?: string }): NamedListRequest {
   const sort = parseSort(query.sort, NAMED_SORT_FIELDS, 'name');
-  return { count: query.count, offset: query.offset, sort, namePrefixes: prefixes(parseFilter(query.query, NAMED_FILTER_ATTRIBUTES).get('name'), 'name') };
+  return {
+    count: query.count,
+    offset: query.offset,
+    sort,
+    namePrefixes: prefixes(parseFilter(query.query, NAMED_FILTER_ATTRIBUTES).get('name'), 'name'),
+  };
 }
 
 export function auditListRequest(query: PageQuery & { query?: string; since?: string; before?: string }): AuditListRequest {
-  return { count: query.count, offset: query.offset, since: query.since, before: query.before, filters: Object.fromEntries(parseFilter(query.query, AUDIT_FILTER_ATTRIBUTES)) };
+  return {
+    count: query.count,
+    offset: query.offset,
+    since: query.since,
+    before: query.before,
+    filters: Object.fromEntries(parseFilter(query.query, AUDIT_FILTER_ATTRIBUTES)),
+  };
 }

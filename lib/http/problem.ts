@@ -63,7 +63,10 @@ export function errorToProblem(error: unknown, requestId: string): HttpResponse 
   if (error instanceof Problem) return problemResponse(error.slug, error.message, error.extra);
   if (error instanceof ContentionError) return problemResponse('conflict', error.message);
   if (isUnavailable(error)) {
-    const detail = error instanceof DatabaseBusyError ? error.message : 'The service is busy or a service it depends on is failing; retry the request shortly.';
+    const detail =
+      error instanceof DatabaseBusyError
+        ? error.message
+        : 'The service is busy or a service it depends on is failing; retry the request shortly.';
     return problemResponse('unavailable', detail);
   }
   return problemResponse('internal', 'An unexpected error occurred.', { request_id: requestId });

@@ -47,7 +47,13 @@ export async function listNamed<T>(source: NamedListSource<T>, request: NamedLis
     return { items: page, total: all.length, count: page.length, offset: request.offset };
   }
   const [items, total] = await Promise.all([
-    orderedPage({ queries: [query], offset: request.offset, count: request.count, descending: sort.direction === 'desc', sortGroup: source.list.foldedName }),
+    orderedPage({
+      queries: [query],
+      offset: request.offset,
+      count: request.count,
+      descending: sort.direction === 'desc',
+      sortGroup: source.list.foldedName,
+    }),
     prefixes ? countMatches([query]) : readCounters().then((c) => c[source.counter] ?? 0),
   ]);
   const page = items.map(source.toResource);

@@ -115,7 +115,9 @@ async function planQueries(scope: UserScope, filters: UserFilters, sort: SortOrd
   }
   const filter = allOf(residual);
   if (filters.roles) {
-    const queries = filters.roles.flatMap((role) => memberships.map((m) => ({ ...userLists.withRole(role, m), sortKeyPrefix: singlePrefix, filter })));
+    const queries = filters.roles.flatMap((role) =>
+      memberships.map((m) => ({ ...userLists.withRole(role, m), sortKeyPrefix: singlePrefix, filter })),
+    );
     return { queries };
   }
   return { queries: memberships.map((m) => ({ ...userLists.byName(m), sortKeyPrefix: singlePrefix, filter })) };
@@ -149,7 +151,13 @@ const FIELD_COMPARATORS: Record<Exclude<UserSortField, 'last_name'>, (a: User, b
   activated: (a, b) => Number(a.activated) - Number(b.activated),
   // A null last_login counts as older than any time.
   last_login: (a, b) =>
-    a.last_login === b.last_login ? 0 : a.last_login === null ? -1 : b.last_login === null ? 1 : compareCodePoints(a.last_login, b.last_login),
+    a.last_login === b.last_login
+      ? 0
+      : a.last_login === null
+        ? -1
+        : b.last_login === null
+          ? 1
+          : compareCodePoints(a.last_login, b.last_login),
 };
 
 function compareUsers(sort: SortOrder<UserSortField>) {
@@ -169,7 +177,14 @@ export async function listUsers(scope: UserScope, request: UserListRequest): Pro
     return { users, total: all.length, count: users.length, offset };
   }
   const page = (expectedCounts?: number[]) =>
-    orderedPage({ queries: plan.queries, offset, count, descending: sort.direction === 'desc', sortGroup: userLists.foldedName, expectedCounts });
+    orderedPage({
+      queries: plan.queries,
+      offset,
+      count,
+      descending: sort.direction === 'desc',
+      sortGroup: userLists.foldedName,
+      expectedCounts,
+    });
   let items: Item[];
   let counts: number[] | undefined;
   if (plan.queries.length > 1) {

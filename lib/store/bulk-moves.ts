@@ -55,7 +55,15 @@ const toHeader = (item: Item): MoveHeader => ({
 });
 
 /** Opens a move in state `preparing`, with its whole addition reserved. */
-export function headerPut(move: { op: string; operation: string; target: string | null; at: string; leaseUntil: string; parts: number; reserved: Usage }): Write {
+export function headerPut(move: {
+  op: string;
+  operation: string;
+  target: string | null;
+  at: string;
+  leaseUntil: string;
+  parts: number;
+  reserved: Usage;
+}): Write {
   return put(
     {
       ...headerKey(move.op),
@@ -98,7 +106,8 @@ export function partApplied(op: string, index: number, appliedUsage: Usage, expl
 }
 
 /** One part released (a roll-back): deleted, if still there. */
-export const partReleased = (op: string, index: number, explain: Explain): Write => remove(partKey(op, index), new Condition().whenExists(), { explain });
+export const partReleased = (op: string, index: number, explain: Explain): Write =>
+  remove(partKey(op, index), new Condition().whenExists(), { explain });
 
 /** Closes a move: in `applying` with no part left, or in `aborting`. */
 export function headerDelete(op: string, state: 'applying' | 'aborting', explain: Explain): Write {

@@ -20,7 +20,11 @@ const KIND_PREFIX: Record<ClaimKind, string> = { email: 'EMAIL' };
 
 export const claimKey = (kind: ClaimKind, value: string): Key => ({ pk: `${KIND_PREFIX[kind]}#${foldCase(value)}`, sk: KIND_PREFIX[kind] });
 
-export const claimItem = (kind: ClaimKind, value: string, userId: string): Item => ({ ...claimKey(kind, value), type: kind, user_id: userId });
+export const claimItem = (kind: ClaimKind, value: string, userId: string): Item => ({
+  ...claimKey(kind, value),
+  type: kind,
+  user_id: userId,
+});
 
 /** Takes `value` for the user; `explain` answers a value already taken. */
 export const claimFor = (kind: ClaimKind, value: string, userId: string, explain: Explain): Write =>

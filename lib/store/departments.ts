@@ -146,7 +146,13 @@ export function addUsageWrite(id: string, delta: Usage, now: string, explain?: E
  * raised limit still being the one read (or still absent) and on
  * `usage <= limit - k`.
  */
-export function reserveUsageWrite(id: string, reserved: Usage, asRead: StoredDepartment | undefined, now: string, explain?: Explain): Write {
+export function reserveUsageWrite(
+  id: string,
+  reserved: Usage,
+  asRead: StoredDepartment | undefined,
+  now: string,
+  explain?: Explain,
+): Write {
   const changes = counterUpdate(reserved, now);
   for (const quota of COUNTED_QUOTAS) {
     const raise = reserved[quota];

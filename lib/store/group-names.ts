@@ -11,7 +11,12 @@ import { foldCase } from '../text';
 
 export const groupNameKey = (name: string): Key => ({ pk: `GROUPNAME#${foldCase(name)}`, sk: 'GROUPNAME' });
 
-export const groupNameItem = (groupId: string, name: string): Item => ({ ...groupNameKey(name), type: 'group-name', group_id: groupId, name });
+export const groupNameItem = (groupId: string, name: string): Item => ({
+  ...groupNameKey(name),
+  type: 'group-name',
+  group_id: groupId,
+  name,
+});
 
 /** Claims a name for a group; `explain` answers a name already held. */
 export const claimGroupNameWrite = (groupId: string, name: string, explain: Explain): Write =>

@@ -69,5 +69,8 @@ export async function completeRecord(claim: IdempotencyClaim, response: string):
 
 /** Gives the key back after a failed request, if this request still owns the record. */
 export async function releaseRecord(claim: IdempotencyClaim): Promise<void> {
-  await deleteItem(idempotencyKey(claim.keyHash), new Condition().whenEquals('status', 'in_progress').whenEquals('payload_hash', claim.payloadHash));
+  await deleteItem(
+    idempotencyKey(claim.keyHash),
+    new Condition().whenEquals('status', 'in_progress').whenEquals('payload_hash', claim.payloadHash),
+  );
 }

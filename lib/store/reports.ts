@@ -87,7 +87,10 @@ export async function setReportEmailStatus(id: string, status: Exclude<EmailStat
 }
 
 /** Unfinished jobs in `state` due before `before` (all when absent), oldest first, at most 100. */
-export async function queuedReports(state: QueueState, before?: string): Promise<Array<{ id: string; status: ReportStatus; attempts: number }>> {
+export async function queuedReports(
+  state: QueueState,
+  before?: string,
+): Promise<Array<{ id: string; status: ReportStatus; attempts: number }>> {
   const jobs: Array<{ id: string; status: ReportStatus; attempts: number }> = [];
   const query = { index: INDEXES.byName, partition: queuePartition(state), sortKeyBetween: before ? { to: before } : undefined };
   for await (const item of queryStream(query, { pageSize: 100 })) {

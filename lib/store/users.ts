@@ -161,7 +161,10 @@ export const userLists = {
   /** One department's members, by name. */
   inDepartment: (departmentId: string): IndexQuery => ({ index: INDEXES.byDepartment, partition: departmentUsersPartition(departmentId) }),
   /** Users of one role and membership, by name. */
-  withRole: (role: AccountRole, membership: Membership): IndexQuery => ({ index: INDEXES.byRole, partition: rolePartition(role, membership) }),
+  withRole: (role: AccountRole, membership: Membership): IndexQuery => ({
+    index: INDEXES.byRole,
+    partition: rolePartition(role, membership),
+  }),
   /** The case-folded last name of a listed item (ties of the name key are runs of equal values). */
   foldedName: (item: Item) => String(item.last_name_folded),
 } as const;

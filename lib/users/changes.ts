@@ -43,7 +43,11 @@ function emailWrites({ before, after }: UserChange): Write[] {
   const writes: Write[] = [];
   if (before) writes.push(releaseFor('email', before.email, before.id, () => new StaleReadError()));
   if (after) {
-    writes.push(claimFor('email', after.email, after.id, () => conflict(`The e-mail address "${after.email}" is already in use.`, { field: 'email' })));
+    writes.push(
+      claimFor('email', after.email, after.id, () =>
+        conflict(`The e-mail address "${after.email}" is already in use.`, { field: 'email' }),
+      ),
+    );
   }
   return writes;
 }

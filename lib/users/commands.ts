@@ -24,7 +24,10 @@ export type UserPatch = Partial<Pick<User, 'email' | 'first_name' | 'last_name' 
 /** Commits one user change with its audit entry. */
 async function commitUserChange(ctx: ChangeContext, change: UserChange, changes: Record<string, unknown>, now: string) {
   const subject = (change.after ?? change.before)!;
-  await transactWrite([...userChangeWrites(change, now), recordChange(ctx, { resourceType: 'user', resourceId: subject.id, changes }, now)]);
+  await transactWrite([
+    ...userChangeWrites(change, now),
+    recordChange(ctx, { resourceType: 'user', resourceId: subject.id, changes }, now),
+  ]);
 }
 
 export async function createUser(ctx: ChangeContext, input: NewUser): Promise<StoredUser> {
@@ -90,7 +93,12 @@ export async function deleteUser(ctx: ChangeContext, id: string, expectedVersion
     const lockedUntil = await lockGroupAdditions(before);
     try {
       await leaveAllGroups(ctx, id, lockedUntil - GROUP_LOCK_MS / 2);
-      await commitUserChange(ctx, { before, after: null, expectedVersion }, { deleted: userRepresentation(before) }, new Date().toISOString());
+      await commitUserChange(
+        ctx,
+        { before, after: null, expectedVersion },
+        { deleted: userRepresentation(before) },
+        new Date().toISOString(),
+      );
     } catch (error) {
       await unlockGroupAdditions(id, lockedUntil);
       throw error;

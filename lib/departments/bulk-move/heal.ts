@@ -62,7 +62,8 @@ export async function rollBack(op: string): Promise<boolean> {
     );
   }
   const at = new Date().toISOString();
-  const releaseReservation = header.target && !isZeroUsage(header.reserved) ? [addUsageWrite(header.target, scaleUsage(header.reserved, -1), at)] : [];
+  const releaseReservation =
+    header.target && !isZeroUsage(header.reserved) ? [addUsageWrite(header.target, scaleUsage(header.reserved, -1), at)] : [];
   await transactWrite([headerDelete(op, 'aborting', partGone), ...releaseReservation]).catch(ignorePartGone);
   return true;
 }
@@ -91,4 +92,3 @@ export async function healBulkMoves(now = Date.now()): Promise<number> {
   }
   return healed;
 }
-

@@ -14,6 +14,7 @@ import { log } from '../log';
 import { csvWriter, REPORT_SOURCES } from './csv';
 import { MAX_ATTACHMENT_BYTES, sendReportMail } from './email';
 import { claimReport, downloadUrl, finishReport, pendingReportIds, setEmailStatus, type StoredReport } from './jobs';
+import { summarize, type ReportSummary } from './summary';
 
 const PART_BYTES = 5 * 1024 * 1024;
 /** The longest a SigV4 link may live. */
@@ -41,10 +42,11 @@ class AttachmentTap extends Transform {
   }
 }
 
-async function writeCsv(report: StoredReport): Promise<{ rowCount: number; attachment?: Buffer }> {
+async function writeCsv(report: StoredReport): Promise<{ rowCount: number; attachment?: Buffer; summary: ReportSummary }> {
   const source = REPORT_SOURCES[report.type];
   const csv = csvWriter(source.columns);
   const tap = new AttachmentTap(report.email !== null);
+  const summary = summarize(report.type, source.columns); // counters and top-5 lists: memory stays flat
   const upload = new Upload({
     client: s3(),
     params: { Bucket: config().reportsBucket, Key: report.object_key, Body: csv.pipe(tap), ContentType: 'text/csv; charset=utf-8' },
@@ -57,6 +59,7 @@ async function writeCsv(report: StoredReport): Promise<{ rowCount: number; attac
     try {
       for await (const row of source.rows()) {
         rowCount++;
+        summary.add(row);
         if (!csv.write(row)) await once(csv, 'drain');
       }
       csv.end();
@@ -70,13 +73,13 @@ async function writeCsv(report: StoredReport): Promise<{ rowCount: number; attac
     throw error;
   });
   await Promise.all([feed(), uploaded]);
-  return { rowCount, attachment: tap.attachment() };
+  return { rowCount, attachment: tap.attachment(), summary: summary.result() };
 }
 
-async function emailReport(report: StoredReport, rowCount: number, attachment: Buffer | undefined): Promise<void> {
+async function emailReport(report: StoredReport, rowCount: number, attachment: Buffer | undefined, summary: ReportSummary): Promise<void> {
   try {
     const link = attachment ? undefined : await downloadUrl(report, EMAIL_LINK_SECONDS);
-    await sendReportMail({ report, rowCount, attachment, link });
+    await sendReportMail({ report, rowCount, attachment, link, summary });
     await setEmailStatus(report.id, 'sent');
   } catch (error) {
     await log('warn', 'report e-mail failed; the report stays downloadable', { reportId: report.id, error: error as Error });
@@ -97,7 +100,7 @@ export async function runReport(id: string): Promise<void> {
     return;
   }
   const completed = await finishReport(report, { rowCount: written.rowCount });
-  if (completed && report.email) await emailReport(report, written.rowCount, written.attachment);
+  if (completed && report.email) await emailReport(report, written.rowCount, written.attachment, written.summary);
 }
 
 /** The local stand-in for the stream trigger: runs every pending job. */

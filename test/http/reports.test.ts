@@ -160,8 +160,10 @@ describe('E9 POST /v2/departments/exports', () => {
     expect(mail, 'message in the local SES inbox').toBeDefined();
     expect(mail!.destination.to.join(',')).toContain(b);
     expect(mail!.attachments).toHaveLength(1);
-    expect(mail!.subject).toBe(`Departments report ${report.id}`);
-    expect(mail!.body.text).toContain(`ready: ${report.row_count} row(s)`);
+    const departments = report.row_count.toLocaleString('en-US'); // one row per department
+    expect(mail!.subject).toMatch(new RegExp(`^Departments report: ${departments} departments?, (none|[\\d,]+) at a quota limit$`));
+    expect(mail!.body.text).toContain(`${departments} department`);
+    expect(mail!.body.text).toContain(`The CSV is attached (${departments} row`);
     expect(mail!.attachments[0].filename).toBe(`departments-report-${report.id}.csv`);
     const csv = Buffer.from(mail!.attachments[0].content, 'base64').toString('utf8');
     expect(csv).toContain('department_id,name,user_count');

@@ -38,10 +38,10 @@ import { get, itemSize, query, sum, tx, write, writeUnits, type Cost, type Item 
 import { progress, round } from './support/util';
 
 /** Index partitions and keys, as the store modules define them. */
-const AUDIT_PARTITION = auditList({}, {}).partition;
+const AUDIT_PARTITION = auditList().partition;
 const DEPARTMENTS_PARTITION = departmentList.byName().partition;
 const GROUPS_PARTITION = groupList.byName().partition;
-const usersPartition = (membership: 'IN' | 'OUT') => userLists.byName(membership).partition;
+const usersPartition = (membership: 'IN' | 'OUT') => userLists.all({ membership }, 'name').partition;
 const emailClaimKey = (email: string) => claimKey('email', email);
 
 export interface CapacityResult {
@@ -460,7 +460,7 @@ export async function measureCapacity({ client, table }: CapacityContext): Promi
     {
       operation: 'E3 (100 users)',
       setup: async () => {
-        e3Hundred = (await sizer.indexPage(`DEPT#${d3}`, 100, false, INDEXES.byDepartment)).map((item) => String(item.id));
+        e3Hundred = (await sizer.indexPage(`DEPT#${d3}`, 100, false, INDEXES.byName)).map((item) => String(item.id));
         if (e3Hundred.length !== 100) throw new Error(`E3 (100 users): ${d3} holds ${e3Hundred.length} users`);
       },
       run: () => invoke('E3', { params: { department_id: d4 }, body: { user_ids: e3Hundred } }),

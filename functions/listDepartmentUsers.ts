@@ -1,5 +1,6 @@
 import { listUsers } from '../lib/lists/users';
 import { userListRequest } from '../lib/http/list-params';
+import { nextLink } from '../lib/http/link';
 import { operation } from '../lib/http/operation';
 import { departmentIdParams } from '../lib/schemas/common';
 import { userListQuery } from '../lib/schemas/users';
@@ -8,7 +9,8 @@ import { userListQuery } from '../lib/schemas/users';
 export const handler = operation(
   'listDepartmentUsers',
   { params: departmentIdParams, query: userListQuery },
-  async ({ params, query }) => ({
-    body: await listUsers({ kind: 'department', departmentId: params.department_id }, userListRequest(query)),
-  }),
+  async ({ params, query, path, rawQuery }) => {
+    const page = await listUsers({ kind: 'department', departmentId: params.department_id }, userListRequest(query));
+    return { body: page, headers: nextLink(path, rawQuery, page.next_cursor) };
+  },
 );

@@ -1,9 +1,11 @@
 import { listGroups } from '../lib/groups/groups';
 import { namedListRequest } from '../lib/http/list-params';
+import { nextLink } from '../lib/http/link';
 import { operation } from '../lib/http/operation';
 import { groupListQuery } from '../lib/schemas/groups';
 
 /** G2: groups without their users. */
-export const handler = operation('G2', { query: groupListQuery }, async ({ query }) => ({
-  body: await listGroups(namedListRequest(query)),
-}));
+export const handler = operation('G2', { query: groupListQuery }, async ({ query, path, rawQuery }) => {
+  const page = await listGroups(namedListRequest(query));
+  return { body: page, headers: nextLink(path, rawQuery, page.next_cursor) };
+});

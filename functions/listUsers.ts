@@ -1,8 +1,10 @@
 import { listUsers } from '../lib/lists/users';
 import { userListRequest } from '../lib/http/list-params';
+import { nextLink } from '../lib/http/link';
 import { operation } from '../lib/http/operation';
 import { userListQuery } from '../lib/schemas/users';
 
-export const handler = operation('listUsers', { query: userListQuery }, async ({ query }) => ({
-  body: await listUsers({ kind: 'all' }, userListRequest(query)),
-}));
+export const handler = operation('listUsers', { query: userListQuery }, async ({ query, path, rawQuery }) => {
+  const page = await listUsers({ kind: 'all' }, userListRequest(query));
+  return { body: page, headers: nextLink(path, rawQuery, page.next_cursor) };
+});

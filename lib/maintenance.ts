@@ -5,12 +5,15 @@
  */
 import { healBulkMoves } from './departments/bulk-move/heal';
 import { sweepDeletedGroups } from './groups/cleanup';
+import { backfillLists } from './lists/migration';
 import { repairReports } from './reports/jobs';
 
 export interface MaintenanceReport {
   healed_bulk_moves: number;
   repaired_reports: number;
   swept_groups: number;
+  /** Items the list backfill visited (0 once the table is ready). */
+  backfilled_items: number;
 }
 
 export async function runMaintenance(now = Date.now()): Promise<MaintenanceReport> {
@@ -18,5 +21,6 @@ export async function runMaintenance(now = Date.now()): Promise<MaintenanceRepor
     healed_bulk_moves: await healBulkMoves(now),
     repaired_reports: await repairReports(now),
     swept_groups: await sweepDeletedGroups({ now }),
+    backfilled_items: (await backfillLists()).visited,
   };
 }

@@ -5,7 +5,7 @@
  */
 
 /** Sorts before every character a name may hold (names reject control characters). */
-const KEY_SEPARATOR = '\u0001';
+export const KEY_SEPARATOR = '\u0001';
 
 export function foldCase(text: string): string {
   return text.toLowerCase();

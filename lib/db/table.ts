@@ -4,7 +4,9 @@
  *
  * Every index projects ALL attributes: a page of a list is then one Query of
  * the items themselves, which is cheaper than a keys-only index followed by a
- * BatchGetItem of the page. What each index holds is written in the store module of each item kind (lib/store/).
+ * BatchGetItem of the page (0.5 RCU per 4 KB of entries against 0.5 RCU per
+ * item). What each index holds is written in the store module of each item
+ * kind (lib/store/).
  */
 
 /** An item as the document client reads and writes it. */
@@ -23,13 +25,37 @@ export interface IndexDefinition {
   sortKey: string;
 }
 
+/**
+ * The global secondary indexes. An index is a pair of attributes; several
+ * indexes share attributes (every name-sorted index sorts on `gsi1sk`), and
+ * each item kind fills the attributes of the indexes it is listed in (its
+ * store module says which). An item without both attributes of an index is
+ * not in it.
+ *
+ * CloudFormation adds or removes one index per stack update: infra/storage.ts
+ * (`indexCount`) lets a deployed table gain the list indexes one deploy at a
+ * time; a new table gets them all at once.
+ */
 export const INDEXES = {
-  /** Sorted by name, partitioned by kind (users in/out of a department, departments, groups, audit). */
+  /** Lists in name or key order: users by membership (USERS#IN|OUT), one department's users, departments, groups, audit, queues. */
   byName: { name: 'gsi1', partitionKey: 'gsi1pk', sortKey: 'gsi1sk' },
-  /** Users of one department, sorted by last name. */
-  byDepartment: { name: 'gsi2', partitionKey: 'gsi2pk', sortKey: 'gsi2sk' },
-  /** Users of one role (in or out of a department), sorted by last name. */
+  /** Audit entries by resource. (Until the list indexes, users of one department by name: no longer written.) */
+  byResource: { name: 'gsi2', partitionKey: 'gsi2pk', sortKey: 'gsi2sk' },
+  /** Legacy: users of one role by name. No longer written or read; kept so that an upgrade does not delete an index. */
   byRole: { name: 'gsi3', partitionKey: 'gsi3pk', sortKey: 'gsi3sk' },
+  /** The byName partitions in time order: users by last login, departments and groups by creation. */
+  byTime: { name: 'gsi4', partitionKey: 'gsi1pk', sortKey: 'gsi4sk' },
+  /** Users of one cell (scope × role × activated × logged in or not) by name; audit entries by actor. */
+  cellByName: { name: 'gsi5', partitionKey: 'gsi5pk', sortKey: 'gsi1sk' },
+  /** Users of one cell by last login. */
+  cellByTime: { name: 'gsi6', partitionKey: 'gsi5pk', sortKey: 'gsi4sk' },
+  /** Users of one cell by id. */
+  cellById: { name: 'gsi7', partitionKey: 'gsi5pk', sortKey: 'id' },
+  /** Users by the month of their last login (or never), by name; audit entries by operation. */
+  monthByName: { name: 'gsi8', partitionKey: 'gsi8pk', sortKey: 'gsi1sk' },
 } as const satisfies Record<string, IndexDefinition>;
 
 export const indexList: IndexDefinition[] = Object.values(INDEXES);
+
+/** The indexes a table had before the list indexes (issue 15); a deployed table gains the others one by one. */
+export const ORIGINAL_INDEX_COUNT = 3;

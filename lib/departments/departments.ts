@@ -96,7 +96,12 @@ export async function deleteDepartment(ctx: ChangeContext, id: string, expectedV
 
 export async function listDepartments(request: NamedListRequest) {
   const { items, ...page } = await listNamed(
-    { list: departmentList, counter: DEPARTMENTS_COUNTER, toResource: (item) => departmentRepresentation(toDepartment(item)) },
+    {
+      kind: 'departments',
+      list: departmentList,
+      counter: DEPARTMENTS_COUNTER,
+      toResource: (item) => departmentRepresentation(toDepartment(item)),
+    },
     request,
   );
   return { departments: items, ...page };

@@ -127,7 +127,7 @@ export async function getGroupWithUsers(id: string): Promise<{ group: StoredGrou
 
 export async function listGroups(request: NamedListRequest) {
   const { items, ...page } = await listNamed(
-    { list: groupList, counter: GROUPS_COUNTER, toResource: (item) => groupRepresentation(toGroup(item)) },
+    { kind: 'groups', list: groupList, counter: GROUPS_COUNTER, toResource: (item) => groupRepresentation(toGroup(item)) },
     request,
   );
   return { groups: items, ...page };

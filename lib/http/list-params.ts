@@ -81,7 +81,16 @@ function parseLastLogin(raw: string | undefined): LoginFilter | undefined {
 
 export interface PageQuery {
   count: number;
-  offset: number;
+  offset?: number;
+  cursor?: string;
+}
+
+/** `offset` or `cursor`, not both (API.md: both together → 400). */
+function paging(query: PageQuery): { count: number; offset: number; cursor?: string } {
+  if (query.cursor !== undefined && query.offset !== undefined) {
+    throw validationError([{ field: 'cursor', message: 'give either offset or cursor, not both' }]);
+  }
+  return { count: query.count, offset: query.offset ?? 0, cursor: query.cursor };
 }
 
 /** The E1 parameters, shared by every user list. */
@@ -101,8 +110,7 @@ export function userListRequest(
     if (!ID_PATTERN.test(id)) throw validationError([{ field: 'query', message: `department_id "${id}" is not a valid id` }]);
   }
   return {
-    count: query.count,
-    offset: query.offset,
+    ...paging(query),
     sort,
     filters: {
       roles: roles && [...new Set(roles as AccountRole[])],
@@ -118,17 +126,22 @@ export function userListRequest(
 export function namedListRequest(query: PageQuery & { sort?: string; query?: string }): NamedListRequest {
   const sort = parseSort(query.sort, NAMED_SORT_FIELDS, 'name');
   return {
-    count: query.count,
-    offset: query.offset,
+    ...paging(query),
     sort,
     namePrefixes: prefixes(parseFilter(query.query, NAMED_FILTER_ATTRIBUTES).get('name'), 'name'),
   };
 }
 
-export function auditListRequest(query: PageQuery & { query?: string; since?: string; before?: string }): AuditListRequest {
+export function auditListRequest(query: {
+  count: number;
+  cursor?: string;
+  query?: string;
+  since?: string;
+  before?: string;
+}): AuditListRequest {
   return {
     count: query.count,
-    offset: query.offset,
+    cursor: query.cursor,
     since: query.since,
     before: query.before,
     filters: Object.fromEntries(parseFilter(query.query, AUDIT_FILTER_ATTRIBUTES)),

@@ -25,6 +25,9 @@ export interface OperationInput<P, Q, B> {
   body: B;
   /** Request headers, names lower-cased. */
   headers: Record<string, string | undefined>;
+  /** The path as requested and its query parameters as sent (for links to other pages of a list). */
+  path: string;
+  rawQuery: Record<string, string>;
   ctx: RequestContext;
 }
 
@@ -81,6 +84,10 @@ function parseRequest<P, Q, B>(spec: OperationSpec<P, Q, B>): middy.MiddlewareOb
         query,
         body,
         headers,
+        path: event.rawPath,
+        rawQuery: Object.fromEntries(
+          Object.entries(event.queryStringParameters ?? {}).filter((e): e is [string, string] => e[1] !== undefined),
+        ),
         ctx: requestContext(event, spec.operationId, request.context),
       };
     },

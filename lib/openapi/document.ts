@@ -74,7 +74,9 @@ const PARAMETER_TEXT: Record<string, string> = {
   group_id: 'Id of the group.',
   report_id: 'Id of the report.',
   count: 'How many items to return (1–1000).',
-  offset: 'How many matching items to skip.',
+  offset: 'How many matching items to skip (0–10000: an offset reads what it skips; walk further with `cursor`). Not with `cursor`.',
+  cursor:
+    "The `next_cursor` of the previous page: the page after it, with the same `sort` and `query` (another list's cursor, or an altered one: 400). Not with `offset`.",
   dry_run: '`true`: answer what the request would give (the result, or the 404/409 problem with its `overages`) and change nothing.',
 };
 

@@ -52,7 +52,14 @@ export interface OperationDoc {
 const ETAG: HeaderDoc = { description: 'Version tag of the resource, for `If-Match`.', required: true };
 const location = (what: string): HeaderDoc => ({ description: `Path of the ${what}.`, required: true });
 
-const list = (items: string) => `A page of ${items}, with \`total\` (all that match), \`count\` (returned here) and \`offset\`.`;
+const LINK: HeaderDoc = { description: 'The next page (RFC 8288 `rel="next"`), the same request with `cursor`; absent on the last page.' };
+
+/** A page of a list, with its `Link` to the next. */
+const listResponse = (items: string, schema: $ZodType): ResponseDoc => ({
+  description: `A page of ${items}, with \`total\` (all that match), \`count\` (returned here), \`offset\` (the position of the first) and \`next_cursor\` (null on the last page).`,
+  schema,
+  headers: { Link: LINK },
+});
 const sortText = (fields: readonly string[], fallback: string) =>
   `\`asc\` or \`desc\` (on \`${fallback}\`), or \`<field>\` / \`<field>:asc|desc\` with field one of ${fields
     .map((field) => `\`${field}\``)
@@ -131,7 +138,7 @@ export const operationDocs: Record<string, OperationDoc> = {
   },
   listUsers: {
     description: 'Every user, in or out of a department. Same parameters as E1.',
-    responses: { 200: { description: list('users'), schema: responses.userList } },
+    responses: { 200: listResponse('users', responses.userList) },
     parameters: userListParameters,
   },
   getUser: {
@@ -162,7 +169,7 @@ export const operationDocs: Record<string, OperationDoc> = {
     requestExample: { id: 'eng', name: 'Engineering' },
   },
   listDepartments: {
-    responses: { 200: { description: list('departments'), schema: responses.departmentList } },
+    responses: { 200: listResponse('departments', responses.departmentList) },
     parameters: namedListParameters('departments'),
   },
   getDepartment: {
@@ -177,13 +184,13 @@ export const operationDocs: Record<string, OperationDoc> = {
   },
   listDepartmentUsers: {
     description: 'E1 restricted to one department.',
-    responses: { 200: { description: list('users'), schema: responses.userList } },
+    responses: { 200: listResponse('users', responses.userList) },
     problems: ['not-found'],
     parameters: userListParameters,
   },
   E1: {
     description: 'Users that belong to any department.',
-    responses: { 200: { description: list('users'), schema: responses.userList } },
+    responses: { 200: listResponse('users', responses.userList) },
     parameters: userListParameters,
   },
   E2: {
@@ -244,7 +251,7 @@ export const operationDocs: Record<string, OperationDoc> = {
   },
   G2: {
     description: 'Groups without their users.',
-    responses: { 200: { description: list('groups'), schema: responses.groupList } },
+    responses: { 200: listResponse('groups', responses.groupList) },
     parameters: namedListParameters('groups'),
   },
   G3: {
@@ -307,7 +314,14 @@ export const operationDocs: Record<string, OperationDoc> = {
   listAudit: {
     description:
       'Every change, recorded in the same transaction as the change: who (the token subject), when, the operation id, the resource and what changed. For a membership change the resource is the department or group, and `changes` names the users.',
-    responses: { 200: { description: list('audit entries, newest first'), schema: responses.auditList } },
+    responses: {
+      200: {
+        description:
+          'A page of audit entries, newest first, with `count` and `next_cursor` (null on the last page). The trail only grows: it has no `total` and no `offset`.',
+        schema: responses.auditList,
+        headers: { Link: LINK },
+      },
+    },
     parameters: {
       query: `Filters \`<attribute>:<value>\`, comma-separated, attribute one of ${AUDIT_FILTER_ATTRIBUTES.map((a) => `\`${a}\``).join(', ')} (exact). The same attribute twice means either value; different attributes must all hold.`,
       since: 'Only entries at or after this time (ISO 8601).',

@@ -1,9 +1,9 @@
 import * as z from 'zod/mini';
-import { built, isoTime, pagination, queryParam } from './common';
+import { built, cursorPagination, isoTime, queryParam } from './common';
 
 export const auditListQuery = /* @__PURE__ */ built(() =>
   z.strictObject({
-    ...pagination,
+    ...cursorPagination,
     query: queryParam,
     since: z.optional(isoTime),
     before: z.optional(isoTime),

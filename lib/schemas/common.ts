@@ -37,23 +37,46 @@ export const isoTime = /* @__PURE__ */ built(() =>
   ),
 );
 
-/** An integer in a query string, within bounds, with a default. */
-export function queryInteger(min: number, max: number, fallback: number) {
-  return z._default(
+/** An integer in a query string, within bounds. */
+function boundedInteger(min: number, max: number) {
+  return z.pipe(
+    z.string().check(z.regex(/^\d{1,10}$/, `must be an integer from ${min} to ${max}`)),
     z.pipe(
-      z.string().check(z.regex(/^\d{1,10}$/, `must be an integer from ${min} to ${max}`)),
-      z.pipe(
-        z.transform((value: string) => Number(value)),
-        z.int().check(z.gte(min, `must be at least ${min}`), z.lte(max, `must be at most ${max}`)),
-      ),
+      z.transform((value: string) => Number(value)),
+      z.int().check(z.gte(min, `must be at least ${min}`), z.lte(max, `must be at most ${max}`)),
     ),
-    fallback,
   );
 }
 
+/** An integer in a query string, within bounds, with a default. */
+export function queryInteger(min: number, max: number, fallback: number) {
+  return z._default(boundedInteger(min, max), fallback);
+}
+
+/** API.md: an offset reads what it skips, hence its bound; a cursor does not. */
+export const MAX_OFFSET = 10_000;
+
+/** A `next_cursor` as the service writes it (base64url, a dot, a digest). */
+const cursor = /* @__PURE__ */ built(() =>
+  z
+    .string()
+    .check(
+      z.maxLength(2000, 'must be a next_cursor of this list'),
+      z.regex(/^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/, 'must be a next_cursor of this list'),
+    ),
+);
+
+/** `count`, and `offset` or `cursor` (never both: lib/http/list-params.ts says so). */
 export const pagination = /* @__PURE__ */ built(() => ({
   count: queryInteger(1, 1000, 100),
-  offset: queryInteger(0, 1_000_000, 0),
+  offset: z.optional(boundedInteger(0, MAX_OFFSET)),
+  cursor: z.optional(cursor),
+}));
+
+/** A log's paging: `count` and `cursor` only (no offset, no total). */
+export const cursorPagination = /* @__PURE__ */ built(() => ({
+  count: queryInteger(1, 1000, 100),
+  cursor: z.optional(cursor),
 }));
 
 export const sortParam = /* @__PURE__ */ built(() => z.optional(z.string().check(z.maxLength(100))));

@@ -67,7 +67,7 @@ export const group = z.strictObject({
 
 export const users = z.strictObject({ users: z.array(user) });
 
-const page = { total: count, count, offset: count };
+const page = { total: count, count, offset: count, next_cursor: z.nullable(z.string()) };
 export const userList = z.strictObject({ users: z.array(user), ...page });
 export const departmentList = z.strictObject({ departments: z.array(department), ...page });
 export const groupList = z.strictObject({ groups: z.array(groupSummary), ...page });
@@ -92,7 +92,7 @@ export const auditEntry = z.strictObject({
   resource_id: z.string(),
   changes: z.record(z.string(), z.unknown()),
 });
-export const auditList = z.strictObject({ entries: z.array(auditEntry), ...page });
+export const auditList = z.strictObject({ entries: z.array(auditEntry), count, next_cursor: z.nullable(z.string()) });
 
 export const health = z.strictObject({ status: z.literal('ok') });
 

@@ -1,26 +1,78 @@
 /**
- * Audit entries: `AUDIT#<id>` / `AUDIT`, listed newest first from index
- * partition AUDIT (byName), sorted by `<at>#<id>`. Each is put in the
- * transaction of the change it records.
+ * Audit entries: `AUDIT#<id>` / `AUDIT`, each put in the transaction of the
+ * change it records, and listed newest first from these index partitions,
+ * all sorted by `<at><SEP><id>`:
+ *
+ * | list                 | index (lib/db/table.ts) | partition               |
+ * |----------------------|-------------------------|-------------------------|
+ * | the whole trail      | byName                  | AUDIT                   |
+ * | one actor            | cellByName              | AUDIT#A#<actor>         |
+ * | one operation        | monthByName             | AUDIT#O#<operation id>  |
+ * | one resource         | byResource              | AUDIT#R#<resource id>   |
+ *
+ * so that a filtered page reads only its own entries, however long the trail.
  */
-import type { Filter, IndexQuery } from '../db/query';
+import type { IndexQuery } from '../db/query';
 import { INDEXES, type Item, type Key } from '../db/table';
-import { put, type Write } from '../db/transact';
+import { Update } from '../db/expression';
+import { updateItem } from '../db/items';
+import { isConditionFailure, put, type Write } from '../db/transact';
 import { newId } from '../ids';
 import type { AuditEntry } from '../schemas/responses';
+import { KEY_SEPARATOR } from '../text';
 
 export type { AuditEntry };
 
 export const auditKey = (id: string): Key => ({ pk: `AUDIT#${id}`, sk: 'AUDIT' });
 const AUDIT_PARTITION = 'AUDIT';
 
+export type AuditAttribute = 'actor' | 'operation' | 'resource_id';
+
+const PARTITIONS: Record<AuditAttribute, { index: IndexQuery['index']; attribute: string; prefix: string }> = {
+  actor: { index: INDEXES.cellByName, attribute: 'gsi5pk', prefix: 'AUDIT#A#' },
+  operation: { index: INDEXES.monthByName, attribute: 'gsi8pk', prefix: 'AUDIT#O#' },
+  resource_id: { index: INDEXES.byResource, attribute: 'gsi2pk', prefix: 'AUDIT#R#' },
+};
+
 export interface AuditInput extends Omit<AuditEntry, 'id'> {
   request_id: string;
 }
 
+/** The index attributes of an entry (a backfill gives them to entries written before them). */
+export function auditIndexAttributes(entry: { id: string; at: string; actor: string; operation: string; resource_id: string }) {
+  const sortKey = `${entry.at}${KEY_SEPARATOR}${entry.id}`;
+  return {
+    gsi1pk: AUDIT_PARTITION,
+    gsi1sk: sortKey,
+    [PARTITIONS.actor.attribute]: `${PARTITIONS.actor.prefix}${entry.actor}`,
+    [PARTITIONS.operation.attribute]: `${PARTITIONS.operation.prefix}${entry.operation}`,
+    [PARTITIONS.resource_id.attribute]: `${PARTITIONS.resource_id.prefix}${entry.resource_id}`,
+    gsi2sk: sortKey,
+  };
+}
+
+/** Gives an entry written before the per-attribute lists its index attributes (once). */
+export async function indexOldEntry(item: Item): Promise<void> {
+  const changes = new Update()
+    .setAll(
+      auditIndexAttributes({
+        id: String(item.id),
+        at: String(item.at),
+        actor: String(item.actor),
+        operation: String(item.operation),
+        resource_id: String(item.resource_id),
+      }),
+    )
+    .whenExists()
+    .whenAbsent('gsi5pk');
+  await updateItem(auditKey(String(item.id)), changes).catch((error: unknown) => {
+    if (!isConditionFailure(error)) throw error;
+  });
+}
+
 export function auditPut(entry: AuditInput): Write {
   const id = newId();
-  return put({ ...auditKey(id), type: 'audit', id, ...entry, gsi1pk: AUDIT_PARTITION, gsi1sk: `${entry.at}#${id}` });
+  return put({ ...auditKey(id), type: 'audit', id, ...entry, ...auditIndexAttributes({ id, ...entry }) });
 }
 
 export const toAuditEntry = (item: Item): AuditEntry => ({
@@ -33,33 +85,12 @@ export const toAuditEntry = (item: Item): AuditEntry => ({
   changes: (item.changes as Record<string, unknown>) ?? {},
 });
 
-/** Attributes a list may filter on, each a set of accepted values (OR), all of them (AND). */
-export type AuditFilters = Partial<Record<'actor' | 'operation' | 'resource_id', string[]>>;
-
-function auditFilter(filters: AuditFilters): Filter | undefined {
-  const names: Record<string, string> = {};
-  const values: Record<string, unknown> = {};
-  const clauses = Object.entries(filters).map(([attribute, wanted], a) => {
-    names[`#f${a}`] = attribute;
-    const either = wanted.map((value, v) => {
-      values[`:f${a}_${v}`] = value;
-      return `#f${a} = :f${a}_${v}`;
-    });
-    return `(${either.join(' OR ')})`;
-  });
-  return clauses.length > 0 ? { expression: clauses.join(' AND '), names, values } : undefined;
+/** The whole trail, or the entries of one value of an attribute. */
+export function auditList(filter?: { attribute: AuditAttribute; value: string }): IndexQuery {
+  if (!filter) return { index: INDEXES.byName, partition: AUDIT_PARTITION };
+  const { index, prefix } = PARTITIONS[filter.attribute];
+  return { index, partition: `${prefix}${filter.value}` };
 }
 
-/** The trail, `since` (inclusive) to `before` (exclusive), filtered. */
-export function auditList(window: { since?: string; before?: string }, filters: AuditFilters): IndexQuery {
-  const lastIncluded = window.before === undefined ? undefined : new Date(Date.parse(window.before) - 1).toISOString();
-  return {
-    index: INDEXES.byName,
-    partition: AUDIT_PARTITION,
-    sortKeyBetween: { from: window.since, to: lastIncluded === undefined ? undefined : `${lastIncluded}#\uffff` },
-    filter: auditFilter(filters),
-  };
-}
-
-/** The part of the index sort key that is the entry's time (ties are runs of equal times). */
-export const auditTime = (item: Item) => String(item.at);
+/** The sort key of an entry in any of its lists. */
+export const auditSortKey = (item: Item) => String(item.gsi1sk);

@@ -1,8 +1,10 @@
 /**
- * Department items: `DEPT#<id>` / `DEPT`, listed by name in index partition
- * DEPTS (byName). Each holds its quota counters, `usage_<quota>`, moved in
- * the same transaction as every membership change, and its limits,
- * `limit_<quota>` (absent = no limit).
+ * Department items: `DEPT#<id>` / `DEPT`, listed in index partition DEPTS by
+ * name (byName) and by creation (byTime). Each holds its quota counters,
+ * `usage_<quota>`, moved in the same transaction as every membership change,
+ * and its limits, `limit_<quota>` (absent = no limit). It also counts its
+ * members for the lists: per cell (`C#<cell>`, lib/store/users.ts) and per
+ * month of their last login (`L#<YYYY-MM>`), moved with the same changes.
  *
  * The counter update keeps every limit without reading the department
  * first: a single member change raises a counter by at most one, so
@@ -11,13 +13,13 @@
  */
 import { config } from '../config';
 import { Condition, Update } from '../db/expression';
-import { getItem } from '../db/items';
+import { getItem, updateItem } from '../db/items';
 import { startsWithOneOf, type Filter, type IndexQuery } from '../db/query';
 import { INDEXES, type Item, type Key } from '../db/table';
-import { put, remove, update, type Explain, type Write } from '../db/transact';
+import { isConditionFailure, put, remove, update, type Explain, type Write } from '../db/transact';
 import { COUNTED_QUOTAS, type CountedQuota } from '../schemas/enums';
 import type { Department } from '../schemas/responses';
-import { foldCase, nameSortKey } from '../text';
+import { foldCase, KEY_SEPARATOR, nameSortKey } from '../text';
 
 export type { Department };
 
@@ -25,9 +27,21 @@ export type { Department };
 export type Usage = Record<CountedQuota, number>;
 export const NO_USAGE: Usage = { users: 0, activated_users: 0, admins: 0, managers: 0, guests: 0 };
 
+/** What one change adds to a department: quota usage, and the list counters. */
+export interface DepartmentDelta {
+  usage: Usage;
+  /** By cell code. */
+  cells: Record<string, number>;
+  /** By login month (`YYYY-MM`; users who never logged in are not counted here). */
+  logins: Record<string, number>;
+}
+
 export interface StoredDepartment extends Department {
   version: number;
   usage: Usage;
+  /** Members per cell code, and per month of their last login. */
+  cells: Record<string, number>;
+  logins: Record<string, number>;
   /** Limits of the counted quotas; null = no limit (`seats` comes from the deployment, not the item). */
   limits: Record<CountedQuota, number | null>;
 }
@@ -37,6 +51,8 @@ const DEPARTMENTS_PARTITION = 'DEPTS';
 
 const usageAttribute = (quota: CountedQuota) => `usage_${quota}`;
 const limitAttribute = (quota: CountedQuota) => `limit_${quota}`;
+const CELL_PREFIX = 'C#';
+const LOGIN_PREFIX = 'L#';
 
 const nameAttributes = (id: string, name: string) => ({
   name,
@@ -44,6 +60,15 @@ const nameAttributes = (id: string, name: string) => ({
   gsi1pk: DEPARTMENTS_PARTITION,
   gsi1sk: nameSortKey(name, id),
 });
+
+/** Counters of one kind, by the part of their attribute name after the prefix. */
+function countersOf(item: Item, prefix: string): Record<string, number> {
+  const counters: Record<string, number> = {};
+  for (const [attribute, value] of Object.entries(item)) {
+    if (attribute.startsWith(prefix) && typeof value === 'number') counters[attribute.slice(prefix.length)] = value;
+  }
+  return counters;
+}
 
 /** A department as created: no members (a dataset loaded directly may give the usage its members make). */
 export function newDepartmentItem(id: string, name: string, now: string, usage: Usage = NO_USAGE): Item {
@@ -55,6 +80,7 @@ export function newDepartmentItem(id: string, name: string, now: string, usage: 
     ...Object.fromEntries(COUNTED_QUOTAS.map((q) => [usageAttribute(q), usage[q]])),
     created_at: now,
     updated_at: now,
+    gsi4sk: `${now}${KEY_SEPARATOR}${id}`,
     version: 1,
   };
 }
@@ -76,6 +102,8 @@ export function toDepartment(item: Item): StoredDepartment {
     version: Number(item.version),
     usage,
     limits,
+    cells: countersOf(item, CELL_PREFIX),
+    logins: countersOf(item, LOGIN_PREFIX),
   };
 }
 
@@ -115,28 +143,32 @@ export function setLimitWrite(id: string, quota: CountedQuota, limit: number | n
 }
 
 /** Moves the counters by `delta` and bumps the version; the department must exist. */
-function counterUpdate(delta: Usage, now: string): Update {
+function counterUpdate(delta: DepartmentDelta, now: string): Update {
   const changes = new Update().set('updated_at', now).add('version', 1).whenExists();
-  for (const quota of COUNTED_QUOTAS) if (delta[quota] !== 0) changes.add(usageAttribute(quota), delta[quota]);
+  for (const quota of COUNTED_QUOTAS) if (delta.usage[quota] !== 0) changes.add(usageAttribute(quota), delta.usage[quota]);
+  for (const [cell, n] of Object.entries(delta.cells)) if (n !== 0) changes.add(`${CELL_PREFIX}${cell}`, n);
+  for (const [month, n] of Object.entries(delta.logins)) if (n !== 0) changes.add(`${LOGIN_PREFIX}${month}`, n);
   return changes;
 }
 
+export const usageOnly = (usage: Usage): DepartmentDelta => ({ usage, cells: {}, logins: {} });
+
 /**
- * Moves the counters by `delta`: each counter it raises must be below its
- * limit before the raise (and `users` below the seats). Raises by one at
- * most; bulk moves reserve instead.
+ * Moves the counters by `delta`: each quota counter it raises must be below
+ * its limit before the raise (and `users` below the seats). Raises a quota
+ * counter by one at most; bulk moves reserve instead.
  */
-export function addUsageWrite(id: string, delta: Usage, now: string, explain?: Explain): Write {
+export function addUsageWrite(id: string, delta: DepartmentDelta, now: string, explain?: Explain): Write {
   const changes = counterUpdate(delta, now);
   for (const quota of COUNTED_QUOTAS) {
-    if (delta[quota] <= 0) continue;
-    if (delta[quota] !== 1) throw new Error('addUsageWrite raises a counter by one at most; bulk moves reserve instead');
+    if (delta.usage[quota] <= 0) continue;
+    if (delta.usage[quota] !== 1) throw new Error('addUsageWrite raises a counter by one at most; bulk moves reserve instead');
     const usage = changes.name(usageAttribute(quota));
     const limit = changes.name(limitAttribute(quota));
     changes.when(`attribute_not_exists(${limit}) OR ${usage} < ${limit}`);
   }
   const seats = config().departmentSeats;
-  if (delta.users > 0 && seats !== null) changes.when(`${changes.name(usageAttribute('users'))} < ${changes.value(seats)}`);
+  if (delta.usage.users > 0 && seats !== null) changes.when(`${changes.name(usageAttribute('users'))} < ${changes.value(seats)}`);
   return update(departmentKey(id), changes, { explain, returnOld: true });
 }
 
@@ -144,16 +176,18 @@ export function addUsageWrite(id: string, delta: Usage, now: string, explain?: E
  * Adds a whole bulk addition at once. A raise of `k` cannot compare two
  * attributes the way `usage < limit` does, so it is conditional on each
  * raised limit still being the one read (or still absent) and on
- * `usage <= limit - k`.
+ * `usage <= limit - k`. `delta` may also move the list counters (a move
+ * that fits in one transaction counts its users there).
  */
 export function reserveUsageWrite(
   id: string,
-  reserved: Usage,
+  delta: DepartmentDelta,
   asRead: StoredDepartment | undefined,
   now: string,
   explain?: Explain,
 ): Write {
-  const changes = counterUpdate(reserved, now);
+  const changes = counterUpdate(delta, now);
+  const reserved = delta.usage;
   for (const quota of COUNTED_QUOTAS) {
     const raise = reserved[quota];
     if (raise === 0) continue;
@@ -173,11 +207,24 @@ export function reserveUsageWrite(
   return update(departmentKey(id), changes, { explain, returnOld: true });
 }
 
+/** Gives an item written before the creation-time list its sort key there (once). */
+export async function indexCreation(item: Item): Promise<void> {
+  const changes = new Update()
+    .set('gsi4sk', `${String(item.created_at)}${KEY_SEPARATOR}${String(item.id)}`)
+    .whenExists()
+    .whenAbsent('gsi4sk');
+  await updateItem({ pk: String(item.pk), sk: String(item.sk) }, changes).catch((error: unknown) => {
+    if (!isConditionFailure(error)) throw error;
+  });
+}
+
 // --- lists -------------------------------------------------------------------
 
 export const departmentList = {
   /** Every department, by name. */
   byName: (): IndexQuery => ({ index: INDEXES.byName, partition: DEPARTMENTS_PARTITION }),
+  /** Every department, by creation time then id. */
+  byCreation: (): IndexQuery => ({ index: INDEXES.byTime, partition: DEPARTMENTS_PARTITION }),
   foldedName: (item: Item) => String(item.name_folded),
   /** Case-folded prefixes of the name. */
   namePrefixes: (prefixes: string[]): Filter => startsWithOneOf('name_folded', prefixes, 'np'),

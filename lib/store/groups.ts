@@ -11,12 +11,12 @@
  */
 import { batchGetItems } from '../db/batch';
 import { Condition, Update } from '../db/expression';
-import { getItem } from '../db/items';
+import { getItem, updateItem } from '../db/items';
 import { queryStream, startsWithOneOf, type Filter, type IndexQuery } from '../db/query';
 import { INDEXES, type Item, type Key } from '../db/table';
-import { put, remove, update, type Explain, type Write } from '../db/transact';
+import { isConditionFailure, put, remove, update, type Explain, type Write } from '../db/transact';
 import type { GroupSummary } from '../schemas/responses';
-import { foldCase, nameSortKey } from '../text';
+import { foldCase, KEY_SEPARATOR, nameSortKey } from '../text';
 
 export type GroupState = 'pending' | 'active';
 export type Group = GroupSummary;
@@ -37,12 +37,12 @@ export const groupKey = (id: string): Key => ({ pk: `GROUP#${id}`, sk: 'GROUP' }
 const GROUPS_PARTITION = 'GROUPS';
 const PENDING_GROUPS_PARTITION = 'GROUPS#PENDING';
 
-/** The attributes that follow from a group's name and state. */
-export function listingAttributes(group: { id: string; name: string; state: GroupState; lease_until?: string }) {
+/** The attributes that follow from a group's name and state (a published group is listed by name and by creation). */
+export function listingAttributes(group: { id: string; name: string; state: GroupState; lease_until?: string; created_at?: string }) {
   const index =
     group.state === 'pending'
       ? { gsi1pk: PENDING_GROUPS_PARTITION, gsi1sk: `${group.lease_until}#${group.id}` }
-      : { gsi1pk: GROUPS_PARTITION, gsi1sk: nameSortKey(group.name, group.id) };
+      : { gsi1pk: GROUPS_PARTITION, gsi1sk: nameSortKey(group.name, group.id), gsi4sk: `${group.created_at}${KEY_SEPARATOR}${group.id}` };
   return { name: group.name, name_folded: foldCase(group.name), ...index };
 }
 
@@ -63,7 +63,7 @@ export function newGroupItem(
     ...groupKey(fields.id),
     type: 'group',
     id: fields.id,
-    ...listingAttributes({ ...fields, state: extra.state, lease_until: extra.lease_until }),
+    ...listingAttributes({ ...fields, state: extra.state, lease_until: extra.lease_until, created_at: now }),
     description: fields.description,
     generation,
     created_at: now,
@@ -105,7 +105,7 @@ export const createGroupWrite = (item: Item, explain: Explain): Write => put(ite
 /** Publishes a pending group of this generation with its members counted. */
 export function publishGroupWrite(group: NewGroupFields, generation: string, userCount: number, now: string, explain: Explain): Write {
   const changes = new Update()
-    .setAll({ state: 'active', ...listingAttributes({ ...group, state: 'active' }), created_at: now, updated_at: now })
+    .setAll({ state: 'active', ...listingAttributes({ ...group, state: 'active', created_at: now }), created_at: now, updated_at: now })
     .remove('lease_until')
     .add('user_count', userCount)
     .add('version', 1)
@@ -125,7 +125,7 @@ export function updateGroupWrite(
   expectedVersion: number | undefined,
   explain: Explain,
 ): Write {
-  const { name, name_folded, gsi1sk } = listingAttributes({ ...group, state: 'active' });
+  const { name, name_folded, gsi1sk } = listingAttributes({ ...group, state: 'active', created_at: '' });
   const changes = new Update()
     .setAll({ name, name_folded, gsi1sk, description: group.description, updated_at: now })
     .add('version', 1)
@@ -171,11 +171,24 @@ export function deleteGroupWrite(group: GroupRef, version: number | undefined, e
 export const deletePendingGroupWrite = (group: GroupRef): Write =>
   remove(groupKey(group.id), new Condition().whenEquals('state', 'pending').whenEquals('generation', group.generation));
 
+/** Gives an item written before the creation-time list its sort key there (once). */
+export async function indexCreation(item: Item): Promise<void> {
+  const changes = new Update()
+    .set('gsi4sk', `${String(item.created_at)}${KEY_SEPARATOR}${String(item.id)}`)
+    .whenExists()
+    .whenAbsent('gsi4sk');
+  await updateItem({ pk: String(item.pk), sk: String(item.sk) }, changes).catch((error: unknown) => {
+    if (!isConditionFailure(error)) throw error;
+  });
+}
+
 // --- lists -------------------------------------------------------------------
 
 export const groupList = {
   /** Published groups, by name. */
   byName: (): IndexQuery => ({ index: INDEXES.byName, partition: GROUPS_PARTITION }),
+  /** Published groups, by creation time then id. */
+  byCreation: (): IndexQuery => ({ index: INDEXES.byTime, partition: GROUPS_PARTITION }),
   foldedName: (item: Item) => String(item.name_folded),
   /** Case-folded prefixes of the name. */
   namePrefixes: (prefixes: string[]): Filter => startsWithOneOf('name_folded', prefixes, 'np'),

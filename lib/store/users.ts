@@ -1,20 +1,35 @@
 /**
- * User items: `USER#<id>` / `USER`, with the user's fields, its `version`
- * (the ETag, bumped by every change), and the attributes of the indexes
- * users are listed from:
+ * User items. A user is the item `USER#<id>` / `USER` — its fields, its
+ * `version` (the ETag, bumped by every change) and the attributes of the
+ * indexes users are listed from across the whole service — and, while it
+ * belongs to a department, a copy `USER#<id>` / `DEPT` that lists it within
+ * that department. Both are written in the same transaction.
  *
- * | index (lib/db/table.ts) | partition                     | sort         |
- * |-------------------------|-------------------------------|--------------|
- * | byName (gsi1)           | USERS#IN / USERS#OUT          | name key     |
- * | byDepartment (gsi2)     | DEPT#<department> (members)   | name key     |
- * | byRole (gsi3)           | ROLE#<role>#IN / ROLE#<role>#OUT | name key  |
+ * A list scope is a prefix: `USERS#IN` / `USERS#OUT` (users in some
+ * department or in none) on the user item, `DEPT#<department>` on the copy.
+ * Within it, each item is in these index partitions (lib/db/table.ts):
  *
- * "name key" is the case-folded last name, then the id (lib/text.ts). IN/OUT
- * splits users by whether they belong to a department, so E1 (users in any
- * department) is one partition and the all-users list merges two.
+ * | index       | partition                      | sort                         |
+ * |-------------|--------------------------------|------------------------------|
+ * | byName      | <scope>                        | name key                     |
+ * | byTime      | <scope>                        | login key                    |
+ * | cellByName  | <scope>#<cell>                 | name key                     |
+ * | cellByTime  | <scope>#<cell>                 | login key                    |
+ * | cellById    | <scope>#<cell>                 | id                           |
+ * | monthByName | <scope>#M#<YYYY-MM or never>   | name key                     |
  *
- * Two locks live on the item, each set by a protocol and honoured by every
- * other write: `bulk_lock` (a bulk department move holds the user,
+ * - name key: case-folded last name, then the id (lib/text.ts nameSortKey);
+ * - login key: the last login time ('' when never), then the id, so that
+ *   "never" sorts before every time;
+ * - cell: role, activated and logged-in, e.g. `admin.10`: the equality
+ *   filters of E1, each combination a partition of its own.
+ *
+ * `lv` marks an item counted by the list counters (lib/store/user-counters.ts):
+ * an item written before them has none until the maintenance backfill
+ * counts it (lib/lists/migration.ts).
+ *
+ * Two locks live on the user item, each set by a protocol and honoured by
+ * every other write: `bulk_lock` (a bulk department move holds the user,
  * lib/departments/bulk-move/) and `group_lock` (a deletion in progress holds
  * off group additions, lib/groups/members.ts).
  */
@@ -22,11 +37,11 @@ import { batchGetItems } from '../db/batch';
 import { Condition, Update } from '../db/expression';
 import { getItem, updateItem } from '../db/items';
 import { compare, isNull, oneOf, startsWithOneOf, type Filter, type IndexQuery } from '../db/query';
-import { INDEXES, type Item, type Key } from '../db/table';
+import { INDEXES, type IndexDefinition, type Item, type Key } from '../db/table';
 import { check, put, remove, update, type Explain, type Write } from '../db/transact';
-import type { AccountRole } from '../schemas/enums';
+import { ACCOUNT_ROLES, type AccountRole } from '../schemas/enums';
 import type { User } from '../schemas/responses';
-import { foldCase, nameSortKey } from '../text';
+import { foldCase, KEY_SEPARATOR, nameSortKey } from '../text';
 
 export type { User };
 
@@ -34,6 +49,8 @@ export type { User };
 export interface StoredUser extends User {
   version: number;
   bulk_lock?: string;
+  /** Counted by the list counters (false for an item written before them, until the backfill counts it). */
+  counted?: boolean;
 }
 
 /** The fields of the representation, in API.md's order (checked against the response schema by the tests). */
@@ -50,31 +67,80 @@ export const USER_FIELDS = [
   'updated_at',
 ] as const satisfies readonly (keyof User)[];
 
+/** The version of the list attributes and counters an item was written with. */
+export const LIST_VERSION = 2;
+
 export const userKey = (id: string): Key => ({ pk: `USER#${id}`, sk: 'USER' });
+export const departmentCopyKey = (id: string): Key => ({ pk: `USER#${id}`, sk: 'DEPT' });
 
 export type Membership = 'IN' | 'OUT';
 export const membershipOf = (departmentId: string | null): Membership => (departmentId ? 'IN' : 'OUT');
 
-const usersPartition = (membership: Membership) => `USERS#${membership}`;
-const departmentUsersPartition = (departmentId: string) => `DEPT#${departmentId}`;
-const rolePartition = (role: AccountRole, membership: Membership) => `ROLE#${role}#${membership}`;
+/** Where users are listed: everybody in (or out of) a department, or the members of one. */
+export type ScopeKey = { membership: Membership } | { department: string };
+export const scopePrefix = (scope: ScopeKey) => ('department' in scope ? `DEPT#${scope.department}` : `USERS#${scope.membership}`);
 
-/** Index attributes of a user item; recomputed on every write, so a change of name, role or department moves its entries. */
-export function userIndexAttributes(user: Pick<User, 'id' | 'last_name' | 'account_role' | 'department_id'>) {
-  const sortKey = nameSortKey(user.last_name, user.id);
-  const membership = membershipOf(user.department_id);
+// --- cells and months ----------------------------------------------------------
+
+/** The equality dimensions E1 filters on; each combination is a cell. */
+export interface CellOf {
+  role: AccountRole;
+  activated: boolean;
+  loggedIn: boolean;
+}
+
+export const cellCode = ({ role, activated, loggedIn }: CellOf) => `${role}.${activated ? 1 : 0}${loggedIn ? 1 : 0}`;
+export const cellOf = (user: Pick<User, 'account_role' | 'activated' | 'last_login'>): CellOf => ({
+  role: user.account_role,
+  activated: user.activated,
+  loggedIn: user.last_login !== null,
+});
+
+/** Every cell, in a fixed order. */
+export const ALL_CELLS: CellOf[] = ACCOUNT_ROLES.flatMap((role) =>
+  [false, true].flatMap((activated) => [false, true].map((loggedIn) => ({ role, activated, loggedIn }))),
+);
+
+/** `YYYY-MM` of a login time, or `never`. */
+export const loginMonth = (lastLogin: string | null) => (lastLogin === null ? 'never' : lastLogin.slice(0, 7));
+
+/** "Never" sorts before every time; ties go by id. */
+export const loginSortKey = (lastLogin: string | null, id: string) => `${lastLogin ?? ''}${KEY_SEPARATOR}${id}`;
+
+/** The list attributes of an item of `scope` (see the table at the top). */
+function listAttributes(user: User, scope: ScopeKey) {
+  const prefix = scopePrefix(scope);
   return {
-    gsi1pk: usersPartition(membership),
-    gsi1sk: sortKey,
-    gsi3pk: rolePartition(user.account_role, membership),
-    gsi3sk: sortKey,
-    ...(user.department_id ? { gsi2pk: departmentUsersPartition(user.department_id), gsi2sk: sortKey } : {}),
+    gsi1pk: prefix,
+    gsi1sk: nameSortKey(user.last_name, user.id),
+    gsi4sk: loginSortKey(user.last_login, user.id),
+    gsi5pk: `${prefix}#${cellCode(cellOf(user))}`,
+    gsi8pk: `${prefix}#M#${loginMonth(user.last_login)}`,
   };
 }
 
 /** The whole item of a user at a version. */
 export function userItem(user: User, version: number): Item {
-  return { ...userKey(user.id), type: 'user', ...user, version, last_name_folded: foldCase(user.last_name), ...userIndexAttributes(user) };
+  return {
+    ...userKey(user.id),
+    type: 'user',
+    ...user,
+    version,
+    last_name_folded: foldCase(user.last_name),
+    lv: LIST_VERSION,
+    ...listAttributes(user, { membership: membershipOf(user.department_id) }),
+  };
+}
+
+/** The copy that lists a member within its department. */
+export function departmentCopyItem(user: User & { department_id: string }): Item {
+  return {
+    ...departmentCopyKey(user.id),
+    type: 'user-in-department',
+    ...user,
+    last_name_folded: foldCase(user.last_name),
+    ...listAttributes(user, { department: user.department_id }),
+  };
 }
 
 /** The representation's fields of an item (absent ones as null). */
@@ -85,7 +151,7 @@ export function toUser(item: Item): User {
 }
 
 export function toStoredUser(item: Item): StoredUser {
-  const user: StoredUser = { ...toUser(item), version: Number(item.version) };
+  const user: StoredUser = { ...toUser(item), version: Number(item.version), counted: item.lv === LIST_VERSION };
   if (typeof item.bulk_lock === 'string') user.bulk_lock = item.bulk_lock;
   return user;
 }
@@ -120,12 +186,48 @@ function preconditionOf(expected: UserPrecondition): Condition {
   return condition.whenEquals('version', expected.version).whenAbsent('bulk_lock');
 }
 
-/** Writes the user at `version` (replacing the item: locks and stale index entries go with the old one). */
-export const putUser = (user: User, version: number, expected: UserPrecondition, explain?: Explain): Write =>
-  put(userItem(user, version), preconditionOf(expected), { explain });
+/**
+ * Writes a user change: the user item at `version` (replacing the item, so
+ * locks and stale index entries go with the old one) or its deletion, and
+ * its department copy — put while it is a member, deleted when it leaves.
+ * Only the user item carries the condition; the copy follows it.
+ */
+export function userWrites(
+  id: string,
+  change: { before: Pick<User, 'department_id'> | null; after: User | null },
+  version: number,
+  expected: UserPrecondition,
+  explain?: Explain,
+): Write[] {
+  const { before, after } = change;
+  const writes = [
+    after
+      ? put(userItem(after, version), preconditionOf(expected), { explain })
+      : remove(userKey(id), preconditionOf(expected), { explain }),
+  ];
+  if (after?.department_id) writes.push(put(departmentCopyItem({ ...after, department_id: after.department_id })));
+  else if (before?.department_id) writes.push(remove(departmentCopyKey(id)));
+  return writes;
+}
 
-export const deleteUser = (id: string, expected: UserPrecondition, explain?: Explain): Write =>
-  remove(userKey(id), preconditionOf(expected), { explain });
+/**
+ * Gives a user item written before the list attributes its list attributes
+ * and marks it counted, if it is still at `version` and not held. Its other
+ * attributes (a deletion's `group_lock`, say) stay; its ETag does not move.
+ */
+export function listAttributesWrite(user: User, version: number): Write {
+  const { gsi4sk, gsi5pk, gsi8pk } = listAttributes(user, { membership: membershipOf(user.department_id) });
+  const changes = new Update()
+    .setAll({ gsi4sk, gsi5pk, gsi8pk, lv: LIST_VERSION })
+    .remove('gsi2pk', 'gsi2sk', 'gsi3pk', 'gsi3sk')
+    .whenEquals('version', version)
+    .whenAbsent('bulk_lock')
+    .whenAbsent('lv');
+  return update(userKey(user.id), changes);
+}
+
+/** The department copy of a member, put without condition (the user item's write carries it). */
+export const departmentCopyPut = (user: User & { department_id: string }): Write => put(departmentCopyItem(user));
 
 /** A bulk move takes the user: no other write can change it until the move rewrites or releases it. */
 export const holdUser = (id: string, version: number, op: string, explain?: Explain): Write =>
@@ -154,22 +256,41 @@ export async function unlockGroupAdditions(id: string, until: string): Promise<v
 
 // --- lists -------------------------------------------------------------------
 
+/** The order an index keeps users in: by name key, by login key, or by id. */
+export type UserOrder = 'name' | 'time' | 'id';
+
+const CELL_INDEX: Record<UserOrder, IndexDefinition> = { name: INDEXES.cellByName, time: INDEXES.cellByTime, id: INDEXES.cellById };
+
 /** The index partitions users are listed from (see the table at the top). */
 export const userLists = {
-  /** All users of one membership, by name. */
-  byName: (membership: Membership): IndexQuery => ({ index: INDEXES.byName, partition: usersPartition(membership) }),
-  /** One department's members, by name. */
-  inDepartment: (departmentId: string): IndexQuery => ({ index: INDEXES.byDepartment, partition: departmentUsersPartition(departmentId) }),
-  /** Users of one role and membership, by name. */
-  withRole: (role: AccountRole, membership: Membership): IndexQuery => ({
-    index: INDEXES.byRole,
-    partition: rolePartition(role, membership),
+  /** Every user of a scope, by name or by login. */
+  all: (scope: ScopeKey, order: 'name' | 'time'): IndexQuery => ({
+    index: order === 'name' ? INDEXES.byName : INDEXES.byTime,
+    partition: scopePrefix(scope),
   }),
-  /** The case-folded last name of a listed item (ties of the name key are runs of equal values). */
-  foldedName: (item: Item) => String(item.last_name_folded),
+  /** The users of one cell of a scope. */
+  cell: (scope: ScopeKey, cell: CellOf, order: UserOrder): IndexQuery => ({
+    index: CELL_INDEX[order],
+    partition: `${scopePrefix(scope)}#${cellCode(cell)}`,
+  }),
+  /** The users of a scope whose last login is in `month` (`YYYY-MM` or `never`), by name. */
+  month: (scope: ScopeKey, month: string): IndexQuery => ({ index: INDEXES.monthByName, partition: `${scopePrefix(scope)}#M#${month}` }),
 } as const;
 
-/** Conditions on the listed users that their partitions do not already give. */
+/** The parts of the index sort keys: the field compared first, and the id that breaks ties. */
+export const userSortKeys = {
+  name: (item: Item) => String(item.gsi1sk),
+  time: (item: Item) => String(item.gsi4sk),
+  id: (item: Item) => String(item.id),
+  /** The case-folded last name a name key starts with. */
+  namePrefix: (foldedPrefix: string) => foldedPrefix,
+  /** The login keys of users who last logged in at or after `time` start at this key. */
+  loginFrom: (time: string) => time,
+  /** Users who never logged in have login keys below this one. */
+  neverBelow: () => '\u0000' + KEY_SEPARATOR.repeat(0),
+};
+
+/** Conditions on the listed users that their partitions and key ranges do not already give. */
 export const userFilters = {
   activated: (activated: boolean): Filter => compare('activated', '=', activated, 'act'),
   roles: (roles: AccountRole[]): Filter => oneOf('account_role', roles, 'role'),
@@ -177,5 +298,5 @@ export const userFilters = {
   lastNamePrefixes: (prefixes: string[]): Filter => startsWithOneOf('last_name_folded', prefixes, 'lnp'),
   neverLoggedIn: (): Filter => isNull('last_login', 'll'),
   loggedInSince: (time: string): Filter => compare('last_login', '>=', time, 'llt'),
-  loggedInBefore: (time: string): Filter => compare('last_login', '<', time, 'llt'),
+  loggedInBefore: (time: string): Filter => compare('last_login', '<', time, 'llb'),
 };

@@ -38,6 +38,7 @@ import { claimReport, createReport, findReport, WORKER_TIMEOUT_SECONDS, repairRe
 import { runReport } from '../../lib/reports/worker';
 import { Api, READ_TOKEN, WRITE_TOKEN } from '../support/api';
 import { invariantViolations, scanTable } from '../support/invariants';
+import { bulkParts } from '../support/bulk-parts';
 import { unique } from '../support/fixtures';
 
 // --- the injector ---------------------------------------------------------------
@@ -314,17 +315,19 @@ describe('DynamoDB faults between the chunks of a bulk move (E3 of 200 users)', 
   const openMoves = async () => (await scanTable()).filter((item) => String(item.pk).startsWith('BULK#') || item.bulk_lock);
   const departmentsNow = async () => new Map(await Promise.all(userIds.map(async (id) => [id, await departmentOf(id)] as const)));
 
-  // 200 users from 2 departments: reserve, 3 holds (the 3rd commits), 3 applies, finish.
+  // 200 users from 2 departments: reserve, a hold per part (the last commits), an apply per part, finish.
+  const parts = bulkParts({ users: USERS, lastName: 'Bulk', from: ['source0', 'source1'], target: 'target' });
+  const commit = 1 + parts; // the transaction that commits, counted from 1
   it('retries a conflict at a hold, a conflict at an apply and a throttled apply, and answers 200', async () => {
     const { target } = await prepare();
     inject(
       { client: 'dynamodb', stage: 'outside', command: /^TransactWriteItems/, skip: 2, times: 1, error: conflictError },
-      { client: 'dynamodb', stage: 'outside', command: /^TransactWriteItems/, skip: 5, times: 1, error: conflictError },
+      { client: 'dynamodb', stage: 'outside', command: /^TransactWriteItems/, skip: commit + 1, times: 1, error: conflictError },
       {
         client: 'dynamodb',
         stage: 'inside',
         command: /^TransactWriteItems/,
-        skip: 6,
+        skip: commit + 2,
         times: 1,
         error: ERRORS.ProvisionedThroughputExceededException,
       },
@@ -367,7 +370,7 @@ describe('DynamoDB faults between the chunks of a bulk move (E3 of 200 users)', 
       client: 'dynamodb',
       stage: 'outside',
       command: /^TransactWriteItems/,
-      skip: 5,
+      skip: commit + 1,
       times: Infinity,
       error: ERRORS.InternalServerError,
     });
@@ -387,7 +390,7 @@ describe('DynamoDB faults between the chunks of a bulk move (E3 of 200 users)', 
       client: 'dynamodb',
       stage: 'outside',
       command: /^TransactWriteItems/,
-      skip: 3,
+      skip: commit - 1,
       times: 1,
       error: ERRORS.TimeoutError,
       lostAnswer: true,

@@ -14,6 +14,7 @@ import { createUser, updateUser } from '../../lib/users/commands';
 import { getUser } from '../../lib/users/user';
 import { ContentionError } from '../../lib/db/errors';
 import { invariantViolations, scanTable } from '../support/invariants';
+import { bulkParts } from '../support/bulk-parts';
 import { unique } from '../support/fixtures';
 
 const ctx = { actor: 'test', operationId: 'E3', requestId: 'test' };
@@ -77,13 +78,14 @@ const bulkItems = async () => (await scanTable()).filter((item) => String(item.p
 const afterLease = () => Date.now() + BULK_LEASE_MS + 1000;
 
 describe('a crash at any transaction of a bulk move heals all or nothing', () => {
-  // 200 users from 2 departments: reserve, 3 holds (the last commits), 3 applies, finish = 8 transactions.
-  for (let call = 1; call <= 8; call++) {
+  // 200 users from 2 departments: reserve, a hold per part (the last commits), an apply per part, finish.
+  const parts = bulkParts({ users: 200, lastName: 'Crash', from: ['source0', 'source1'], target: 'target' });
+  for (let call = 1; call <= 2 + 2 * parts; call++) {
     it(`E3 crashing from transaction ${call}`, async () => {
       const { target, sources, ids } = await setUp(200, 2);
       crashFrom(call);
       await expect(addUsersToDepartment(ctx, target, ids)).rejects.toThrow();
-      const committed = call >= 5;
+      const committed = call >= 2 + parts;
       crashFrom(Infinity);
 
       // Before the heal: counters are exact (reservations included), nobody is half-moved.
@@ -100,7 +102,7 @@ describe('a crash at any transaction of a bulk move heals all or nothing', () =>
 
   it('goes ahead when the commit landed but its answer was lost', async () => {
     const { target, ids } = await setUp(200, 2);
-    Object.assign(crash, { loseAnswerOf: 4, calls: 0 }); // the third hold: the commit point
+    Object.assign(crash, { loseAnswerOf: 1 + parts, calls: 0 }); // the last hold: the commit point
     const users = await addUsersToDepartment(ctx, target, ids);
     expect(users.every((user) => user.department_id === target)).toBe(true);
     expect(await departmentsOf(ids)).toEqual(new Set([target]));
@@ -111,7 +113,7 @@ describe('a crash at any transaction of a bulk move heals all or nothing', () =>
   it('E5 crashing after its commit point is rolled forward', async () => {
     const { target, ids } = await setUp(150, 1);
     await addUsersToDepartment(ctx, target, ids);
-    crashFrom(4); // header, 2 holds (the second commits), then the first apply crashes
+    crashFrom(2 + bulkParts({ users: 150, lastName: 'Crash', from: ['target'], target: null })); // header, the holds (the last commits), then the first apply crashes
     await expect(removeUsersFromDepartment({ ...ctx, operationId: 'E5' }, target, ids)).rejects.toThrow();
     crashFrom(Infinity);
     expect(await invariantViolations()).toEqual([]);

@@ -1,9 +1,9 @@
 /** The invariant checker must see corruption, or the race tests that rely on it prove nothing. */
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { db, tableName } from '../../lib/db/client';
 import { departmentKey } from '../../lib/store/departments';
-import { userKey } from '../../lib/store/users';
+import { departmentCopyKey, userKey } from '../../lib/store/users';
 import { createDepartment } from '../../lib/departments/departments';
 import { addUserToDepartment } from '../../lib/departments/membership';
 import { createUser } from '../../lib/users/commands';
@@ -23,13 +23,34 @@ describe('invariantViolations', () => {
       db().send(new UpdateCommand({ TableName: tableName(), Key: key, UpdateExpression: expression, ExpressionAttributeValues: values }));
     await update(departmentKey('inv'), 'SET usage_admins = :n', { ':n': 1 });
     await update(userKey('inv-u2'), 'SET department_id = :d', { ':d': 'gone' });
+    await db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: departmentKey('inv'),
+        UpdateExpression: 'ADD #c :n',
+        ExpressionAttributeNames: { '#c': 'C#member.00' },
+        ExpressionAttributeValues: { ':n': 1 },
+      }),
+    );
+    await db().send(new DeleteCommand({ TableName: tableName(), Key: departmentCopyKey('inv-u1') }));
+    await db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: { pk: 'NAMES#USERS#OUT', sk: 'two' },
+        UpdateExpression: 'ADD n :n',
+        ExpressionAttributeValues: { ':n': 1 },
+      }),
+    );
     const violations = await invariantViolations();
     expect(violations).toEqual(
       expect.arrayContaining([
         'department inv counts admins=1 but has 0',
         'user inv-u2 is in missing department gone',
         expect.stringMatching(/^user inv-u2 has gsi1pk=USERS#OUT, expected USERS#IN/),
-        expect.stringMatching(/^service counter users_IN_admin=0, expected 1/),
+        expect.stringMatching(/^service counter USERS#IN#admin\.00=0, expected 1/),
+        'department inv cell member.00=2, expected 1',
+        'user inv-u1 of department inv has no department copy',
+        'last-name counter OUT|two=2, expected 0',
       ]),
     );
   });

@@ -1,20 +1,24 @@
 /**
  * Reads the whole (per-test-file) table and lists every broken invariant:
- * department counters equal their members counted by attribute, every user
- * is in at most one existing department with index keys that say so, every
- * e-mail claim belongs to exactly its user, and the service counters equal
- * what they count. Scanning is fine here: this is a test's view, never a
- * request path.
+ * department counters (quota usage, and the list counters per cell and per
+ * login month) equal their members counted by attribute, every user is in
+ * at most one existing department with index keys and a department copy
+ * that say so, every e-mail claim belongs to exactly its user, and every
+ * service counter — departments, groups, users per cell, logins per day,
+ * last names — equals what it counts. Scanning is fine here: this is a
+ * test's view, never a request path.
  */
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../../lib/db/client';
-import { membershipOf, userIndexAttributes } from '../../lib/store/users';
-import { openReservations, partHolds } from '../../lib/store/bulk-moves';
-import { COUNTED_QUOTAS } from '../../lib/schemas/enums';
 import { NO_USAGE, sumUsage, usageOf, type Usage } from '../../lib/departments/quotas';
+import { COUNTED_QUOTAS } from '../../lib/schemas/enums';
+import { openReservations, partHolds } from '../../lib/store/bulk-moves';
 import { toDepartment } from '../../lib/store/departments';
-import { DEPARTMENTS_COUNTER, userCounter } from '../../lib/store/stats';
+import { dayAttribute } from '../../lib/store/login-counts';
+import { DEPARTMENTS_COUNTER } from '../../lib/store/stats';
+import { cellCode, cellOf, departmentCopyItem, loginMonth, membershipOf, toUser, userItem } from '../../lib/store/users';
 import { foldCase } from '../../lib/text';
+import { cellCounterName } from '../../lib/users/counters';
 import { expectedGroupCounters, groupViolations } from './group-invariants';
 
 type Item = Record<string, any>;
@@ -30,36 +34,80 @@ export async function scanTable(): Promise<Item[]> {
   return items;
 }
 
+const bump = (counts: Record<string, number>, key: string, by = 1) => (counts[key] = (counts[key] ?? 0) + by);
+
+/** Compares counted values with stored ones (absent stored = 0), reporting each difference. */
+function compareCounts(what: string, stored: Record<string, number>, counted: Record<string, number>, violations: string[]) {
+  for (const key of new Set([...Object.keys(stored), ...Object.keys(counted)])) {
+    if ((stored[key] ?? 0) !== (counted[key] ?? 0)) violations.push(`${what} ${key}=${stored[key] ?? 0}, expected ${counted[key] ?? 0}`);
+  }
+}
+
 export async function invariantViolations(): Promise<string[]> {
   const items = await scanTable();
   const byType = (type: string) => items.filter((item) => item.type === type);
   const users = byType('user');
   const departments = new Map(byType('department').map((d) => [d.id as string, d]));
+  const copies = new Map(byType('user-in-department').map((c) => [c.id as string, c]));
   const violations: string[] = [];
 
   const reservations = openReservations(items);
   const members = new Map<string, Usage[]>();
-  for (const user of users) {
+  const departmentCells = new Map<string, Record<string, number>>();
+  const departmentLogins = new Map<string, Record<string, number>>();
+  const serviceCounters: Record<string, number> = { [DEPARTMENTS_COUNTER]: departments.size, ...expectedGroupCounters(items) };
+  const logins: Record<string, number> = {};
+  const names: Record<string, number> = {};
+  for (const item of users) {
+    const user = toUser(item);
+    const membership = membershipOf(user.department_id);
     if (user.department_id !== null) {
       if (!departments.has(user.department_id)) violations.push(`user ${user.id} is in missing department ${user.department_id}`);
-      members.set(user.department_id, [...(members.get(user.department_id) ?? []), usageOf(user as never)]);
+      members.set(user.department_id, [...(members.get(user.department_id) ?? []), usageOf(user)]);
+      bump(
+        (departmentCells.get(user.department_id) ?? departmentCells.set(user.department_id, {}).get(user.department_id))!,
+        cellCode(cellOf(user)),
+      );
+      if (user.last_login) {
+        bump(
+          (departmentLogins.get(user.department_id) ?? departmentLogins.set(user.department_id, {}).get(user.department_id))!,
+          loginMonth(user.last_login),
+        );
+      }
+      const { pk: _pk, sk: _sk, ...expectedCopy } = departmentCopyItem({ ...user, department_id: user.department_id });
+      const copy = copies.get(user.id);
+      if (!copy) violations.push(`user ${user.id} of department ${user.department_id} has no department copy`);
+      else
+        for (const [name, value] of Object.entries(expectedCopy)) {
+          if (JSON.stringify(copy[name]) !== JSON.stringify(value))
+            violations.push(`the department copy of ${user.id} has ${name}=${copy[name]}, expected ${value}`);
+        }
+    } else if (copies.has(user.id)) violations.push(`user ${user.id} is in no department but keeps a department copy`);
+    const expected = userItem(user, Number(item.version));
+    for (const name of ['gsi1pk', 'gsi1sk', 'gsi4sk', 'gsi5pk', 'gsi8pk', 'lv', 'last_name_folded']) {
+      if (item[name] !== expected[name]) violations.push(`user ${user.id} has ${name}=${item[name]}, expected ${expected[name]}`);
     }
-    const expected = userIndexAttributes(user as never);
-    for (const [name, value] of Object.entries(expected)) {
-      if (user[name] !== value) violations.push(`user ${user.id} has ${name}=${user[name]}, expected ${value}`);
-    }
-    if (user.bulk_lock && !items.some((item) => partHolds(item, user.bulk_lock, user.id)))
-      violations.push(`user ${user.id} is held by bulk move ${user.bulk_lock}, which does not hold it`);
-    if (!user.department_id && (user.gsi2pk !== undefined || user.gsi2sk !== undefined))
-      violations.push(`user ${user.id} keeps a department index entry`);
+    for (const legacy of ['gsi2pk', 'gsi2sk', 'gsi3pk', 'gsi3sk'])
+      if (item[legacy] !== undefined) violations.push(`user ${user.id} keeps ${legacy}`);
+    if (item.bulk_lock && !items.some((other) => partHolds(other, item.bulk_lock, user.id)))
+      violations.push(`user ${user.id} is held by bulk move ${item.bulk_lock}, which does not hold it`);
+    bump(serviceCounters, cellCounterName(membership, user));
+    if (user.last_login) bump(logins, `${membership}|${user.last_login.slice(0, 7)}|${dayAttribute(user.last_login)}`);
+    bump(names, `${membership}|${foldCase(user.last_name)}`);
   }
-  for (const [id, department] of departments) {
-    // Open bulk moves hold their not-yet-applied additions as reservations (bulk-move.ts).
+  for (const copy of copies.values()) {
+    if (!users.some((user) => user.id === copy.id)) violations.push(`department copy of missing user ${copy.id}`);
+  }
+  for (const [id, item] of departments) {
+    const department = toDepartment(item);
+    // Open bulk moves hold their not-yet-applied additions as reservations (lib/departments/bulk-move/).
     const counted = sumUsage([...(members.get(id) ?? []), reservations.get(id) ?? NO_USAGE]);
-    const stored = toDepartment(department).usage;
     for (const quota of COUNTED_QUOTAS) {
-      if (stored[quota] !== counted[quota]) violations.push(`department ${id} counts ${quota}=${stored[quota]} but has ${counted[quota]}`);
+      if (department.usage[quota] !== counted[quota])
+        violations.push(`department ${id} counts ${quota}=${department.usage[quota]} but has ${counted[quota]}`);
     }
+    compareCounts(`department ${id} cell`, department.cells, departmentCells.get(id) ?? {}, violations);
+    compareCounts(`department ${id} logins in`, department.logins, departmentLogins.get(id) ?? {}, violations);
   }
 
   const claims = byType('email');
@@ -71,20 +119,25 @@ export async function invariantViolations(): Promise<string[]> {
   }
   if (claims.length !== users.length) violations.push(`${claims.length} e-mail claims for ${users.length} users`);
 
-  const counters: Record<string, number> = {};
-  for (const shard of byType('stats').concat(items.filter((i) => i.pk === 'STATS'))) {
-    for (const [name, value] of Object.entries(shard)) if (typeof value === 'number') counters[name] = (counters[name] ?? 0) + value;
+  const stored: Record<string, number> = {};
+  for (const shard of items.filter((i) => i.pk === 'STATS')) {
+    for (const [name, value] of Object.entries(shard)) if (typeof value === 'number') bump(stored, name, value);
   }
-  const expectedCounters: Record<string, number> = { [DEPARTMENTS_COUNTER]: departments.size, ...expectedGroupCounters(items) };
-  for (const user of users) {
-    const name = userCounter(user.account_role, membershipOf(user.department_id));
-    expectedCounters[name] = (expectedCounters[name] ?? 0) + 1;
-  }
-  for (const name of new Set([...Object.keys(counters), ...Object.keys(expectedCounters)])) {
-    if ((counters[name] ?? 0) !== (expectedCounters[name] ?? 0)) {
-      violations.push(`service counter ${name}=${counters[name] ?? 0}, expected ${expectedCounters[name] ?? 0}`);
+  compareCounts('service counter', stored, serviceCounters, violations);
+  const storedLogins: Record<string, number> = {};
+  for (const item of items.filter((i) => String(i.pk).startsWith('LOGINS#USERS#'))) {
+    const membership = String(item.pk).slice('LOGINS#USERS#'.length);
+    for (const [name, value] of Object.entries(item)) {
+      if (/^d\d\d$/.test(name) && typeof value === 'number')
+        bump(storedLogins, `${membership}|${String(item.sk).slice(0, 7)}|${name}`, value);
     }
   }
+  compareCounts('login counter', storedLogins, logins, violations);
+  const storedNames: Record<string, number> = {};
+  for (const item of items.filter((i) => String(i.pk).startsWith('NAMES#USERS#'))) {
+    bump(storedNames, `${String(item.pk).slice('NAMES#USERS#'.length)}|${item.sk}`, Number(item.n ?? 0));
+  }
+  compareCounts('last-name counter', storedNames, names, violations);
   violations.push(...groupViolations(items));
   return violations;
 }

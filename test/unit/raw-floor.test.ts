@@ -19,7 +19,7 @@ import {
 } from '../../bench/support/raw';
 import { auditPut as storeAuditPut } from '../../lib/store/audit';
 import { headerPut, partPut } from '../../lib/store/bulk-moves';
-import { addUsageWrite, reserveUsageWrite, type Usage } from '../../lib/store/departments';
+import { addUsageWrite, reserveUsageWrite, usageOnly, type Usage } from '../../lib/store/departments';
 import { membershipItems } from '../../lib/store/memberships';
 import { addCounters } from '../../lib/store/stats';
 import { userItem, userKey, type User } from '../../lib/store/users';
@@ -95,8 +95,8 @@ describe('the raw floor writes what the store writes', () => {
   it('E2: the counters of both departments and the service counters', () => {
     const minus = { users: -1, activated_users: -1, admins: -1, managers: 0, guests: 0 };
     const plus = { users: 1, activated_users: 1, admins: 1, managers: 0, guests: 0 };
-    expect(touched(usageUpdate(TABLE, 'd-old', minus, at) as never)).toEqual(write(addUsageWrite('d-old', minus, at)));
-    expect(touched(usageUpdate(TABLE, 'd-new', plus, at) as never)).toEqual(write(addUsageWrite('d-new', plus, at)));
+    expect(touched(usageUpdate(TABLE, 'd-old', minus, at) as never)).toEqual(write(addUsageWrite('d-old', usageOnly(minus), at)));
+    expect(touched(usageUpdate(TABLE, 'd-new', plus, at) as never)).toEqual(write(addUsageWrite('d-new', usageOnly(plus), at)));
     const deltas = { users_OUT_admin: -1, users_IN_admin: 1 };
     expect(touched(statsUpdate(TABLE, 'u1', deltas) as never)).toEqual(write(addCounters('u1', deltas)[0]));
   });
@@ -129,7 +129,9 @@ describe('the raw floor writes what the store writes', () => {
     expect(bulkPartItem('op1', 2, ['u1', 'u2'], usage)).toEqual(
       (partPut('op1', 2, ['u1', 'u2'], usage).item as { Put: { Item: Item } }).Put.Item,
     );
-    expect(touched(reservation(TABLE, 'd-new', usage, at) as never)).toEqual(write(reserveUsageWrite('d-new', usage, undefined, at)));
+    expect(touched(reservation(TABLE, 'd-new', usage, at) as never)).toEqual(
+      write(reserveUsageWrite('d-new', usageOnly(usage), undefined, at)),
+    );
   });
 
   it('G4: the two membership items', () => {

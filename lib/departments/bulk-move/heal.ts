@@ -7,7 +7,7 @@
 import { ContentionError, isSignal } from '../../db/errors';
 import { transactWrite, type Write } from '../../db/transact';
 import { headerDelete, headerTransition, partReleased, readMove, staleMoves } from '../../store/bulk-moves';
-import { addUsageWrite } from '../../store/departments';
+import { addUsageWrite, usageOnly } from '../../store/departments';
 import { findUsers, releaseUser } from '../../store/users';
 import { isZeroUsage, scaleUsage } from '../quotas';
 import { applyWrites, partGone, type MoveInfo } from './writes';
@@ -63,7 +63,7 @@ export async function rollBack(op: string): Promise<boolean> {
   }
   const at = new Date().toISOString();
   const releaseReservation =
-    header.target && !isZeroUsage(header.reserved) ? [addUsageWrite(header.target, scaleUsage(header.reserved, -1), at)] : [];
+    header.target && !isZeroUsage(header.reserved) ? [addUsageWrite(header.target, usageOnly(scaleUsage(header.reserved, -1)), at)] : [];
   await transactWrite([headerDelete(op, 'aborting', partGone), ...releaseReservation]).catch(ignorePartGone);
   return true;
 }

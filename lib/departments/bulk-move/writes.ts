@@ -3,17 +3,17 @@
  * moves the users and their counters, how users are packed into parts, and
  * the hold and apply transactions of each part.
  */
-import type { ChangeRecord, ChangeContext } from '../../audit/context';
+import type { ChangeContext, ChangeRecord } from '../../audit/context';
 import { recordChange } from '../../audit/context';
 import { Signal, StaleReadError } from '../../db/errors';
 import { MAX_TRANSACTION_ITEMS, type Write } from '../../db/transact';
 import { headerInState, headerTransition, partApplied, partPut } from '../../store/bulk-moves';
-import { addUsageWrite, reserveUsageWrite, type StoredDepartment } from '../../store/departments';
-import { addCounters, sumCounters, userCounter } from '../../store/stats';
-import { holdUser, membershipOf, putUser, type StoredUser } from '../../store/users';
+import { reserveUsageWrite, type DepartmentDelta, type StoredDepartment } from '../../store/departments';
+import { holdUser, userWrites, type StoredUser } from '../../store/users';
+import { addContribution, counterWriteCount, counterWrites, noDeltas, type CounterDeltas } from '../../users/counters';
 import { userRepresentation } from '../../users/user';
 import { explainUsageFailure } from '../errors';
-import { isZeroUsage, NO_USAGE, scaleUsage, sumUsage, usageOf, type Usage } from '../quotas';
+import { isZeroUsage, NO_USAGE, sumUsage, usageOf, type Usage } from '../quotas';
 
 export interface BulkMove {
   ctx: ChangeContext;
@@ -39,71 +39,88 @@ export const movedUser = (user: StoredUser, target: string | null, at: string): 
 
 export const reservationOf = (move: BulkMove): Usage => (move.target ? sumUsage(move.users.map(usageOf)) : NO_USAGE);
 
-export function reservationWrites(move: BulkMove, reserved: Usage, at: string): Write[] {
-  if (!move.target || isZeroUsage(reserved)) return [];
-  return [reserveUsageWrite(move.target, reserved, move.targetAsRead, at, explainUsageFailure(move.target, reserved))];
+/** What moving `users` into `target` does to the counters. The target's quota usage is left out: it is reserved. */
+function moveDeltas(users: StoredUser[], target: string | null, at: string): CounterDeltas {
+  const deltas = noDeltas();
+  for (const user of users) {
+    addContribution(deltas, user, -1, user.counted !== false);
+    addContribution(deltas, userRepresentation(movedUser(user, target, at)), 1);
+  }
+  const targetDelta = target ? deltas.departments.get(target) : undefined;
+  if (targetDelta) targetDelta.usage = NO_USAGE;
+  return deltas;
 }
 
-/** The writes that move `users` out of their departments into `target`, with the service counters. */
-export function moveWrites(users: StoredUser[], target: string | null, at: string, heldBy: string | null, shardId: string): Write[] {
-  const writes: Write[] = users.map((user) =>
-    putUser(
-      movedUser(user, target, at),
+const stale = () => new StaleReadError();
+
+/** The writes that move `users` into `target` (held by `heldBy`, or at the version read), with every counter they move. */
+function moveWrites(
+  users: StoredUser[],
+  target: string | null,
+  at: string,
+  heldBy: string | null,
+  deltas: CounterDeltas,
+  shardId: string,
+): Write[] {
+  const writes = users.flatMap((user) =>
+    userWrites(
+      user.id,
+      { before: user, after: userRepresentation(movedUser(user, target, at)) },
       user.version + 1,
       heldBy ? { kind: 'held', by: heldBy } : { kind: 'version', version: user.version },
-      () => new StaleReadError(),
+      stale,
     ),
   );
-  const leaving = new Map<string, Usage[]>();
-  for (const user of users) {
-    if (user.department_id && user.department_id !== target) {
-      leaving.set(user.department_id, [...(leaving.get(user.department_id) ?? []), usageOf(user)]);
-    }
-  }
-  for (const [departmentId, usages] of leaving) {
-    writes.push(addUsageWrite(departmentId, scaleUsage(sumUsage(usages), -1), at, () => new StaleReadError()));
-  }
-  const counters = sumCounters(
-    ...users.flatMap((user) => [
-      { [userCounter(user.account_role, membershipOf(user.department_id))]: -1 },
-      { [userCounter(user.account_role, membershipOf(target))]: 1 },
-    ]),
-  );
-  writes.push(...addCounters(shardId, counters));
-  return writes;
+  // The departments users leave lose only what they had: their conditions cannot fail but for a race.
+  return [...writes, ...counterWrites(deltas, shardId, at, () => stale)];
 }
 
-/** The whole move as one transaction, when it fits in one. */
+/** The whole move as one transaction, when it fits in one: the reservation carries the target's list counters too. */
 export function singleTransaction(move: BulkMove, reserved: Usage, at: string): Write[] | undefined {
-  if (move.users.length >= MAX_TRANSACTION_ITEMS) return undefined;
-  const writes = [
-    ...reservationWrites(move, reserved, at),
-    ...moveWrites(move.users, move.target, at, null, move.users[0]?.id ?? at),
-    recordChange(move.ctx, move.audit, at),
-  ];
+  if (move.users.length * 2 >= MAX_TRANSACTION_ITEMS) return undefined;
+  const deltas = moveDeltas(move.users, move.target, at);
+  const writes: Write[] = [];
+  if (move.target) {
+    const targetDelta: DepartmentDelta = { ...(deltas.departments.get(move.target) ?? { cells: {}, logins: {} }), usage: reserved };
+    deltas.departments.delete(move.target);
+    if (!isZeroUsage(reserved) || Object.keys(targetDelta.cells).length > 0) {
+      writes.push(reserveUsageWrite(move.target, targetDelta, move.targetAsRead, at, explainUsageFailure(move.target, reserved)));
+    }
+  }
+  writes.push(...moveWrites(move.users, move.target, at, null, deltas, move.users[0]?.id ?? at), recordChange(move.ctx, move.audit, at));
   return writes.length <= MAX_TRANSACTION_ITEMS ? writes : undefined;
+}
+
+/** The reservation of a move in parts: the target's whole addition, before any user moves. */
+export function reservationWrites(move: BulkMove, reserved: Usage, at: string): Write[] {
+  if (!move.target || isZeroUsage(reserved)) return [];
+  return [
+    reserveUsageWrite(
+      move.target,
+      { usage: reserved, cells: {}, logins: {} },
+      move.targetAsRead,
+      at,
+      explainUsageFailure(move.target, reserved),
+    ),
+  ];
 }
 
 /**
  * Splits users into parts whose hold and apply transactions fit: a hold is
- * the users + part + header + audit, an apply the users + their old
- * departments + stats + part + header.
+ * the users + part + header + audit, an apply the users and their copies +
+ * every counter they move + part + header. The time only names login
+ * counters, which do not depend on it, so any time packs the same.
  */
 export function packParts(users: StoredUser[], target: string | null): StoredUser[][] {
-  const budget = MAX_TRANSACTION_ITEMS - 3;
   const parts: StoredUser[][] = [];
   let current: StoredUser[] = [];
-  let departments = new Set<string>();
+  const fits = (part: StoredUser[]) => part.length * 2 + counterWriteCount(moveDeltas(part, target, '')) + 2 <= MAX_TRANSACTION_ITEMS;
   for (const user of users) {
-    const leaves = user.department_id && user.department_id !== target ? user.department_id : null;
-    const extra = leaves && !departments.has(leaves) ? 1 : 0;
-    if (current.length > 0 && current.length + 1 + departments.size + extra > budget) {
+    if (current.length > 0 && !fits([...current, user])) {
       parts.push(current);
       current = [];
-      departments = new Set();
     }
     current.push(user);
-    if (leaves) departments.add(leaves);
   }
   if (current.length > 0) parts.push(current);
   return parts;
@@ -111,7 +128,6 @@ export function packParts(users: StoredUser[], target: string | null): StoredUse
 
 /** Holds one part's users; the last hold (`commit`, with the audit entry) turns the move to `applying`. */
 export function holdWrites(op: string, index: number, users: StoredUser[], commit: Write | undefined): Write[] {
-  const stale = () => new StaleReadError();
   const header = commit ? headerTransition(op, ['preparing'], 'applying', stale) : headerInState(op, 'preparing', stale);
   const part = partPut(
     op,
@@ -132,5 +148,9 @@ export interface MoveInfo {
 /** Applies one held part: its users move, the part goes, the header counts it off its reservation. */
 export function applyWrites(move: MoveInfo, index: number, users: StoredUser[]): Write[] {
   const usage = move.target ? sumUsage(users.map(usageOf)) : NO_USAGE;
-  return [...partApplied(move.op, index, usage, partGone), ...moveWrites(users, move.target, move.at, move.op, `${move.op}#${index}`)];
+  const deltas = moveDeltas(users, move.target, move.at);
+  return [
+    ...partApplied(move.op, index, usage, partGone),
+    ...moveWrites(users, move.target, move.at, move.op, deltas, `${move.op}#${index}`),
+  ];
 }

@@ -1,0 +1,104 @@
+/**
+ * Bringing a table written by the version before the list indexes up to
+ * them: a resumable, idempotent backfill the maintenance function runs (and
+ * `npm start` on an old data directory), step by step:
+ *
+ * 1. users: each user item without `lv` gets its list attributes and a
+ *    department copy, and is counted by the list counters, in one
+ *    transaction conditional on the version read, on no bulk move holding
+ *    it and on `lv` still being absent, so that no user is counted twice
+ *    whatever runs at the same time (a change by this version counts the
+ *    user itself, lib/users/counters.ts, and sets `lv`);
+ * 2. departments and groups: their creation-time sort key;
+ * 3. audit entries: their per-actor, -operation and -resource partitions;
+ * 4. ready, once every list index is ACTIVE: from then on the lists read
+ *    the new indexes and counters (lib/lists/users/index.ts); until then
+ *    they read what every version keeps up to date (legacy.ts).
+ *
+ * Each step walks an index partition page by page and saves where it is in
+ * the table's META item after every page, so a run stopped anywhere goes on
+ * from there; running a step twice changes nothing.
+ */
+import { forEachConcurrently } from '../db/batch';
+import { indexStates } from '../db/items';
+import { queryPage, type IndexQuery } from '../db/query';
+import { INDEXES, type Item } from '../db/table';
+import { isConditionFailure, transactWrite, type Write } from '../db/transact';
+import { ContentionError, StaleReadError } from '../db/errors';
+import { auditList, indexOldEntry } from '../store/audit';
+import { departmentList, indexCreation as indexDepartmentCreation } from '../store/departments';
+import { groupList, indexCreation as indexGroupCreation } from '../store/groups';
+import { readListsState, saveListsProgress } from '../store/meta';
+import { departmentCopyPut, LIST_VERSION, listAttributesWrite, toStoredUser, userLists, type StoredUser } from '../store/users';
+import { addContribution, counterWrites, noDeltas } from '../users/counters';
+import { userRepresentation } from '../users/user';
+
+type Step = { name: string; query: IndexQuery; visit: (item: Item) => Promise<void> };
+
+const STEPS: Step[] = [
+  { name: 'users-in', query: userLists.all({ membership: 'IN' }, 'name'), visit: countUser },
+  { name: 'users-out', query: userLists.all({ membership: 'OUT' }, 'name'), visit: countUser },
+  { name: 'departments', query: departmentList.byName(), visit: indexDepartmentCreation },
+  { name: 'groups', query: groupList.byName(), visit: indexGroupCreation },
+  { name: 'audit', query: auditList(), visit: (item) => (item.gsi5pk ? Promise.resolve() : indexOldEntry(item)) },
+];
+
+/** Counts one user of the previous version for the lists (see the top of this file). */
+async function countUser(item: Item): Promise<void> {
+  if (item.lv === LIST_VERSION || item.type !== 'user') return;
+  const stored: StoredUser = toStoredUser(item);
+  if (stored.bulk_lock) return; // the move rewrites it with its list attributes; a later run sees it
+  const user = userRepresentation(stored);
+  const deltas = noDeltas();
+  addContribution(deltas, user, 1, true, false);
+  const writes: Write[] = [
+    listAttributesWrite(user, stored.version),
+    ...(user.department_id ? [departmentCopyPut({ ...user, department_id: user.department_id })] : []),
+    ...counterWrites(deltas, user.id, user.updated_at, () => () => new StaleReadError()),
+  ];
+  try {
+    await transactWrite(writes);
+  } catch (error) {
+    // Changed, held or counted meanwhile: whoever changed it counted it, or a later run will.
+    if (error instanceof StaleReadError || error instanceof ContentionError || isConditionFailure(error)) return;
+    throw error;
+  }
+}
+
+export interface BackfillReport {
+  ready: boolean;
+  visited: number;
+}
+
+/**
+ * Runs the backfill for at most `budgetMs` (a maintenance run has little
+ * time; it goes on at the next). Answers whether the table is ready.
+ */
+export async function backfillLists(budgetMs = 8_000): Promise<BackfillReport> {
+  const started = Date.now();
+  const state = await readListsState(true);
+  if (state.ready) return { ready: true, visited: 0 };
+  const progress = { ...state.progress };
+  let visited = 0;
+  for (const step of STEPS) {
+    if (progress[step.name] === 'done') continue;
+    let startKey = progress[step.name] as Record<string, unknown> | undefined;
+    for (;;) {
+      if (Date.now() - started > budgetMs) {
+        await saveListsProgress(progress, false);
+        return { ready: false, visited };
+      }
+      const page = await queryPage(step.query, { limit: 200, startKey });
+      await forEachConcurrently(page.items, 8, step.visit);
+      visited += page.items.length;
+      startKey = page.next;
+      progress[step.name] = startKey ?? 'done';
+      await saveListsProgress(progress, false);
+      if (!startKey) break;
+    }
+  }
+  const states = await indexStates();
+  const active = Object.values(INDEXES).every((index) => states.get(index.name) === 'ACTIVE');
+  await saveListsProgress(progress, active);
+  return { ready: active, visited };
+}

@@ -1,0 +1,227 @@
+/**
+ * Reading one page of a list in its order, from index partitions, without
+ * reading what the page does not need.
+ *
+ * Every list orders its items by a field, in either direction, and breaks
+ * ties by id, ascending (API.md). A *source* is one index partition whose
+ * sort key is `<field><SEP><id>` (key order), or whose sort key is the id and
+ * whose items all share one field value (a *segment*, e.g. one role). A page
+ * merges the sources in that order, starting after a position (a cursor)
+ * or after skipping an offset:
+ *
+ * - ascending, a source is one forward Query from the position on;
+ * - descending, ties must still go by id ascending, so a source is read
+ *   backwards run by run: a run of equal fields that the backward read has
+ *   seen whole is sorted by id; the last run of each backward page, which
+ *   may go on below what was read, is read forwards from its start instead
+ *   (a run may be thousands long: the users who never logged in);
+ * - segments go one after the other in field order, each a merge of its
+ *   sources by id.
+ *
+ * Each source reads about its share of the page: the first Query asks for
+ * the share its expected count gives it, plus a margin (`firstReads`); later
+ * ones for what the page still lacks, divided by the share of what it reads
+ * that its residual filter lets through.
+ */
+import { firstReads, queryPage, type IndexQuery } from '../db/query';
+import type { Item } from '../db/table';
+import type { Direction } from '../schemas/enums';
+import { compareCodePoints, KEY_SEPARATOR } from '../text';
+
+/** Above every character a field or an id may hold. */
+export const MAX_KEY_CHAR = '\u{10FFFF}';
+
+/** Where a list stands: the field and id of the last item returned. */
+export interface Position {
+  field: string;
+  id: string;
+}
+
+export interface Source {
+  /** The partition, and the residual filter of what its key cannot select. */
+  query: IndexQuery;
+  /** Inclusive bounds of the sort key (a prefix is `{ from: p, to: p + MAX_KEY_CHAR }`). */
+  bounds?: { from?: string; to?: string };
+  /** Key order (`<field><SEP><id>`), or a segment: the sort key is the id and every item's field is `segment`. */
+  segment?: string;
+  /** Its items that the list may include, for sizing its reads (approximate is fine). */
+  expected: number;
+  /** The share of the items it reads that its filter lets through (1 without a filter). */
+  selectivity: number;
+}
+
+export interface PageRequest {
+  sources: Source[];
+  direction: Direction;
+  /** The index sort key of an item (key-ordered sources). */
+  sortKey: (item: Item) => string;
+  after?: Position;
+  /** Items to skip (an `offset`), read and dropped. */
+  skip: number;
+  take: number;
+}
+
+export interface Page {
+  items: Item[];
+  /** The position of the last item, when another follows it. */
+  next?: Position;
+}
+
+/** Field and id of a key-ordered sort key. */
+export function splitKey(key: string): Position {
+  const separator = key.lastIndexOf(KEY_SEPARATOR);
+  return { field: key.slice(0, separator), id: key.slice(separator + 1) };
+}
+
+const keyOf = (position: Position) => `${position.field}${KEY_SEPARATOR}${position.id}`;
+const minKey = (a: string | undefined, b: string) => (a === undefined || compareCodePoints(b, a) < 0 ? b : a);
+const maxKey = (a: string | undefined, b: string) => (a === undefined || compareCodePoints(b, a) > 0 ? b : a);
+const empty = (bounds: { from?: string; to?: string }) =>
+  bounds.from !== undefined && bounds.to !== undefined && compareCodePoints(bounds.from, bounds.to) > 0;
+
+type Limit = () => number;
+
+/** Items of `source` within `bounds`, in key order, each Query sized by `limit`. */
+async function* forward(source: Source, bounds: { from?: string; to?: string }, limit: Limit): AsyncGenerator<Item> {
+  if (empty(bounds)) return;
+  const query = { ...source.query, sortKeyBetween: bounds };
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const page = await queryPage(query, { limit: limit(), startKey });
+    yield* page.items;
+    startKey = page.next;
+  } while (startKey);
+}
+
+/** A key-ordered source in (field descending, id ascending) order, after `after`. */
+async function* backward(source: Source, sortKey: PageRequest['sortKey'], after: Position | undefined, limit: Limit): AsyncGenerator<Item> {
+  const { from, to } = source.bounds ?? {};
+  // The key of a field's run ends below this; keys <= `field` are exactly the smaller fields.
+  const runEnd = (field: string) => `${field}${KEY_SEPARATOR}${MAX_KEY_CHAR}`;
+  let upper = to;
+  if (after) {
+    yield* forward(source, { from: maxKey(from, `${keyOf(after)}${KEY_SEPARATOR}`), to: minKey(to, runEnd(after.field)) }, limit);
+    upper = minKey(to, after.field);
+  }
+  for (;;) {
+    if (empty({ from, to: upper })) return;
+    const page = await queryPage({ ...source.query, sortKeyBetween: { from, to: upper } }, { descending: true, limit: limit() });
+    const runs: Item[][] = [];
+    for (const item of page.items) {
+      const field = splitKey(sortKey(item)).field;
+      const run = runs[runs.length - 1];
+      if (run && splitKey(sortKey(run[0])).field === field) run.push(item);
+      else runs.push([item]);
+    }
+    // A run the page ends in may go on below it; every other run was read whole.
+    const open = page.next ? runs.pop() : undefined;
+    for (const run of runs) yield* run.sort((a, b) => compareCodePoints(splitKey(sortKey(a)).id, splitKey(sortKey(b)).id));
+    if (!open) {
+      if (!page.next) return;
+      continue;
+    }
+    const field = splitKey(sortKey(open[0])).field;
+    yield* forward(source, { from: maxKey(from, `${field}${KEY_SEPARATOR}`), to: minKey(to, runEnd(field)) }, limit);
+    upper = minKey(to, field);
+  }
+}
+
+/** A segment source by id, ascending, after `afterId`. */
+function byId(source: Source, afterId: string | undefined, limit: Limit): AsyncGenerator<Item> {
+  const from = afterId === undefined ? source.bounds?.from : maxKey(source.bounds?.from, `${afterId}${KEY_SEPARATOR}`);
+  return forward(source, { from, to: source.bounds?.to }, limit);
+}
+
+/** An item with its place in the order. */
+interface Entry {
+  item: Item;
+  position: Position;
+}
+
+/** Merges streams that each follow `compare`. */
+async function* merge(streams: AsyncGenerator<Entry>[], compare: (a: Entry, b: Entry) => number): AsyncGenerator<Entry> {
+  const heads = await Promise.all(streams.map((s) => s.next()));
+  for (;;) {
+    let best = -1;
+    for (let i = 0; i < heads.length; i++) {
+      if (heads[i].done) continue;
+      if (best < 0 || compare(heads[i].value as Entry, heads[best].value as Entry) < 0) best = i;
+    }
+    if (best < 0) return;
+    yield heads[best].value as Entry;
+    heads[best] = await streams[best].next();
+  }
+}
+
+/** Reads one page of the merged order. */
+export async function readPage(request: PageRequest): Promise<Page> {
+  const { sources, direction, sortKey, after, skip, take } = request;
+  const need = skip + take + 1; // one more tells whether another page follows
+  let emitted = 0;
+  const sign = direction === 'desc' ? -1 : 1;
+  const positionOf = (item: Item, source: Source) =>
+    source.segment === undefined ? splitKey(sortKey(item)) : { field: source.segment, id: String(item.id) };
+  const firsts = firstReads(
+    need,
+    sources.map((s) => s.expected),
+    sources.length,
+  );
+  const limits = sources.map((source, i) => {
+    let first = true;
+    return () => {
+      const wanted = first ? firsts[i] : need - emitted + 1;
+      first = false;
+      return Math.min(1000, Math.max(1, Math.ceil(wanted / Math.max(source.selectivity, 0.01))));
+    };
+  });
+
+  // Key-ordered sources merge into one run of the whole order; segments go one after the other.
+  const tagged = async function* (stream: AsyncGenerator<Item>, source: Source): AsyncGenerator<Entry> {
+    for await (const item of stream) yield { item, position: positionOf(item, source) };
+  };
+  const compare = ({ position: x }: Entry, { position: y }: Entry) =>
+    sign * compareCodePoints(x.field, y.field) || compareCodePoints(x.id, y.id);
+  const streamOf = (source: Source, i: number, afterHere: Position | undefined) => {
+    if (source.segment !== undefined) return byId(source, afterHere?.field === source.segment ? afterHere.id : undefined, limits[i]);
+    if (direction === 'asc') {
+      const from = afterHere ? maxKey(source.bounds?.from, `${keyOf(afterHere)}${KEY_SEPARATOR}`) : source.bounds?.from;
+      return forward(source, { from, to: source.bounds?.to }, limits[i]);
+    }
+    return backward(source, sortKey, afterHere, limits[i]);
+  };
+  async function* ordered(): AsyncGenerator<Entry> {
+    const keyed = sources.map((source, i) => ({ source, i })).filter(({ source }) => source.segment === undefined);
+    if (keyed.length > 0)
+      yield* merge(
+        keyed.map(({ source, i }) => tagged(streamOf(source, i, after), source)),
+        compare,
+      );
+    const segments = [...new Set(sources.flatMap((s) => (s.segment === undefined ? [] : [s.segment])))].sort(
+      (a, b) => sign * compareCodePoints(a, b),
+    );
+    for (const segment of segments) {
+      if (after && sign * compareCodePoints(segment, after.field) < 0) continue;
+      const members = sources.map((source, i) => ({ source, i })).filter(({ source }) => source.segment === segment);
+      yield* merge(
+        members.map(({ source, i }) => tagged(streamOf(source, i, after), source)),
+        compare,
+      );
+    }
+  }
+
+  const items: Item[] = [];
+  let last: Position | undefined;
+  let more = false;
+  const stream = ordered();
+  for await (const { item, position } of stream) {
+    if (emitted >= skip + take) {
+      more = true;
+      break;
+    }
+    if (emitted >= skip) items.push(item);
+    last = position;
+    emitted++;
+  }
+  await stream.return(undefined);
+  return { items, next: more ? last : undefined };
+}

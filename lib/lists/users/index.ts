@@ -1,0 +1,119 @@
+/**
+ * User lists — GET /v2/users, E1 and one department's users — with the E1
+ * parameters of API.md, a page at the cost of its own items whatever the
+ * filters, the sort and the number of users:
+ *
+ * - scopes.ts: the scopes a list reads and their counters;
+ * - plan.ts: which index partitions each scope is read from (cells, months,
+ *   or whole), chosen from the counters;
+ * - totals.ts: `total` from counters, and the combinations they cannot know;
+ * - ../streams.ts: the page in order, after a cursor or an offset;
+ * - legacy.ts: the lists of a table still being backfilled.
+ */
+import { readListsState } from '../../store/meta';
+import { toUser, type User } from '../../store/users';
+import type { UserSortField } from '../../schemas/enums';
+import { compareCodePoints } from '../../text';
+import { decodeCursor, encodeCursor } from '../cursor';
+import type { SortOrder } from '../order';
+import { readPage, type Position } from '../streams';
+import { legacyUsers } from './legacy';
+import { planSources } from './plan';
+import { scopesOf, type UserFilters, type UserScope } from './scopes';
+import { totalOf } from './totals';
+
+export type { LoginFilter, UserFilters, UserScope } from './scopes';
+
+export interface UserListRequest {
+  count: number;
+  offset: number;
+  /** A `next_cursor` of the same list (offset then is where it stands). */
+  cursor?: string;
+  sort: SortOrder<UserSortField>;
+  filters: UserFilters;
+}
+
+export interface UserPage {
+  users: User[];
+  total: number;
+  count: number;
+  offset: number;
+  next_cursor: string | null;
+}
+
+/** What a cursor is bound to: the scope, the sort and the filters, normalised. */
+function listIdentity(scope: UserScope, { sort, filters }: UserListRequest): string {
+  const sorted = (values?: string[]) => values && [...values].sort(compareCodePoints);
+  return JSON.stringify([
+    'users',
+    scope.kind === 'department' ? `department:${scope.departmentId}` : scope.kind,
+    sort.field,
+    sort.direction,
+    sorted(filters.roles),
+    sorted(filters.lastNamePrefixes),
+    sorted(filters.departmentIds),
+    filters.activated ?? null,
+    filters.lastLogin ?? null,
+  ]);
+}
+
+let ready = false;
+let checkedAt = 0;
+/** Whether the list indexes and counters are complete; once they are, they stay so. */
+async function listsReady(): Promise<boolean> {
+  if (ready || Date.now() - checkedAt < 5_000) return ready;
+  ready = (await readListsState()).ready;
+  checkedAt = Date.now();
+  return ready;
+}
+
+/** Forgets what this process knows of the migration (tests switch tables). */
+export function forgetListsState(): void {
+  ready = false;
+  checkedAt = 0;
+}
+
+export async function listUsers(scope: UserScope, request: UserListRequest): Promise<UserPage> {
+  const list = listIdentity(scope, request);
+  const state = request.cursor === undefined ? undefined : decodeCursor(list, request.cursor);
+  const offset = state?.offset ?? request.offset;
+  const skip = state ? 0 : request.offset;
+  const page = (await listsReady())
+    ? await indexedPage(scope, request, skip, state?.after)
+    : await legacyPage(scope, request, skip, state?.after);
+  const users = page.items;
+  const next_cursor = page.next ? encodeCursor(list, { after: page.next, offset: offset + users.length }) : null;
+  return { users, total: page.total, count: users.length, offset, next_cursor };
+}
+
+interface Found {
+  items: User[];
+  total: number;
+  next?: Position;
+}
+
+async function indexedPage(scope: UserScope, request: UserListRequest, skip: number, after: Position | undefined): Promise<Found> {
+  const views = await scopesOf(scope, request.filters);
+  const plan = planSources(views, request.filters, request.sort.field, skip + request.count + 1);
+  const [page, total] = await Promise.all([
+    readPage({ sources: plan.sources, direction: request.sort.direction, sortKey: plan.sortKey, after, skip, take: request.count }),
+    totalOf(views, request.filters),
+  ]);
+  return { items: page.items.map(toUser), total, next: page.next };
+}
+
+async function legacyPage(scope: UserScope, request: UserListRequest, skip: number, after: Position | undefined): Promise<Found> {
+  const all = await legacyUsers(scope, request.filters, request.sort);
+  const sign = request.sort.direction === 'desc' ? -1 : 1;
+  const start = after
+    ? all.findIndex(
+        ({ position }) =>
+          sign * compareCodePoints(position.field, after.field) > 0 ||
+          (position.field === after.field && compareCodePoints(position.id, after.id) > 0),
+      )
+    : skip;
+  const from = start < 0 ? all.length : start;
+  const slice = all.slice(from, from + request.count);
+  const more = from + request.count < all.length;
+  return { items: slice.map((entry) => entry.user), total: all.length, next: more ? slice[slice.length - 1]?.position : undefined };
+}

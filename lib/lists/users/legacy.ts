@@ -1,0 +1,53 @@
+/**
+ * The user lists of a table the backfill has not finished yet (a table
+ * written by the version before the list indexes: lib/lists/migration.ts).
+ * They read only what every version keeps up to date — the users by
+ * membership, by name (byName USERS#IN|OUT) — filter and sort the matching
+ * users in memory and count them: correct, and as slow as the scope is
+ * large, for the minutes the backfill takes.
+ */
+import { allOf, oneOf, readAll } from '../../db/query';
+import { departmentNotFound } from '../../departments/errors';
+import { findDepartment } from '../../store/departments';
+import { toUser, userFilters, userLists, type Membership, type User } from '../../store/users';
+import { compareCodePoints, compareText } from '../../text';
+import { loginFilter } from './plan';
+import type { UserFilters, UserScope } from './scopes';
+import type { Position } from '../streams';
+import type { UserSortField } from '../../schemas/enums';
+import type { SortOrder } from '../order';
+
+/** The field a user is sorted by, as a string that compares like the field (a null login is the oldest). */
+export function sortField(user: User, field: UserSortField): string {
+  if (field === 'last_name') return user.last_name.toLowerCase();
+  if (field === 'last_login') return user.last_login ?? '';
+  if (field === 'activated') return String(user.activated);
+  return user.account_role;
+}
+
+export async function legacyUsers(
+  scope: UserScope,
+  filters: UserFilters,
+  sort: SortOrder<UserSortField>,
+): Promise<Array<{ user: User; position: Position }>> {
+  if (scope.kind === 'department' && !(await findDepartment(scope.departmentId))) throw departmentNotFound(scope.departmentId);
+  const memberships: Membership[] = scope.kind === 'all' && !filters.departmentIds ? ['IN', 'OUT'] : ['IN'];
+  const departments =
+    scope.kind === 'department'
+      ? [scope.departmentId].filter((id) => !filters.departmentIds || filters.departmentIds.includes(id))
+      : filters.departmentIds;
+  if (departments?.length === 0) return [];
+  const filter = allOf([
+    departments ? oneOf('department_id', departments, 'dept') : undefined,
+    filters.roles ? userFilters.roles(filters.roles) : undefined,
+    filters.activated === undefined ? undefined : userFilters.activated(filters.activated),
+    filters.lastLogin ? loginFilter(filters.lastLogin) : undefined,
+    filters.lastNamePrefixes ? userFilters.lastNamePrefixes(filters.lastNamePrefixes) : undefined,
+  ]);
+  const items = await readAll(memberships.map((membership) => ({ ...userLists.all({ membership }, 'name'), filter })));
+  const sign = sort.direction === 'desc' ? -1 : 1;
+  return items
+    .map(toUser)
+    .map((user) => ({ user, position: { field: sortField(user, sort.field), id: user.id } }))
+    .sort((a, b) => sign * compareText(a.position.field, b.position.field) || compareCodePoints(a.user.id, b.user.id));
+}

@@ -1,0 +1,115 @@
+/**
+ * What user changes do to the counters, added up: each department's quota
+ * usage and list counters, the service-wide cell counters, the login-day and
+ * last-name counters of each membership. Every change of a user (single or
+ * bulk) writes these in its own transaction, so that every total the lists
+ * answer from counters is exact under concurrency (lib/lists/users/).
+ *
+ * A user item written before the list counters existed (`counted` false) was
+ * never counted by them: its old state takes nothing off them, and only its
+ * quota usage, which was always counted, moves. The maintenance backfill
+ * counts it once (lib/lists/migration.ts).
+ */
+import { foldCase } from '../text';
+import type { Explain, Write } from '../db/transact';
+import { addUsage, NO_USAGE, scaleUsage, usageOf } from '../departments/quotas';
+import { addUsageWrite, type DepartmentDelta } from '../store/departments';
+import { addLoginDays, dayAttribute } from '../store/login-counts';
+import { addNameCount } from '../store/name-counts';
+import { addCounters, shardOf } from '../store/stats';
+import { cellCode, cellOf, loginMonth, membershipOf, scopePrefix, type Membership, type User } from '../store/users';
+
+export interface CounterDeltas {
+  /** Service-wide cell counters (named after their list partition, `USERS#IN#admin.10`). */
+  cells: Record<string, number>;
+  departments: Map<string, DepartmentDelta>;
+  /** `<membership>|<YYYY-MM>` → `dDD` → delta. */
+  logins: Map<string, Record<string, number>>;
+  /** `<membership>|<folded last name>` → delta. */
+  names: Map<string, number>;
+}
+
+export const noDeltas = (): CounterDeltas => ({ cells: {}, departments: new Map(), logins: new Map(), names: new Map() });
+
+const add = (record: Record<string, number>, key: string, delta: number) => (record[key] = (record[key] ?? 0) + delta);
+
+function departmentDelta(deltas: CounterDeltas, departmentId: string): DepartmentDelta {
+  let delta = deltas.departments.get(departmentId);
+  if (!delta) deltas.departments.set(departmentId, (delta = { usage: NO_USAGE, cells: {}, logins: {} }));
+  return delta;
+}
+
+/** The counter of a membership's users in one cell (the stats shards hold it). */
+export const cellCounterName = (membership: Membership, user: Pick<User, 'account_role' | 'activated' | 'last_login'>) =>
+  `${scopePrefix({ membership })}#${cellCode(cellOf(user))}`;
+
+/**
+ * Adds what `user` counts for, times `sign` (+1: it is there now, -1: it
+ * was). `counted` false: the user was never counted by the list counters;
+ * `usage` false: its quota usage is counted already (the backfill counts a
+ * user for the lists only).
+ */
+export function addContribution(deltas: CounterDeltas, user: User, sign: 1 | -1, counted = true, usage = true): void {
+  const membership = membershipOf(user.department_id);
+  if (user.department_id) {
+    const department = departmentDelta(deltas, user.department_id);
+    if (usage) department.usage = addUsage(department.usage, scaleUsage(usageOf(user), sign));
+    if (counted) {
+      add(department.cells, cellCode(cellOf(user)), sign);
+      if (user.last_login) add(department.logins, loginMonth(user.last_login), sign);
+    }
+  }
+  if (!counted) return;
+  add(deltas.cells, cellCounterName(membership, user), sign);
+  if (user.last_login) {
+    const key = `${membership}|${loginMonth(user.last_login)}`;
+    const days = deltas.logins.get(key) ?? {};
+    add(days, dayAttribute(user.last_login), sign);
+    deltas.logins.set(key, days);
+  }
+  const nameKey = `${membership}|${foldCase(user.last_name)}`;
+  deltas.names.set(nameKey, (deltas.names.get(nameKey) ?? 0) + sign);
+}
+
+/** Whether a department delta changes nothing. */
+const isEmpty = (delta: DepartmentDelta) =>
+  Object.values(delta.usage).every((n) => n === 0) &&
+  Object.values(delta.cells).every((n) => n === 0) &&
+  Object.values(delta.logins).every((n) => n === 0);
+
+/**
+ * The counter writes of `deltas`, in a fixed order. `shardId` spreads the
+ * shared counters; `explainDepartment` explains a department's failed
+ * condition (gone, or over a quota the change raises).
+ */
+export function counterWrites(
+  deltas: CounterDeltas,
+  shardId: string,
+  now: string,
+  explainDepartment: (id: string, delta: DepartmentDelta) => Explain,
+): Write[] {
+  const writes: Write[] = [];
+  for (const [departmentId, delta] of deltas.departments) {
+    if (!isEmpty(delta)) writes.push(addUsageWrite(departmentId, delta, now, explainDepartment(departmentId, delta)));
+  }
+  writes.push(...addCounters(shardId, deltas.cells));
+  const shard = shardOf(shardId);
+  for (const [key, days] of deltas.logins) {
+    const [membership, month] = key.split('|') as [Membership, string];
+    writes.push(...addLoginDays(membership, month, shard, days));
+  }
+  for (const [key, delta] of deltas.names) {
+    const separator = key.indexOf('|');
+    writes.push(...addNameCount(key.slice(0, separator) as Membership, key.slice(separator + 1), delta));
+  }
+  return writes;
+}
+
+/** How many transaction items `deltas` writes (the bulk move packs its parts with this). */
+export function counterWriteCount(deltas: CounterDeltas): number {
+  let count = [...deltas.departments.values()].filter((delta) => !isEmpty(delta)).length;
+  if (Object.values(deltas.cells).some((n) => n !== 0)) count++;
+  count += [...deltas.logins.values()].filter((days) => Object.values(days).some((n) => n !== 0)).length;
+  count += [...deltas.names.values()].filter((n) => n !== 0).length;
+  return count;
+}

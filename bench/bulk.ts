@@ -10,7 +10,6 @@
 import { addCounters, batchPut, departmentItem, loadDataset, type Doc } from './support/dataset';
 import { prepared } from './support/lambda';
 import { rawE3 } from './support/raw';
-import { NO_USAGE } from '../lib/departments/quotas';
 import { DEPARTMENTS_COUNTER } from '../lib/store/stats';
 import { median, progress, ratio, round } from './support/util';
 
@@ -35,7 +34,7 @@ async function scenario(client: Doc, table: string, name: string, users: number)
     usersPerGroup: 0,
   });
   const target = `${name}-target`;
-  await batchPut(client, table, [departmentItem(target, `Target ${name}`, NO_USAGE)]);
+  await batchPut(client, table, [departmentItem(target, `Target ${name}`, [])]);
   await addCounters(client, table, { [DEPARTMENTS_COUNTER]: 1 });
   return { target, ids: data.departments.flatMap((d) => data.members.get(d)!) };
 }

@@ -11,9 +11,10 @@
  * without, and the writes the data model needs (the item, its index entries
  * under ALL projection, the counters, the audit entry, all in one
  * transaction). A read the service makes only to pick an error message, or
- * that a write's own condition could replace, is not in the minimum. Where
- * the data model itself is what costs (e.g. the audit trail has no
- * counter), the note says so.
+ * that a write's own condition could replace, is not in the minimum. Index
+ * entries are charged by the data model's list of indexes per kind of item
+ * (MODEL_INDEXES below), so an entry the service writes in an index nobody
+ * lists that kind from shows as WCU above the minimum.
  *
  * Every command is also logged, so a Scan anywhere is flagged.
  */
@@ -28,13 +29,13 @@ import { groupKey, groupList } from '../lib/store/groups';
 import { groupMemberKey, membersPartition, userGroupKey } from '../lib/store/memberships';
 import { reportKey } from '../lib/store/reports';
 import { STATS_PARTITION } from '../lib/store/stats';
-import { userKey, userLists } from '../lib/store/users';
+import { departmentCopyKey, userKey, userLists } from '../lib/store/users';
 import type { Key } from '../lib/db/table';
 import { INDEXES, type IndexDefinition } from '../lib/db/table';
 import { measure, meterCapacity } from './support/capacity';
 import { loadDataset, type Dataset, type Doc } from './support/dataset';
 import { invoke } from './support/lambda';
-import { get, itemSize, query, sum, tx, write, writeUnits, type Cost, type Item } from './support/units';
+import { get, itemSize, NOTHING, query, sum, tx, write, writeUnits, type Cost, type IndexChange, type Item } from './support/units';
 import { progress, round } from './support/util';
 
 /** Index partitions and keys, as the store modules define them. */
@@ -235,23 +236,135 @@ class Sizer {
   }
 }
 
-/** Each audit entry the operation wrote: a transactional put with its byName index entry. */
-const auditWrites = (entries: Item[]): Cost => sum(...entries.map((entry) => tx(entry, 'put')));
-/** The service counters: one shard updated in the transaction (no index). A shard is well under 1 KB. */
-const STATS = tx(300);
+// ---------------------------------------------------------------------------
+// The data model's write costs.
+//
+// Which indexes each kind of item is in, as the data model defines it (lib/store/ documents each kind; lib/db/table.ts
+// the indexes). An item is charged for an entry of these indexes only: if the service puts an item into another index
+// as well (it has both attributes of that index), that entry is not needed and shows as WCU above the minimum.
+
+const MODEL_INDEXES = {
+  /** A user item: by name, by login, per cell by name, login and id, per login month (lib/store/users.ts). */
+  user: ['gsi1', 'gsi4', 'gsi5', 'gsi6', 'gsi7', 'gsi8'],
+  /** A member's department copy: the same six lists within its department. */
+  departmentCopy: ['gsi1', 'gsi4', 'gsi5', 'gsi6', 'gsi7', 'gsi8'],
+  /** Departments and published groups: by name and by creation. */
+  department: ['gsi1', 'gsi4'],
+  group: ['gsi1', 'gsi4'],
+  /** An audit entry: the whole trail, per actor, per operation, per resource (lib/store/audit.ts). */
+  audit: ['gsi1', 'gsi5', 'gsi8', 'gsi2'],
+  /** Bulk move headers, report jobs, cleanup markers, pending groups: one queue of byName. */
+  queued: ['gsi1'],
+  /** Claims, memberships, counters (stats shards, login days, last names), bulk parts: no index. */
+  plain: [],
+} as const satisfies Record<string, readonly string[]>;
+type Kind = keyof typeof MODEL_INDEXES;
+/** The lists a user item of the version before the list indexes was in: a rewrite takes it out of them. */
+const LEGACY_USER_INDEXES = ['gsi2', 'gsi3'];
+
+const indexNamed = (name: string) => indexList.find((index) => index.name === name)!;
+
+/** What a write does to the item's index entries in the data model: put (new, or rewritten), key (moved: 2), delete. */
+function indexChanges(kind: Kind, before: Item | undefined, after: Item | undefined): IndexChange[] {
+  const changes: IndexChange[] = [];
+  for (const name of MODEL_INDEXES[kind]) {
+    const was = indexEntry(before, indexNamed(name));
+    const is = indexEntry(after, indexNamed(name));
+    if (was === undefined && is === undefined) continue;
+    if (was === undefined) changes.push('put');
+    else if (is === undefined) changes.push('delete');
+    else if (was !== is) changes.push('key');
+    else if (!sameItem(before, after)) changes.push('put');
+  }
+  if (kind === 'user') {
+    for (const name of LEGACY_USER_INDEXES) if (indexEntry(before, indexNamed(name)) !== undefined) changes.push('delete');
+  }
+  return changes;
+}
+
+/** One item written in a transaction (Put, Update or Delete), from its state before and after: the larger size counts. */
+function txWrite(kind: Kind, before: Item | undefined, after: Item | undefined): Cost {
+  if (!before && !after) return NOTHING;
+  return write(Math.max(itemSize(before), itemSize(after)), { transaction: true, indexes: indexChanges(kind, before, after) });
+}
+
+/** Each audit entry the operation wrote: a transactional put with its four list entries. */
+const auditWrites = (entries: Item[]): Cost => sum(...entries.map((entry) => txWrite('audit', undefined, entry)));
 /** Reading the service counters: one Query of the STATS partition. */
 const statsRead = (shards: Item[]) => query(shards, false);
 
+const QUOTAS = ['users', 'activated_users', 'admins', 'managers', 'guests'] as const;
+
+/**
+ * The counter items a set of user changes must write in its transaction, by the data model (lib/users/counters.ts
+ * describes it): each department whose counters change (quota usage, members per cell and per login month); one stats
+ * shard if any service-wide cell counter changes; one login-day item per membership and month whose days change;
+ * one last-name item per membership and name whose count changes. `reserved`: a department whose quota usage a bulk
+ * move reserved beforehand (only its list counters move with the users).
+ */
+function counterChanges(moves: Array<{ before?: Item; after?: Item }>, reserved?: string) {
+  const departments = new Map<string, Record<string, number>>();
+  const cells: Record<string, number> = {};
+  const logins: Record<string, number> = {};
+  const names: Record<string, number> = {};
+  const bump = (record: Record<string, number>, key: string, n: number) => (record[key] = (record[key] ?? 0) + n);
+  const count = (user: Item, sign: number) => {
+    const membership = user.department_id ? 'IN' : 'OUT';
+    const login = (user.last_login as string | null) ?? null;
+    const cell = `${String(user.account_role)}.${user.activated ? 1 : 0}${login ? 1 : 0}`;
+    if (user.department_id) {
+      const id = String(user.department_id);
+      const counters = departments.get(id) ?? {};
+      departments.set(id, counters);
+      if (id !== reserved) {
+        const usage = { users: 1, activated_users: user.activated ? 1 : 0, admins: 0, managers: 0, guests: 0 };
+        if (user.account_role !== 'member') usage[`${String(user.account_role)}s` as 'admins'] = 1;
+        for (const quota of QUOTAS) bump(counters, `usage_${quota}`, sign * usage[quota]);
+      }
+      bump(counters, `C#${cell}`, sign);
+      if (login) bump(counters, `L#${login.slice(0, 7)}`, sign);
+    }
+    bump(cells, `${membership}#${cell}`, sign);
+    if (login) bump(logins, `${membership}|${login.slice(0, 7)}|${login.slice(8, 10)}`, sign);
+    bump(names, `${membership}|${String(user.last_name).toLowerCase()}`, sign);
+  };
+  for (const { before, after } of moves) {
+    if (before) count(before, -1);
+    if (after) count(after, 1);
+  }
+  const changed = (record: Record<string, number>) => Object.entries(record).filter(([, n]) => n !== 0);
+  return {
+    departments: [...departments].filter(([, counters]) => changed(counters).length > 0).map(([id]) => id),
+    /** Stats shard, login-day and last-name items. */
+    shared:
+      (changed(cells).length > 0 ? 1 : 0) +
+      new Set(changed(logins).map(([key]) => key.split('|').slice(0, 2).join('|'))).size +
+      changed(names).length,
+  };
+}
+
 // ---------------------------------------------------------------------------
+
+/** What the minimum of an operation is worked out from. */
+interface MinContext {
+  /** The operation's start (its audit entries are those written since). */
+  since: string;
+  result: unknown;
+  /** The watched items as they stood just before the call and just after it. */
+  before: (key: Key) => Item | undefined;
+  after: (key: Key) => Item | undefined;
+}
 
 interface Op {
   operation: string;
   /** Unmetered preparation. */
   setup?: () => Promise<void>;
+  /** Items whose state before and after the call the minimum needs (read around it, unmetered). */
+  watch?: () => Key[];
   /** The request, through the route's handler. */
   run: () => Promise<unknown>;
-  /** The minimum, from the items involved; `since` is the operation's start (for its audit entries). */
-  min: (since: string, result: unknown) => Promise<Cost>;
+  /** The minimum, from the items involved. */
+  min: (context: MinContext) => Promise<Cost>;
   note?: string;
 }
 
@@ -259,6 +372,8 @@ export interface CapacityContext {
   client: Doc;
   table: string;
 }
+
+const keyOf = (key: Key) => `${key.pk}|${key.sk}`;
 
 export async function measureCapacity({ client, table }: CapacityContext): Promise<CapacityResult[]> {
   const sizer = new Sizer(client, table);
@@ -281,24 +396,57 @@ export async function measureCapacity({ client, table }: CapacityContext): Promi
   const g3Users = data.members.get(d0)!.slice(0, 10);
   const g4User = data.members.get(d1)![0];
   let reportId = '';
-  let before = new Map<string, Item>();
-  const remember = async (keys: Key[]) => {
-    before = new Map((await sizer.items(keys)).map((item) => [`${item.pk}|${item.sk}`, item]));
+  let groupGeneration = '';
+  let groupMembers: string[] = [];
+  const groupRef = () => ({ id: newGroup, generation: groupGeneration });
+
+  /** Every counter item is well under 1 KB; each written one costs what the largest of them costs. */
+  const counterItem = async (): Promise<Cost> => {
+    const partitions = ['STATS', 'LOGINS#USERS#IN', 'LOGINS#USERS#OUT', 'NAMES#USERS#IN', 'NAMES#USERS#OUT'];
+    const items = (await Promise.all(partitions.map((pk) => sizer.partition(pk)))).flat();
+    return tx(Math.max(...items.map(itemSize)));
   };
-  const was = (key: Key) => before.get(`${key.pk}|${key.sk}`)!;
+  const counters = async (n: number) => {
+    const one = await counterItem();
+    return { rcu: 0, wcu: n * one.wcu };
+  };
+
+  /** The keys of a user change: the user item, its department copy, the departments it may touch. */
+  const userKeys = (ids: string[], departments: string[] = []) => [
+    ...ids.flatMap((id) => [userKey(id), departmentCopyKey(id)]),
+    ...departments.map(departmentKey),
+  ];
+
+  /**
+   * The writes of users changing, one transaction: each user item and its department copy (put while a member,
+   * deleted when it leaves), every department whose counters move, the shared counters.
+   */
+  const userChanges = async ({ before, after }: MinContext, ids: string[]): Promise<Cost> => {
+    const moves = ids.map((id) => ({ before: before(userKey(id)), after: after(userKey(id)) }));
+    const changed = counterChanges(moves);
+    return sum(
+      ...ids.flatMap((id) => [
+        txWrite('user', before(userKey(id)), after(userKey(id))),
+        txWrite('departmentCopy', before(departmentCopyKey(id)), after(departmentCopyKey(id))),
+      ]),
+      ...changed.departments.map((id) => txWrite('department', before(departmentKey(id)), after(departmentKey(id)))),
+      await counters(changed.shared),
+    );
+  };
 
   const ops: Op[] = [
     {
       operation: 'createUser',
+      watch: () => [userKey(newUser), emailClaimKey(`${newUser}@example.com`)],
       run: () =>
         invoke('createUser', { body: { id: newUser, email: `${newUser}@example.com`, last_name: 'Capacity', first_name: 'Bench' } }),
-      // A new user: its item (byName and byRole entries; no department), its e-mail claim, a counter shard, the audit entry.
-      min: async (since) =>
+      // A new user in no department, never logged in: its item (six list entries put), its e-mail claim, the
+      // counters it joins (the stats shard: cell USERS#OUT#member.00; last name "capacity" of OUT), the audit entry.
+      min: async (c) =>
         sum(
-          tx(await sizer.item(userKey(newUser)), 'put', 'put'),
-          tx(await sizer.item(emailClaimKey(`${newUser}@example.com`))),
-          STATS,
-          auditWrites(await sizer.auditSince(since)),
+          await userChanges(c, [newUser]),
+          txWrite('plain', undefined, c.after(emailClaimKey(`${newUser}@example.com`))),
+          auditWrites(await sizer.auditSince(c.since)),
         ),
     },
     {
@@ -309,59 +457,36 @@ export async function measureCapacity({ client, table }: CapacityContext): Promi
     },
     {
       operation: 'updateUser',
+      watch: () => userKeys([newUser]),
       run: () => invoke('updateUser', { params: { user_id: newUser }, body: { first_name: 'Changed' } }),
-      // Read the user (the version for the condition), rewrite it (both index entries change: ALL projection), audit.
-      min: async (since) => {
-        const user = await sizer.item(userKey(newUser));
-        return sum(get(user), tx(user, 'put', 'put'), auditWrites(await sizer.auditSince(since)));
-      },
+      // Read the user (the version for the condition); rewrite it: no list key moves, but all six entries hold the
+      // first name (ALL projection); no counter moves (same cell, login and last name); audit.
+      min: async (c) => sum(get(c.before(userKey(newUser))), await userChanges(c, [newUser]), auditWrites(await sizer.auditSince(c.since))),
     },
     {
       operation: 'E2',
+      watch: () => userKeys([newUser], [d0]),
       run: () => invoke('E2', { params: { department_id: d0, user_id: newUser } }),
-      // Add a user in no department: read it; rewrite it (byName key OUT→IN, a new byDepartment entry, byRole key OUT→IN);
-      // the department's counters (its byName entry changes); a counter shard; audit.
-      min: async (since) => {
-        const user = await sizer.item(userKey(newUser));
-        return sum(
-          get(user),
-          tx(user, 'key', 'put', 'key'),
-          tx(await sizer.item(departmentKey(d0)), 'put'),
-          STATS,
-          auditWrites(await sizer.auditSince(since)),
-        );
-      },
+      // Into a department from none: read the user; rewrite it (all six list keys move, USERS#OUT -> USERS#IN: 2 each);
+      // put its department copy (six entries); the department's counters (usage, cell; its two entries rewritten);
+      // the stats shard (cell OUT -> IN); last names OUT and IN (never logged in: no login-day item); audit.
+      min: async (c) => sum(get(c.before(userKey(newUser))), await userChanges(c, [newUser]), auditWrites(await sizer.auditSince(c.since))),
     },
     {
       operation: 'E2 (move)',
+      watch: () => userKeys([newUser], [d0, d1]),
       run: () => invoke('E2', { params: { department_id: d1, user_id: newUser } }),
-      // Move between departments: read; rewrite (byName changes in place, byDepartment key moves, byRole in place);
-      // both departments' counters; no counter shard (still a member of some department); audit.
-      min: async (since) => {
-        const user = await sizer.item(userKey(newUser));
-        return sum(
-          get(user),
-          tx(user, 'put', 'key', 'put'),
-          tx(await sizer.item(departmentKey(d0)), 'put'),
-          tx(await sizer.item(departmentKey(d1)), 'put'),
-          auditWrites(await sizer.auditSince(since)),
-        );
-      },
+      // Between departments: read; rewrite the user (no key moves: six entries rewritten); its copy (all six keys move
+      // from DEPT#d0 to DEPT#d1); both departments' counters; no shared counter (still IN, same cell and name); audit.
+      min: async (c) => sum(get(c.before(userKey(newUser))), await userChanges(c, [newUser]), auditWrites(await sizer.auditSince(c.since))),
     },
     {
       operation: 'E4',
+      watch: () => userKeys([newUser], [d1]),
       run: () => invoke('E4', { params: { department_id: d1, user_id: newUser } }),
-      // Remove: read; rewrite (byName key IN→OUT, byDepartment entry deleted, byRole key); department counters; shard; audit.
-      min: async (since) => {
-        const user = await sizer.item(userKey(newUser));
-        return sum(
-          get(user),
-          tx(user, 'key', 'delete', 'key'),
-          tx(await sizer.item(departmentKey(d1)), 'put'),
-          STATS,
-          auditWrites(await sizer.auditSince(since)),
-        );
-      },
+      // Out of its department: read; rewrite the user (six keys move IN -> OUT); delete its copy (six entries); the
+      // department's counters; the stats shard; last names IN and OUT; audit.
+      min: async (c) => sum(get(c.before(userKey(newUser))), await userChanges(c, [newUser]), auditWrites(await sizer.auditSince(c.since))),
     },
     {
       operation: 'E6',
@@ -371,20 +496,28 @@ export async function measureCapacity({ client, table }: CapacityContext): Promi
     },
     {
       operation: 'E7',
+      watch: () => [departmentKey(d0)],
       run: () => invoke('E7', { params: { department_id: d0 }, body: { name: 'users', limit: 1000 } }),
-      // Set the limit (the department's byName entry changes), audit; then read the department back for the answer's usage
-      // (a transaction returns no values).
-      min: async (since) => {
-        const department = await sizer.item(departmentKey(d0));
-        return sum(tx(department, 'put'), auditWrites(await sizer.auditSince(since)), get(department));
-      },
+      // Set the limit (the department's two entries rewritten), audit; then read the department back for the answer's
+      // usage (a transaction returns no values).
+      min: async (c) =>
+        sum(
+          txWrite('department', c.before(departmentKey(d0)), c.after(departmentKey(d0))),
+          auditWrites(await sizer.auditSince(c.since)),
+          get(c.after(departmentKey(d0))),
+        ),
     },
     {
       operation: 'createDepartment',
+      watch: () => [departmentKey(newDepartment)],
       run: () => invoke('createDepartment', { body: { id: newDepartment, name: 'Capacity' } }),
-      // The department (and its byName entry), a counter shard, audit.
-      min: async (since) =>
-        sum(tx(await sizer.item(departmentKey(newDepartment)), 'put'), STATS, auditWrites(await sizer.auditSince(since))),
+      // The department (two entries put), the stats shard (departments), audit.
+      min: async (c) =>
+        sum(
+          txWrite('department', undefined, c.after(departmentKey(newDepartment))),
+          await counters(1),
+          auditWrites(await sizer.auditSince(c.since)),
+        ),
     },
     {
       operation: 'getDepartment',
@@ -393,40 +526,53 @@ export async function measureCapacity({ client, table }: CapacityContext): Promi
     },
     {
       operation: 'updateDepartment',
+      watch: () => [departmentKey(newDepartment)],
       run: () => invoke('updateDepartment', { params: { department_id: newDepartment }, body: { name: 'Capacity renamed' } }),
-      // Rename (byName key changes), audit, read back for the answer.
-      min: async (since) => {
-        const department = await sizer.item(departmentKey(newDepartment));
-        return sum(tx(department, 'key'), auditWrites(await sizer.auditSince(since)), get(department));
-      },
+      // Rename (the byName key moves: 2; the byTime entry rewritten), audit, read back for the answer.
+      min: async (c) =>
+        sum(
+          txWrite('department', c.before(departmentKey(newDepartment)), c.after(departmentKey(newDepartment))),
+          auditWrites(await sizer.auditSince(c.since)),
+          get(c.after(departmentKey(newDepartment))),
+        ),
     },
     {
       operation: 'E8',
-      setup: () => remember([departmentKey(newDepartment)]),
+      watch: () => [departmentKey(newDepartment)],
       run: () => invoke('E8', { params: { department_id: newDepartment } }),
-      // Delete the empty department (and its byName entry), a counter shard, audit. No read: the delete's condition checks.
-      min: async (since) => sum(tx(was(departmentKey(newDepartment)), 'delete'), STATS, auditWrites(await sizer.auditSince(since))),
+      // Delete the empty department (its two entries), the stats shard, audit. No read: the delete's condition checks.
+      min: async (c) =>
+        sum(
+          txWrite('department', c.before(departmentKey(newDepartment)), undefined),
+          await counters(1),
+          auditWrites(await sizer.auditSince(c.since)),
+        ),
     },
     {
       operation: 'listDepartments',
       run: () => invoke('listDepartments'),
-      // One page of the DEPTS partition of byName, and the counters for the total.
+      // One page of the DEPTS partition of byName (the page and one more, to know whether another follows), and the
+      // counters for the total.
       min: async () =>
-        sum(query(await sizer.indexPage(DEPARTMENTS_PARTITION, 100), false), statsRead(await sizer.partition(STATS_PARTITION))),
+        sum(query(await sizer.indexPage(DEPARTMENTS_PARTITION, 101), false), statsRead(await sizer.partition(STATS_PARTITION))),
     },
     {
       operation: 'E1',
+      // A container reads the lists' state (META / LISTS, lib/store/meta.ts) on its first list request only, and keeps
+      // it once the table is ready: a request of a warm container does not (0.5 RCU once per container).
+      setup: async () => void (await invoke('E1', { query: { count: '1' } })),
       run: () => invoke('E1', { query: { count: '100' } }),
-      // A page of 100 from USERS#IN of byName, and the counters for the total.
+      // A page of 100 from USERS#IN of byName and the entry after it (next_cursor is null on the last page only), and
+      // the counters for the total.
       min: async () =>
-        sum(query(await sizer.indexPage(usersPartition('IN'), 100), false), statsRead(await sizer.partition(STATS_PARTITION))),
+        sum(query(await sizer.indexPage(usersPartition('IN'), 101), false), statsRead(await sizer.partition(STATS_PARTITION))),
     },
     {
       operation: 'listUsers',
       run: () => invoke('listUsers', { query: { count: '100' } }),
       // All users: USERS#IN and USERS#OUT merged by name. Needed: from each partition the entries that make the page,
       // plus one look-ahead entry each to know the merge is right; and the counters.
-      min: async (_since, result) => {
+      min: async ({ result }) => {
         const page = JSON.parse((result as { body: string }).body) as { users: Array<{ department_id: string | null }> };
         const fromIn = page.users.filter((u) => u.department_id).length;
         const fromOut = page.users.length - fromIn;
@@ -436,26 +582,24 @@ export async function measureCapacity({ client, table }: CapacityContext): Promi
           statsRead(await sizer.partition(STATS_PARTITION)),
         );
       },
+      note: 'each partition is read for its counted share of the page plus a margin (lib/db/query.ts firstReads): a few entries more than the page takes',
     },
     {
       operation: 'E3 (40 users)',
+      watch: () => userKeys(e3Forty, [d2, d3]),
       run: () => invoke('E3', { params: { department_id: d3 }, body: { user_ids: e3Forty } }),
-      // Fits one transaction. Read the target (its limits bound the addition) and every user (versions, usage);
-      // per user a rewrite (byName in place, byDepartment key, byRole in place); the target's and the source's
-      // counters; no shard (members stay members); the audit entry (it lists the users, so it is several KB).
-      min: async (since) => {
-        const users = await sizer.items(e3Forty.map(userKey));
-        const target = await sizer.item(departmentKey(d3));
-        return sum(
-          get(target),
-          ...users.map((u) => get(u)),
-          ...users.map((u) => tx(u, 'put', 'key', 'put')),
-          tx(target, 'put'),
-          tx(await sizer.item(departmentKey(d2)), 'put'),
-          auditWrites(await sizer.auditSince(since)),
-        );
-      },
-      note: 'compare per user with E2 (move): the same user rewrite',
+      // Fits one transaction. Read the target (its limits bound the addition) and every user (versions, usage); per user
+      // the user rewritten (six entries) and its copy moved (six keys: 12); the target's counters (reservation and
+      // cells in one update) and the source's; no shared counter (members stay members); the audit entry (it lists
+      // the users, so it is a few KB).
+      min: async (c) =>
+        sum(
+          get(c.before(departmentKey(d3))),
+          ...e3Forty.map((id) => get(c.before(userKey(id)))),
+          await userChanges(c, e3Forty),
+          auditWrites(await sizer.auditSince(c.since)),
+        ),
+      note: 'compare per user with E2 (move): the same user and copy rewrite',
     },
     {
       operation: 'E3 (100 users)',
@@ -463,104 +607,134 @@ export async function measureCapacity({ client, table }: CapacityContext): Promi
         e3Hundred = (await sizer.indexPage(`DEPT#${d3}`, 100, false, INDEXES.byName)).map((item) => String(item.id));
         if (e3Hundred.length !== 100) throw new Error(`E3 (100 users): ${d3} holds ${e3Hundred.length} users`);
       },
+      watch: () => userKeys(e3Hundred, [d3, d4]),
       run: () => invoke('E3', { params: { department_id: d4 }, body: { user_ids: e3Hundred } }),
-      // More than one transaction holds: the bulk protocol of bulk-move.ts. Reads as for 40 users. Writes:
-      // reserve (header put with its BULK index entry, the target's counters); per part a hold (header check — or,
-      // on the last, its state update and the audit entry —, the part item, bulk_lock set on each user, which
-      // rewrites the user's three index entries); per part an apply (part deleted, header update, each user
-      // rewritten into the target, the source's counters); finish (header deleted). Parts as packParts makes
-      // them: up to 97 items, users plus the departments they leave.
-      min: async (since) => {
-        const users = await sizer.items(e3Hundred.map(userKey));
-        const target = await sizer.item(departmentKey(d4));
-        const source = await sizer.item(departmentKey(d3));
+      // More than one transaction holds: the bulk protocol of bulk-move/. Reads as for 40 users. Parts: as many users
+      // as an apply holds (2 items a user + its counter items + part + header <= 100: 48 users here). Writes:
+      // reserve (the header put, in the BULK queue of byName; the target's usage, two entries rewritten); per part a
+      // hold (header check — on the last, its state update and the audit entry —, the part item, bulk_lock set on each
+      // user: six entries rewritten each); per part an apply (part deleted, header update, each user rewritten into
+      // the target (six entries) and its copy moved (six keys), the source's counters and the target's list
+      // counters); finish (header deleted).
+      min: async (c) => {
+        const users = e3Hundred.map((id) => c.before(userKey(id))!);
+        const moves = (ids: string[]) => ids.map((id) => ({ before: c.before(userKey(id)), after: c.after(userKey(id)) }));
         const parts: string[][] = [];
-        for (let i = 0; i < e3Hundred.length; i += 96) parts.push(e3Hundred.slice(i, i + 96)); // one source department: 96 + 1 per part
+        for (const id of e3Hundred) {
+          const last = parts[parts.length - 1];
+          const candidate = last ? [...last, id] : [id];
+          const changed = counterChanges(moves(candidate), d4);
+          if (last && candidate.length * 2 + changed.departments.length + changed.shared + 2 <= 100) last.push(id);
+          else parts.push([id]);
+        }
+        const op = 'x'.repeat(16);
+        const usage = (ids: string[]) => {
+          const members = ids.map((id) => c.before(userKey(id))!);
+          const role = (r: string) => members.filter((u) => u.account_role === r).length;
+          return {
+            users: ids.length,
+            activated_users: members.filter((u) => u.activated).length,
+            admins: role('admin'),
+            managers: role('manager'),
+            guests: role('guest'),
+          };
+        };
+        const usageFields = (prefix: string, ids: string[]) =>
+          Object.fromEntries(Object.entries(usage(ids)).map(([q, n]) => [`${prefix}${q}`, n]));
         const header: Item = {
-          ...bulkHeaderKey('xxxxxxxxxxxxxxxx'),
+          ...bulkHeaderKey(op),
           type: 'bulk_move',
-          id: 'xxxxxxxxxxxxxxxx',
+          id: op,
           state: 'preparing',
           operation: 'E3',
           target: d4,
-          at: since,
-          lease_until: since,
+          at: c.since,
+          lease_until: c.since,
           parts: parts.length,
           parts_left: parts.length,
-          reserved_users: 100,
-          reserved_activated_users: 100,
-          reserved_admins: 10,
-          reserved_managers: 10,
-          reserved_guests: 10,
+          ...usageFields('reserved_', e3Hundred),
           gsi1pk: 'BULK',
-          gsi1sk: `${since}#xxxxxxxxxxxxxxxx`,
+          gsi1sk: `${c.since}#${op}`,
         };
         const partItem = (ids: string[]): Item => ({
-          pk: 'BULK#xxxxxxxxxxxxxxxx',
+          pk: `BULK#${op}`,
           sk: 'PART#0000',
           type: 'bulk_part',
           user_ids: ids,
-          usage_users: ids.length,
-          usage_activated_users: ids.length,
-          usage_admins: 10,
-          usage_managers: 10,
-          usage_guests: 10,
+          ...usageFields('usage_', ids),
         });
-        const audit = await sizer.auditSince(since);
-        const reserve = sum(tx(header, 'put'), tx(target, 'put'));
+        const held = (id: string): Item => ({ ...c.before(userKey(id)), bulk_lock: op });
+        const audit = await sizer.auditSince(c.since);
+        const counterItemCost = await counterItem();
+        const reserve = sum(
+          txWrite('queued', undefined, header),
+          txWrite('department', c.before(departmentKey(d4)), c.after(departmentKey(d4))),
+        );
         const holds = parts.map((ids, index) =>
           sum(
-            tx(header, ...(index === parts.length - 1 ? (['put'] as const) : [])),
+            index === parts.length - 1 ? txWrite('queued', header, { ...header, state: 'applying' }) : tx(header),
             tx(partItem(ids)),
-            ...ids.map((id) => tx(users[e3Hundred.indexOf(id)], 'put', 'put', 'put')),
+            ...ids.map((id) => txWrite('user', c.before(userKey(id)), held(id))),
           ),
         );
-        const applies = parts.map((ids) =>
-          sum(
+        const applies = parts.map((ids) => {
+          const changed = counterChanges(moves(ids), d4);
+          return sum(
             tx(partItem(ids)),
-            tx(header, 'put'),
-            ...ids.map((id) => tx(users[e3Hundred.indexOf(id)], 'put', 'key', 'put')),
-            tx(source, 'put'),
-          ),
+            txWrite('queued', header, { ...header, parts_left: 0 }),
+            ...ids.flatMap((id) => [
+              txWrite('user', held(id), c.after(userKey(id))),
+              txWrite('departmentCopy', c.before(departmentCopyKey(id)), c.after(departmentCopyKey(id))),
+            ]),
+            ...changed.departments.map((id) => txWrite('department', c.before(departmentKey(id)), c.after(departmentKey(id)))),
+            { rcu: 0, wcu: changed.shared * counterItemCost.wcu },
+          );
+        });
+        return sum(
+          get(c.before(departmentKey(d4))),
+          ...users.map((u) => get(u)),
+          reserve,
+          ...holds,
+          auditWrites(audit),
+          ...applies,
+          txWrite('queued', header, undefined),
         );
-        return sum(get(target), ...users.map((u) => get(u)), reserve, ...holds, auditWrites(audit), ...applies, tx(header, 'delete'));
       },
-      note: 'protocol: every user is written twice (hold, apply), each time with its 3 index entries',
+      note: 'protocol: every user is written twice (hold, apply), each time with its six list entries',
     },
     {
       operation: 'E5 (10 users)',
-      setup: () => remember(e5Ten().map(userKey)),
+      watch: () => userKeys(e5Ten(), [d4]),
       run: () => invoke('E5', { params: { department_id: d4 }, body: { user_ids: e5Ten() } }),
-      // Read the users (versions, membership); one transaction: each user rewritten out of the department (byName and
-      // byRole keys IN→OUT, byDepartment entry deleted), the department's counters, a shard, audit. The department
-      // itself need not be read: only the 404 of a missing department needs it (E4 reads it on that path only).
-      min: async (since) =>
+      // Read the users (versions, membership); one transaction: each user rewritten out of the department (six keys move
+      // IN -> OUT) and its copy deleted (six entries); the department's counters; the stats shard; a login-day item per
+      // membership and month, a last-name item per membership and name; audit. The department itself need not be
+      // read: only the 404 of a missing department needs it (E4 reads it on that path only).
+      min: async (c) =>
         sum(
-          ...e5Ten().map((id) => get(was(userKey(id)))),
-          ...e5Ten().map((id) => tx(was(userKey(id)), 'key', 'delete', 'key')),
-          tx(await sizer.item(departmentKey(d4)), 'put'),
-          STATS,
-          auditWrites(await sizer.auditSince(since)),
+          ...e5Ten().map((id) => get(c.before(userKey(id)))),
+          await userChanges(c, e5Ten()),
+          auditWrites(await sizer.auditSince(c.since)),
         ),
     },
     {
       operation: 'G3 (10 users)',
-      run: () => invoke('G3', { body: { id: newGroup, name: 'Capacity group', user_ids: g3Users } }),
-      // Read the users (404s, the answer); one transaction: the group (byName entry), its name claim, a shard, audit,
-      // and per user the two membership items and a ConditionCheck on the user (exists, not being deleted).
-      min: async (since) => {
+      run: async () => {
+        const result = await invoke('G3', { body: { id: newGroup, name: 'Capacity group', user_ids: g3Users } });
+        groupGeneration = String((await sizer.item(groupKey(newGroup))).generation);
+        return result;
+      },
+      // Read the users (404s, the answer); one transaction: the group (two entries put), its name claim, the stats
+      // shard, audit, and per user the two membership items and a ConditionCheck on the user (exists, not being deleted).
+      min: async (c) => {
         const users = await sizer.items(g3Users.map(userKey));
-        const group = await sizer.item(groupKey(newGroup));
-        const generation = String(group.generation);
-        const memberships = await sizer.items(
-          g3Users.flatMap((id) => [groupMemberKey({ id: newGroup, generation }, id), userGroupKey(id, { id: newGroup, generation })]),
-        );
+        const memberships = await sizer.items(g3Users.flatMap((id) => [groupMemberKey(groupRef(), id), userGroupKey(id, groupRef())]));
         return sum(
           ...users.map((u) => get(u)),
-          tx(group, 'put'),
+          txWrite('group', undefined, await sizer.item(groupKey(newGroup))),
           tx(await sizer.item(groupNameKey('Capacity group'))),
-          STATS,
-          auditWrites(await sizer.auditSince(since)),
+          await counters(1),
+          auditWrites(await sizer.auditSince(c.since)),
           ...users.map((u) => tx(u)),
           ...memberships.map((m) => tx(m)),
         );
@@ -571,112 +745,103 @@ export async function measureCapacity({ client, table }: CapacityContext): Promi
       run: () => invoke('G1', { params: { group_id: newGroup } }),
       // The group (its generation names the member partition), the member partition (one consistent Query), the users.
       min: async () => {
-        const group = await sizer.item(groupKey(newGroup));
-        const members = await sizer.partition(membersPartition({ id: newGroup, generation: String(group.generation) }));
+        const members = await sizer.partition(membersPartition(groupRef()));
         const users = await sizer.items(members.map((m) => userKey(String(m.user_id))));
-        return sum(get(group), query(members, true), ...users.map((u) => get(u)));
+        return sum(get(await sizer.item(groupKey(newGroup))), query(members, true), ...users.map((u) => get(u)));
       },
     },
     {
       operation: 'G2',
       run: () => invoke('G2'),
-      min: async () => sum(query(await sizer.indexPage(GROUPS_PARTITION, 100), false), statsRead(await sizer.partition(STATS_PARTITION))),
+      // One page of the GROUPS partition of byName (and the entry after it), and the counters for the total.
+      min: async () => sum(query(await sizer.indexPage(GROUPS_PARTITION, 101), false), statsRead(await sizer.partition(STATS_PARTITION))),
     },
     {
       operation: 'G4',
+      watch: () => [groupKey(newGroup), groupMemberKey(groupRef(), g4User), userGroupKey(g4User, groupRef())],
       run: () => invoke('G4', { params: { group_id: newGroup, user_id: g4User } }),
       // Read the group (generation, state) and the user (the answer). Whether the user is already a member need not be
-      // read: the member put is conditional on its absence. One transaction: the group's count (byName entry), a
-      // ConditionCheck on the user (exists, not being deleted), the two membership items, audit.
-      min: async (since) => {
-        const group = await sizer.item(groupKey(newGroup));
-        const user = await sizer.item(userKey(g4User));
-        const generation = String(group.generation);
-        return sum(
-          get(group),
-          get(user),
-          tx(group, 'put'),
-          tx(user),
-          tx(await sizer.item(groupMemberKey({ id: newGroup, generation }, g4User))),
-          tx(await sizer.item(userGroupKey(g4User, { id: newGroup, generation }))),
-          auditWrites(await sizer.auditSince(since)),
-        );
-      },
-      note: 'the membership read is avoidable (the put is conditional)',
+      // read: the member put is conditional on its absence. One transaction: the group's count (its two entries
+      // rewritten), a ConditionCheck on the user (exists, not being deleted), the two membership items, audit.
+      min: async (c) =>
+        sum(
+          get(c.before(groupKey(newGroup))),
+          get(await sizer.item(userKey(g4User))),
+          txWrite('group', c.before(groupKey(newGroup)), c.after(groupKey(newGroup))),
+          tx(await sizer.item(userKey(g4User))),
+          tx(c.after(groupMemberKey(groupRef(), g4User))!),
+          tx(c.after(userGroupKey(g4User, groupRef()))!),
+          auditWrites(await sizer.auditSince(c.since)),
+        ),
     },
     {
       operation: 'G5',
-      setup: async () => {
-        const group = await sizer.item(groupKey(newGroup));
-        const generation = String(group.generation);
-        await remember([groupMemberKey({ id: newGroup, generation }, g4User), userGroupKey(g4User, { id: newGroup, generation })]);
-      },
+      watch: () => [groupKey(newGroup), groupMemberKey(groupRef(), g4User), userGroupKey(g4User, groupRef())],
       run: () => invoke('G5', { params: { group_id: newGroup, user_id: g4User } }),
-      // Read the group (generation); one transaction: its count, both membership items deleted (the group side
-      // conditional on existing: that condition answers "not a member"), audit.
-      min: async (since) => {
-        const group = await sizer.item(groupKey(newGroup));
-        const generation = String(group.generation);
-        return sum(
-          get(group),
-          tx(group, 'put'),
-          tx(was(groupMemberKey({ id: newGroup, generation }, g4User))),
-          tx(was(userGroupKey(g4User, { id: newGroup, generation }))),
-          auditWrites(await sizer.auditSince(since)),
-        );
-      },
-      note: 'the membership read is avoidable (the delete is conditional)',
+      // Read the group (generation); one transaction: its count (two entries rewritten), both membership items deleted
+      // (the group side conditional on existing: that condition answers "not a member"), audit.
+      min: async (c) =>
+        sum(
+          get(c.before(groupKey(newGroup))),
+          txWrite('group', c.before(groupKey(newGroup)), c.after(groupKey(newGroup))),
+          tx(c.before(groupMemberKey(groupRef(), g4User))!),
+          tx(c.before(userGroupKey(g4User, groupRef()))!),
+          auditWrites(await sizer.auditSince(c.since)),
+        ),
     },
     {
       operation: 'G6 (10 users)',
       setup: async () => {
-        const group = await sizer.item(groupKey(newGroup));
-        const generation = String(group.generation);
-        const members = await sizer.partition(membersPartition({ id: newGroup, generation }));
-        await remember([
-          groupKey(newGroup),
-          groupNameKey('Capacity group'),
-          ...members.flatMap((m) => [
-            groupMemberKey({ id: newGroup, generation }, String(m.user_id)),
-            userGroupKey(String(m.user_id), { id: newGroup, generation }),
-          ]),
-        ]);
+        const members = await sizer.partition(membersPartition(groupRef()));
+        groupMembers = members.map((m) => String(m.user_id));
       },
+      watch: () => [
+        groupKey(newGroup),
+        groupNameKey('Capacity group'),
+        ...groupMembers.flatMap((id) => [groupMemberKey(groupRef(), id), userGroupKey(id, groupRef())]),
+      ],
       run: () => invoke('G6', { params: { group_id: newGroup } }),
-      // Read the group and its member partition; one transaction: the group (and its byName entry) and its name claim
-      // deleted, a shard, audit, both items of every membership deleted.
-      min: async (since) => {
-        const items = [...before.values()];
-        const group = items.find((i) => i.sk === 'GROUP')!;
-        const members = items.filter((i) => i.type === 'group-member');
+      // Read the group and its member partition; one transaction: the group deleted (both entries) and its name claim,
+      // the stats shard, audit, both items of every membership deleted.
+      min: async (c) => {
+        const memberships = groupMembers.flatMap((id) => [
+          c.before(groupMemberKey(groupRef(), id))!,
+          c.before(userGroupKey(id, groupRef()))!,
+        ]);
         return sum(
-          get(group),
-          query(members, true),
-          tx(group, 'delete'),
-          ...items.filter((i) => i.sk !== 'GROUP').map((i) => tx(i)),
-          STATS,
-          auditWrites(await sizer.auditSince(since)),
+          get(c.before(groupKey(newGroup))),
+          query(
+            memberships.filter((m) => m.type === 'group-member'),
+            true,
+          ),
+          txWrite('group', c.before(groupKey(newGroup)), undefined),
+          tx(c.before(groupNameKey('Capacity group'))!),
+          ...memberships.map((m) => tx(m)),
+          await counters(1),
+          auditWrites(await sizer.auditSince(c.since)),
         );
       },
     },
     {
       operation: 'deleteUser',
-      setup: () => remember([userKey(newUser), emailClaimKey(`${newUser}@example.com`)]),
+      watch: () => [...userKeys([newUser]), emailClaimKey(`${newUser}@example.com`)],
       run: () => invoke('deleteUser', { params: { user_id: newUser } }),
-      // Needed: the user as it stands (version, department, e-mail), the lock that stops group additions (an update
-      // of the user item, so its byName and byRole entries are rewritten: ALL projection) and, after the lock, its
-      // memberships. The lock can hand back the user (ReturnValues ALL_OLD), so one read suffices: a consistent Query
-      // of partition USER#<id> after the lock. One transaction: the user deleted (both index entries), its e-mail
-      // claim, a shard, audit.
-      min: async (since) =>
-        sum(
-          query([was(userKey(newUser))], true),
-          write(was(userKey(newUser)), { transaction: false, indexes: ['put', 'put'] }),
-          tx(was(userKey(newUser)), 'delete', 'delete'),
-          tx(was(emailClaimKey(`${newUser}@example.com`))),
-          STATS,
-          auditWrites(await sizer.auditSince(since)),
-        ),
+      // Needed: the user as it stands (version, department, e-mail), the lock that stops group additions (an update of
+      // the user item, so its six entries are rewritten: ALL projection) and, after the lock, its memberships. The
+      // lock can hand back the user (ReturnValues ALL_OLD), so one read suffices: a consistent Query of partition
+      // USER#<id> after the lock. One transaction: the user deleted (six entries; its copy too if it is a member), its
+      // e-mail claim, the counters it leaves (stats shard, last name), audit.
+      min: async (c) => {
+        const user = c.before(userKey(newUser))!;
+        const locked = { ...user, group_lock: c.since };
+        return sum(
+          query([user, ...(c.before(departmentCopyKey(newUser)) ? [c.before(departmentCopyKey(newUser))!] : [])], true),
+          write(locked, { transaction: false, indexes: indexChanges('user', user, locked) }),
+          await userChanges({ ...c, before: (key) => (keyOf(key) === keyOf(userKey(newUser)) ? locked : c.before(key)) }, [newUser]),
+          tx(c.before(emailClaimKey(`${newUser}@example.com`))!),
+          auditWrites(await sizer.auditSince(c.since)),
+        );
+      },
       note: 'the lock can return the user (ALL_OLD) and one Query read the memberships: 1 read, not GetItem + Query',
     },
     {
@@ -686,8 +851,9 @@ export async function measureCapacity({ client, table }: CapacityContext): Promi
         reportId = JSON.parse(result.body!).id;
         return result;
       },
-      // The job item (listed in REPORTS#PENDING of byName) and the audit entry, in one transaction.
-      min: async (since) => sum(tx(await sizer.item(reportKey(reportId)), 'put'), auditWrites(await sizer.auditSince(since))),
+      // The job item (queued in REPORTS#PENDING of byName) and the audit entry, in one transaction.
+      min: async (c) =>
+        sum(txWrite('queued', undefined, await sizer.item(reportKey(reportId))), auditWrites(await sizer.auditSince(c.since))),
     },
     {
       operation: 'getDepartmentsReport',
@@ -702,10 +868,9 @@ export async function measureCapacity({ client, table }: CapacityContext): Promi
     {
       operation: 'listAudit',
       run: () => invoke('listAudit', { query: { count: '100' } }),
-      // The newest 100 entries of the AUDIT partition. The total is read from a counter in every other list; the
-      // audit trail has none, so this minimum assumes one (0.5 RCU) — the service counts the whole trail instead.
-      min: async () => sum(query(await sizer.indexPage(AUDIT_PARTITION, 100, true), false), query([100], false)),
-      note: 'the total counts the whole trail (no counter): grows with the trail',
+      // The newest 100 entries of the AUDIT partition and the one after them (next_cursor); the trail is listed by
+      // cursor only, with no total (API.md), so nothing else.
+      min: async () => query(await sizer.indexPage(AUDIT_PARTITION, 101, true), false),
     },
   ];
 
@@ -714,13 +879,21 @@ export async function measureCapacity({ client, table }: CapacityContext): Promi
   const results: CapacityResult[] = [];
   for (const op of ops) {
     await op.setup?.();
+    const keys = op.watch?.() ?? [];
+    const beforeItems = new Map((await sizer.maybeItems(keys)).map((item, i) => [keyOf(keys[i]), item]));
     const since = new Date(Date.now() - 1).toISOString();
     log = [];
     charged = { wcu: 0, indexWcu: 0, reportedByLocal: 0 };
     const { result, capacity } = await measure(op.run);
     const calls = summarize(log);
     const scans = log.filter((name) => name === 'ScanCommand').length;
-    const min = await op.min(since, result);
+    const afterItems = new Map((await sizer.maybeItems(keys)).map((item, i) => [keyOf(keys[i]), item]));
+    const min = await op.min({
+      since,
+      result,
+      before: (key) => beforeItems.get(keyOf(key)),
+      after: (key) => afterItems.get(keyOf(key)),
+    });
     const wcu = capacity.wcu - charged.reportedByLocal + charged.wcu;
     const r = (n: number) => round(n, 1);
     results.push({

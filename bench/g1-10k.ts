@@ -21,11 +21,14 @@ import { startLocalServices } from '../infra/local/services';
 import { resetConfig } from '../lib/config';
 import { forEachConcurrently } from '../lib/db/batch';
 import { db, tableName } from '../lib/db/client';
-import { claimKey } from '../lib/store/claims';
+import { claimItem } from '../lib/store/claims';
 import { sweepDeletedGroups } from '../lib/groups/cleanup';
 import { createGroup } from '../lib/groups/create';
-import { addCounters, userCounter } from '../lib/store/stats';
-import { userItem } from '../lib/store/users';
+import { addNameCount } from '../lib/store/name-counts';
+import { addCounters } from '../lib/store/stats';
+import { userItem, type User } from '../lib/store/users';
+import { foldCase } from '../lib/text';
+import { cellCounterName } from '../lib/users/counters';
 import { measure, meterCapacity } from './support/capacity';
 
 const USERS = 10_000;
@@ -35,29 +38,25 @@ const LAST_NAMES = ['Lovelace', 'hopper', 'Turing', 'Hamilton', 'liskov', 'Knuth
 const ctx = { actor: 'bench', operationId: 'bench', requestId: 'bench' };
 
 /**
- * Writes the users as createUser would (user item, e-mail claim, service counter), with
- * BatchWriteItem instead of one transaction each: the setup then takes seconds, not minutes.
+ * Writes the users as createUser would (user item, e-mail claim, and the counters it moves: the service's cell
+ * counter and the last-name counters; none has logged in, so no login-day counter), with BatchWriteItem instead of
+ * one transaction each: the setup then takes seconds, not minutes.
  */
 async function writeUsers(ids: string[]) {
   const now = new Date().toISOString();
-  const items = ids.flatMap((id, i) => [
-    userItem(
-      {
-        id,
-        email: `${id}@example.com`,
-        first_name: 'Bench',
-        last_name: LAST_NAMES[(i * 7) % LAST_NAMES.length],
-        account_role: 'member',
-        activated: true,
-        last_login: null,
-        department_id: null,
-        created_at: now,
-        updated_at: now,
-      },
-      1,
-    ),
-    { ...claimKey('email', `${id}@example.com`), type: 'email', user_id: id },
-  ]);
+  const users: User[] = ids.map((id, i) => ({
+    id,
+    email: `${id}@example.com`,
+    first_name: 'Bench',
+    last_name: LAST_NAMES[(i * 7) % LAST_NAMES.length],
+    account_role: 'member',
+    activated: true,
+    last_login: null,
+    department_id: null,
+    created_at: now,
+    updated_at: now,
+  }));
+  const items = users.flatMap((user) => [userItem(user, 1), claimItem('email', user.email, user.id)]);
   const batches: Record<string, unknown>[][] = [];
   for (let i = 0; i < items.length; i += 25) batches.push(items.slice(i, i + 25));
   await forEachConcurrently(batches, 16, async (batch) => {
@@ -67,28 +66,35 @@ async function writeUsers(ids: string[]) {
       pending = (result.UnprocessedItems?.[tableName()] as Record<string, unknown>[] | undefined) ?? [];
     }
   });
-  await db().send(
-    new TransactWriteCommand({
-      TransactItems: addCounters('bench', { [userCounter('member', 'OUT')]: ids.length }).map((write) => write.item),
-    }),
-  );
+  const cells: Record<string, number> = {};
+  const names = new Map<string, number>();
+  for (const user of users) {
+    const cell = cellCounterName('OUT', user);
+    cells[cell] = (cells[cell] ?? 0) + 1;
+    names.set(foldCase(user.last_name), (names.get(foldCase(user.last_name)) ?? 0) + 1);
+  }
+  const writes = [...addCounters('bench', cells), ...[...names].flatMap(([name, n]) => addNameCount('OUT', name, n))];
+  await db().send(new TransactWriteCommand({ TransactItems: writes.map((write) => write.item) }));
 }
 
 /**
- * Write units DynamoDB charges for the transactions: every item here is under 1 KB, so 2 units
- * each in a transaction, plus 1 per index entry written (a group and an audit entry have one,
- * in gsi1; membership items and name claims none).
+ * Write units DynamoDB charges for the transactions: every item here is under 1 KB, so 2 units each in a
+ * transaction, plus 1 per index entry written (2 when its key moves). A published group has two (gsi1 by name, gsi4
+ * by creation), a pending one and a cleanup marker one (gsi1); an audit entry five as the service writes it (gsi1,
+ * gsi2, gsi5, gsi8, and gsi7 because it carries `id` next to `gsi5pk`); membership items and claims none.
  */
+const GROUP = 2 + 2;
+const AUDIT = 2 + 5;
 const CHARGED = {
-  // group count (2 + gsi1) + user check (a ConditionCheck is charged as a write: 2) + 2 membership items (2 + 2) + audit (2 + gsi1)
-  G4: 3 + 2 + 4 + 3,
-  // group count (2 + gsi1) + 2 membership items + audit (2 + gsi1)
-  G5: 3 + 4 + 3,
-  // group (2 + gsi1) + name claim 2 + counter 2 + audit (2 + gsi1) + cleanup marker (2 + gsi1)
-  G6: 3 + 2 + 2 + 3 + 3,
-  // pending group (2 + gsi1) + name 2; per user its check 2 + 2 membership items 4; per 32 users an
-  // audit entry (2 + gsi1); publish: group (2 + its gsi1 entry moved, 2) + counter 2 + audit 3
-  G3: 5 + USERS * 6 + Math.ceil(USERS / 32) * 3 + 9,
+  // group count + user check (a ConditionCheck is charged as a write: 2) + 2 membership items (2 + 2) + audit
+  G4: GROUP + 2 + 4 + AUDIT,
+  // group count + 2 membership items + audit
+  G5: GROUP + 4 + AUDIT,
+  // group (deleted with both entries) + name claim 2 + counter 2 + audit + cleanup marker (2 + gsi1)
+  G6: GROUP + 2 + 2 + AUDIT + 3,
+  // pending group (2 + gsi1) + name 2; per user its check 2 + 2 membership items 4; per 32 users an audit entry;
+  // publish: group (2 + its gsi1 entry moved, 2, + a new gsi4 entry, 1) + counter 2 + audit
+  G3: 5 + USERS * 6 + Math.ceil(USERS / 32) * AUDIT + 5 + 2 + AUDIT,
 };
 
 const round = (n: number, digits = 1) => Number(n.toFixed(digits));

@@ -14,6 +14,7 @@ export const CONTEXT_KEYS = {
   reportEmailDomains: 'reportEmailDomains',
   reportEmailFrom: 'reportEmailFrom',
   corsAllowOrigins: 'corsAllowOrigins',
+  indexCount: 'indexCount',
 } as const;
 
 export function stackPropsFromContext(node: Node): DeptAdminStackProps {
@@ -24,6 +25,7 @@ export function stackPropsFromContext(node: Node): DeptAdminStackProps {
     reportEmailDomains: list(node, CONTEXT_KEYS.reportEmailDomains),
     reportEmailFrom: text(node, CONTEXT_KEYS.reportEmailFrom),
     corsAllowOrigins: list(node, CONTEXT_KEYS.corsAllowOrigins),
+    indexCount: nonNegativeInteger(node, CONTEXT_KEYS.indexCount),
   };
 }
 

@@ -35,6 +35,8 @@ export interface DeptAdminStackProps extends StackProps {
   reportEmailFrom?: string;
   /** Browser origins allowed by CORS; unset keeps CORS closed. */
   corsAllowOrigins?: string[];
+  /** How many of the table's indexes to create (infra/storage.ts); unset: all. */
+  indexCount?: number;
   /** Requests per second (steady and burst) of the whole stage. */
   throttle?: Required<ThrottleSettings>;
   /** Directory holding `functions/` and `package-lock.json`; tests point it at placeholders. */
@@ -60,7 +62,7 @@ export class DeptAdminStack extends Stack {
   constructor(scope: Construct, id: string, props: DeptAdminStackProps = {}) {
     super(scope, id, props);
 
-    const table = createTable(this, 'Table');
+    const table = createTable(this, 'Table', props.indexCount);
     const reportsBucket = createReportsBucket(this, 'ReportsBucket');
     const auth = new ApiAuth(this, 'Auth', { external: externalIssuer(props) });
     const api = new ServiceApi(this, 'Api', {

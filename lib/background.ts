@@ -19,6 +19,8 @@ export interface BackgroundFunction {
     | { tableItems: Record<string, string>; localPollMs: number };
   /** What it may do beyond the table. */
   reportsBucket?: 'write';
+  /** Reads the table's description (the list backfill waits for every index to be ACTIVE). */
+  describesTable?: boolean;
   sendsEmail?: boolean;
   timeoutSeconds?: number;
 }
@@ -27,8 +29,11 @@ export const backgroundFunctions: readonly BackgroundFunction[] = [
   {
     name: 'Maintenance',
     handler: 'maintenance',
-    summary: 'Finishes bulk moves whose driver died and clears what deleted resources leave behind',
+    summary: 'Finishes bulk moves whose driver died, clears what deleted resources leave behind, backfills the lists of an older table',
     trigger: { everyMinutes: 1 },
+    describesTable: true,
+    // The list backfill works for 40 s a run (lib/maintenance.ts); the other repairs take a few seconds.
+    timeoutSeconds: 60,
   },
   {
     name: 'ReportWorker',

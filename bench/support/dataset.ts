@@ -1,27 +1,46 @@
 /**
  * Loads a consistent dataset straight into the table with BatchWriteItem, in
  * the item shapes the service writes (built by the store modules of
- * lib/store/: users, claims, departments, groups, group names, memberships),
- * far faster than through the API. "Consistent": every department's usage
- * counters equal its members, every group's `user_count` its memberships,
- * each user has its e-mail claim, and the service counters (stats shards)
- * are raised by what was loaded.
+ * lib/store/: users and their department copies, claims, departments,
+ * groups, group names, memberships), far faster than through the API.
+ * "Consistent": what test/support/invariants.ts checks holds — every
+ * department's usage counters and list counters (members per cell, `C#…`,
+ * and per login month, `L#…`) equal its members, every member has its
+ * department copy, every group's `user_count` equals its memberships, each
+ * user has its e-mail claim (unless left out), and the service counters are
+ * raised by what was loaded: the stats shards (departments, groups, users
+ * per membership and cell), the login-day counters and the last-name
+ * counters (those two written with the store's own counter updates).
  *
  * Import only after process.env points at the local stack (lib/ reads its
  * configuration on first use).
  */
 import { randomBytes } from 'node:crypto';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { BatchWriteCommand, DynamoDBDocumentClient, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { NO_USAGE, addUsage, usageOf, type Usage } from '../../lib/departments/quotas';
+import { BatchWriteCommand, DynamoDBDocumentClient, UpdateCommand, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
+import type { Write } from '../../lib/db/transact';
+import { NO_USAGE, addUsage, usageOf } from '../../lib/departments/quotas';
 import type { AccountRole } from '../../lib/schemas/enums';
 import { claimItem } from '../../lib/store/claims';
 import { newDepartmentItem } from '../../lib/store/departments';
 import { groupNameItem } from '../../lib/store/group-names';
 import { newGroupItem } from '../../lib/store/groups';
+import { addLoginDays, dayAttribute } from '../../lib/store/login-counts';
 import { membershipItems } from '../../lib/store/memberships';
-import { DEPARTMENTS_COUNTER, GROUPS_COUNTER, statsShardKey, userCounter } from '../../lib/store/stats';
-import { membershipOf, userItem, type User } from '../../lib/store/users';
+import { addNameCount } from '../../lib/store/name-counts';
+import { DEPARTMENTS_COUNTER, GROUPS_COUNTER, statsShardKey } from '../../lib/store/stats';
+import {
+  cellCode,
+  cellOf,
+  departmentCopyItem,
+  loginMonth,
+  membershipOf,
+  userItem,
+  type Membership,
+  type User,
+} from '../../lib/store/users';
+import { foldCase } from '../../lib/text';
+import { cellCounterName } from '../../lib/users/counters';
 import { pool, sleep } from './util';
 
 export type Doc = DynamoDBDocumentClient;
@@ -116,12 +135,66 @@ export function makeUser(id: string, n: number, departmentId: string | null): Us
   };
 }
 
-export const departmentItem = (id: string, name: string, usage: Usage) => newDepartmentItem(id, name, CREATED_AT, usage);
+/**
+ * A department item with the counters its `members` make: quota usage, and the list counters per cell (`C#<cell>`)
+ * and per login month (`L#<YYYY-MM>`) that lib/store/departments.ts keeps next to it (newDepartmentItem gives the
+ * usage only: a department is created empty).
+ */
+export function departmentItem(id: string, name: string, members: User[]): Record<string, unknown> {
+  let usage = NO_USAGE;
+  const counters: Record<string, number> = {};
+  const count = (attribute: string) => (counters[attribute] = (counters[attribute] ?? 0) + 1);
+  for (const member of members) {
+    usage = addUsage(usage, usageOf(member));
+    count(`C#${cellCode(cellOf(member))}`);
+    if (member.last_login) count(`L#${loginMonth(member.last_login)}`);
+  }
+  return { ...newDepartmentItem(id, name, CREATED_AT, usage), ...counters };
+}
+
+/**
+ * The login-day and last-name counters of `users` (lib/store/login-counts.ts, name-counts.ts), as the store's own
+ * counter updates: one per membership and month (shard 0; lists sum the shards), one per membership and last name.
+ */
+export function listCounterWrites(users: User[]): Write[] {
+  const days = new Map<string, Record<string, number>>();
+  const names = new Map<string, number>();
+  for (const user of users) {
+    const membership = membershipOf(user.department_id);
+    if (user.last_login) {
+      const key = `${membership}|${loginMonth(user.last_login)}`;
+      const record = days.get(key) ?? {};
+      record[dayAttribute(user.last_login)] = (record[dayAttribute(user.last_login)] ?? 0) + 1;
+      days.set(key, record);
+    }
+    const nameKey = `${membership}|${foldCase(user.last_name)}`;
+    names.set(nameKey, (names.get(nameKey) ?? 0) + 1);
+  }
+  const split = (key: string) => [key.slice(0, key.indexOf('|')) as Membership, key.slice(key.indexOf('|') + 1)] as const;
+  return [
+    ...[...days].flatMap(([key, record]) => addLoginDays(split(key)[0], split(key)[1], 0, record)),
+    ...[...names].flatMap(([key, n]) => addNameCount(split(key)[0], split(key)[1], n)),
+  ];
+}
+
+/** Sends counter updates built by the store (transaction items) one by one, to `table`. */
+export async function sendCounterWrites(client: Doc, table: string, writes: Write[], concurrency = 8): Promise<void> {
+  await pool(writes, concurrency, async (write) => {
+    const update = write.item.Update;
+    if (!update) throw new Error('only counter updates are sent one by one');
+    await client.send(new UpdateCommand({ ...(update as UpdateCommandInput), TableName: table }));
+  });
+}
 
 export const newGeneration = () => randomBytes(12).toString('base64url');
 
-/** Builds the dataset's items; `load` writes them. */
-export function makeDataset(spec: DatasetSpec): { dataset: Dataset; items: Record<string, unknown>[]; counters: Record<string, number> } {
+/** Builds the dataset's items, its service counters and its list counter updates; `loadDataset` writes them. */
+export function makeDataset(spec: DatasetSpec): {
+  dataset: Dataset;
+  items: Record<string, unknown>[];
+  counters: Record<string, number>;
+  counterWrites: Write[];
+} {
   const items: Record<string, unknown>[] = [];
   const counters: Record<string, number> = {};
   const count = (name: string, delta: number) => (counters[name] = (counters[name] ?? 0) + delta);
@@ -135,22 +208,21 @@ export function makeDataset(spec: DatasetSpec): { dataset: Dataset; items: Recor
     n++;
     users.push(user);
     items.push(userItem(user, 1));
+    if (departmentId) items.push(departmentCopyItem({ ...user, department_id: departmentId }));
     if (spec.emailClaims !== false) items.push(claimItem('email', user.email, user.id));
-    count(userCounter(user.account_role, membershipOf(departmentId)), 1);
+    count(cellCounterName(membershipOf(departmentId), user), 1);
     return user;
   };
   for (let d = 0; d < spec.departments; d++) {
     const id = `${spec.prefix}d${pad(d, String(spec.departments).length)}`;
     departments.push(id);
-    let usage = NO_USAGE;
-    const ids: string[] = [];
-    for (let i = 0; i < spec.usersPerDepartment; i++) {
-      const user = addUser(id);
-      usage = addUsage(usage, usageOf(user));
-      ids.push(user.id);
-    }
-    members.set(id, ids);
-    items.push(departmentItem(id, `Department ${spec.prefix}${d}`, usage));
+    const departmentUsers: User[] = [];
+    for (let i = 0; i < spec.usersPerDepartment; i++) departmentUsers.push(addUser(id));
+    members.set(
+      id,
+      departmentUsers.map((user) => user.id),
+    );
+    items.push(departmentItem(id, `Department ${spec.prefix}${d}`, departmentUsers));
     count(DEPARTMENTS_COUNTER, 1);
   }
   const unassigned: string[] = [];
@@ -174,10 +246,10 @@ export function makeDataset(spec: DatasetSpec): { dataset: Dataset; items: Recor
     count(GROUPS_COUNTER, 1);
   }
   const dataset: Dataset = { users, departments, members, unassigned, groups, items: items.length };
-  return { dataset, items, counters };
+  return { dataset, items, counters, counterWrites: listCounterWrites(users) };
 }
 
-/** Raises the service counters by `counters` (shard 00; the service sums every shard). */
+/** Raises the service counters (stats shard 00; the service sums every shard) by `counters`, e.g. `departments` or `USERS#IN#admin.10`. */
 export async function addCounters(client: Doc, table: string, counters: Record<string, number>): Promise<void> {
   const entries = Object.entries(counters).filter(([, delta]) => delta !== 0);
   if (entries.length === 0) return;
@@ -193,8 +265,9 @@ export async function addCounters(client: Doc, table: string, counters: Record<s
 }
 
 export async function loadDataset(client: Doc, table: string, spec: DatasetSpec, concurrency = 12): Promise<Dataset> {
-  const { dataset, items, counters } = makeDataset(spec);
+  const { dataset, items, counters, counterWrites } = makeDataset(spec);
   await batchPut(client, table, items, concurrency);
   await addCounters(client, table, counters);
+  await sendCounterWrites(client, table, counterWrites);
   return dataset;
 }

@@ -49,8 +49,8 @@ export const INDEXES = {
   cellByName: { name: 'gsi5', partitionKey: 'gsi5pk', sortKey: 'gsi1sk' },
   /** Users of one cell by last login. */
   cellByTime: { name: 'gsi6', partitionKey: 'gsi5pk', sortKey: 'gsi4sk' },
-  /** Users of one cell by id. */
-  cellById: { name: 'gsi7', partitionKey: 'gsi5pk', sortKey: 'id' },
+  /** Users of one cell by id (`gsi7sk` is the id, on users only: other items with a `gsi5pk` stay out). */
+  cellById: { name: 'gsi7', partitionKey: 'gsi5pk', sortKey: 'gsi7sk' },
   /** Users by the month of their last login (or never), by name; audit entries by operation. */
   monthByName: { name: 'gsi8', partitionKey: 'gsi8pk', sortKey: 'gsi1sk' },
 } as const satisfies Record<string, IndexDefinition>;

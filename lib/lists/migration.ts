@@ -11,7 +11,8 @@
  *    user itself, lib/users/counters.ts, and sets `lv`);
  * 2. departments and groups: their creation-time sort key;
  * 3. audit entries: their per-actor, -operation and -resource partitions;
- * 4. ready, once every list index is ACTIVE: from then on the lists read
+ * 4. the per-role service counters the cell counters replace are removed;
+ * 5. ready, once every list index is ACTIVE: from then on the lists read
  *    the new indexes and counters (lib/lists/users/index.ts); until then
  *    they read what every version keeps up to date (legacy.ts).
  *
@@ -29,6 +30,7 @@ import { auditList, indexOldEntry } from '../store/audit';
 import { departmentList, indexCreation as indexDepartmentCreation } from '../store/departments';
 import { groupList, indexCreation as indexGroupCreation } from '../store/groups';
 import { readListsState, saveListsProgress } from '../store/meta';
+import { removeObsoleteCounters } from '../store/stats';
 import { departmentCopyPut, LIST_VERSION, listAttributesWrite, toStoredUser, userLists, type StoredUser } from '../store/users';
 import { addContribution, counterWrites, noDeltas } from '../users/counters';
 import { userRepresentation } from '../users/user';
@@ -97,6 +99,7 @@ export async function backfillLists(budgetMs = 8_000): Promise<BackfillReport> {
       if (!startKey) break;
     }
   }
+  await removeObsoleteCounters();
   const states = await indexStates();
   const active = Object.values(INDEXES).every((index) => states.get(index.name) === 'ACTIVE');
   await saveListsProgress(progress, active);

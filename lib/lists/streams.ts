@@ -76,15 +76,16 @@ export function splitKey(key: string): Position {
 const keyOf = (position: Position) => `${position.field}${KEY_SEPARATOR}${position.id}`;
 const minKey = (a: string | undefined, b: string) => (a === undefined || compareCodePoints(b, a) < 0 ? b : a);
 const maxKey = (a: string | undefined, b: string) => (a === undefined || compareCodePoints(b, a) > 0 ? b : a);
+/** Nothing can lie within: DynamoDB refuses an empty string in a key condition, and '' is below every key. */
 const empty = (bounds: { from?: string; to?: string }) =>
-  bounds.from !== undefined && bounds.to !== undefined && compareCodePoints(bounds.from, bounds.to) > 0;
+  bounds.to === '' || (bounds.from !== undefined && bounds.to !== undefined && compareCodePoints(bounds.from, bounds.to) > 0);
 
 type Limit = () => number;
 
 /** Items of `source` within `bounds`, in key order, each Query sized by `limit`. */
 async function* forward(source: Source, bounds: { from?: string; to?: string }, limit: Limit): AsyncGenerator<Item> {
   if (empty(bounds)) return;
-  const query = { ...source.query, sortKeyBetween: bounds };
+  const query = { ...source.query, sortKeyBetween: { from: bounds.from || undefined, to: bounds.to } };
   let startKey: Record<string, unknown> | undefined;
   do {
     const page = await queryPage(query, { limit: limit(), startKey });
@@ -105,7 +106,10 @@ async function* backward(source: Source, sortKey: PageRequest['sortKey'], after:
   }
   for (;;) {
     if (empty({ from, to: upper })) return;
-    const page = await queryPage({ ...source.query, sortKeyBetween: { from, to: upper } }, { descending: true, limit: limit() });
+    const page = await queryPage(
+      { ...source.query, sortKeyBetween: { from: from || undefined, to: upper } },
+      { descending: true, limit: limit() },
+    );
     const runs: Item[][] = [];
     for (const item of page.items) {
       const field = splitKey(sortKey(item)).field;

@@ -15,7 +15,7 @@
  * | byTime      | <scope>                        | login key                    |
  * | cellByName  | <scope>#<cell>                 | name key                     |
  * | cellByTime  | <scope>#<cell>                 | login key                    |
- * | cellById    | <scope>#<cell>                 | id                           |
+ * | cellById    | <scope>#<cell>                 | id (gsi7sk)                  |
  * | monthByName | <scope>#M#<YYYY-MM or never>   | name key                     |
  *
  * - name key: case-folded last name, then the id (lib/text.ts nameSortKey);
@@ -115,6 +115,7 @@ function listAttributes(user: User, scope: ScopeKey) {
     gsi1sk: nameSortKey(user.last_name, user.id),
     gsi4sk: loginSortKey(user.last_login, user.id),
     gsi5pk: `${prefix}#${cellCode(cellOf(user))}`,
+    gsi7sk: user.id,
     gsi8pk: `${prefix}#M#${loginMonth(user.last_login)}`,
   };
 }
@@ -216,9 +217,9 @@ export function userWrites(
  * attributes (a deletion's `group_lock`, say) stay; its ETag does not move.
  */
 export function listAttributesWrite(user: User, version: number): Write {
-  const { gsi4sk, gsi5pk, gsi8pk } = listAttributes(user, { membership: membershipOf(user.department_id) });
+  const { gsi4sk, gsi5pk, gsi7sk, gsi8pk } = listAttributes(user, { membership: membershipOf(user.department_id) });
   const changes = new Update()
-    .setAll({ gsi4sk, gsi5pk, gsi8pk, lv: LIST_VERSION })
+    .setAll({ gsi4sk, gsi5pk, gsi7sk, gsi8pk, lv: LIST_VERSION })
     .remove('gsi2pk', 'gsi2sk', 'gsi3pk', 'gsi3sk')
     .whenEquals('version', version)
     .whenAbsent('bulk_lock')
@@ -277,17 +278,11 @@ export const userLists = {
   month: (scope: ScopeKey, month: string): IndexQuery => ({ index: INDEXES.monthByName, partition: `${scopePrefix(scope)}#M#${month}` }),
 } as const;
 
-/** The parts of the index sort keys: the field compared first, and the id that breaks ties. */
+/** The sort key an item has in each order (name key, login key, id). */
 export const userSortKeys = {
   name: (item: Item) => String(item.gsi1sk),
   time: (item: Item) => String(item.gsi4sk),
-  id: (item: Item) => String(item.id),
-  /** The case-folded last name a name key starts with. */
-  namePrefix: (foldedPrefix: string) => foldedPrefix,
-  /** The login keys of users who last logged in at or after `time` start at this key. */
-  loginFrom: (time: string) => time,
-  /** Users who never logged in have login keys below this one. */
-  neverBelow: () => '\u0000' + KEY_SEPARATOR.repeat(0),
+  id: (item: Item) => String(item.gsi7sk),
 };
 
 /** Conditions on the listed users that their partitions and key ranges do not already give. */

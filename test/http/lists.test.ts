@@ -6,6 +6,9 @@ import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { User } from '../../lib/store/users';
 import { useApi } from '../support/api';
+import { modelList as listOf, toPath, type ModelQuery } from '../support/user-list-model';
+
+const modelList = (q: ModelQuery) => listOf(users, q);
 
 const api = useApi();
 
@@ -14,79 +17,6 @@ const ROLES = ['admin', 'manager', 'member', 'guest'] as const;
 const DEPARTMENTS = ['dA', 'dB', 'dC'];
 
 let users: User[] = [];
-
-/** Code-point comparison of case-folded text, then id: the order API.md asks for. */
-function compare(a: string, b: string): number {
-  const x = [...a].map((c) => c.codePointAt(0)!);
-  const y = [...b].map((c) => c.codePointAt(0)!);
-  for (let i = 0; i < Math.min(x.length, y.length); i++) if (x[i] !== y[i]) return x[i] - y[i];
-  return x.length - y.length;
-}
-
-interface ModelQuery {
-  scope: 'all' | 'in' | string;
-  roles?: string[];
-  prefixes?: string[];
-  departments?: string[];
-  activated?: boolean;
-  lastLogin?: 'never' | `since:${string}` | `before:${string}`;
-  sort: 'last_name' | 'account_role' | 'activated' | 'last_login';
-  direction: 'asc' | 'desc';
-  offset: number;
-  count: number;
-}
-
-function modelList(q: ModelQuery): { ids: string[]; total: number } {
-  let matching = users.filter((u) => {
-    if (q.scope === 'in' && !u.department_id) return false;
-    if (q.scope !== 'all' && q.scope !== 'in' && u.department_id !== q.scope) return false;
-    if (q.roles && !q.roles.includes(u.account_role)) return false;
-    if (q.prefixes && !q.prefixes.some((p) => u.last_name.toLowerCase().startsWith(p.toLowerCase()))) return false;
-    if (q.departments && !q.departments.includes(u.department_id ?? '')) return false;
-    if (q.activated !== undefined && u.activated !== q.activated) return false;
-    if (q.lastLogin === 'never' && u.last_login !== null) return false;
-    if (q.lastLogin?.startsWith('since:') && !(u.last_login !== null && u.last_login >= new Date(q.lastLogin.slice(6)).toISOString()))
-      return false;
-    if (q.lastLogin?.startsWith('before:') && !(u.last_login !== null && u.last_login < new Date(q.lastLogin.slice(7)).toISOString()))
-      return false;
-    return true;
-  });
-  const sign = q.direction === 'desc' ? -1 : 1;
-  const field = (a: User, b: User): number => {
-    switch (q.sort) {
-      case 'last_name':
-        return compare(a.last_name.toLowerCase(), b.last_name.toLowerCase());
-      case 'account_role':
-        return compare(a.account_role, b.account_role);
-      case 'activated':
-        return Number(a.activated) - Number(b.activated);
-      case 'last_login':
-        return a.last_login === b.last_login
-          ? 0
-          : a.last_login === null
-            ? -1
-            : b.last_login === null
-              ? 1
-              : compare(a.last_login, b.last_login);
-    }
-  };
-  matching = [...matching].sort((a, b) => sign * field(a, b) || compare(a.id, b.id));
-  return { ids: matching.slice(q.offset, q.offset + q.count).map((u) => u.id), total: matching.length };
-}
-
-function toPath(q: ModelQuery): string {
-  const base = q.scope === 'all' ? '/v2/users' : q.scope === 'in' ? '/v2/departments/users' : `/v2/departments/${q.scope}/users`;
-  const params = new URLSearchParams({ count: String(q.count), offset: String(q.offset), sort: `${q.sort}:${q.direction}` });
-  const filters = [
-    ...(q.roles ?? []).map((r) => `account_role:${r}`),
-    ...(q.prefixes ?? []).map((p) => `last_name:${p}`),
-    ...(q.departments ?? []).map((d) => `department_id:${d}`),
-  ];
-  if (filters.length > 0) params.set('query', filters.join(','));
-  if (q.activated !== undefined) params.set('activated', String(q.activated));
-  if (q.lastLogin) params.set('last_login', q.lastLogin);
-  return `${base}?${params}`;
-}
 
 beforeAll(async () => {
   for (const id of DEPARTMENTS) expect((await api.post('/v2/departments', { id, name: `Dept ${id}` })).status).toBe(201);

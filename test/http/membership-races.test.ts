@@ -189,6 +189,75 @@ describe('parallel E3, E5, E2 and E4 moves of overlapping users among 3 departme
   );
 });
 
+describe('PATCHes of what the list counters count, racing moves, bulk moves and deletes', () => {
+  it('keeps every counter equal to what it counts, and the lists exact', async () => {
+    const departments = [await department(), await department({ admins: 30 })];
+    const ids = await users(120);
+    await addAll(departments[0], ids.slice(0, 50));
+    await addAll(departments[1], ids.slice(50, 90));
+    type Op = { label: string; run: () => Promise<ApiResponse>; allowed: string[]; deletes?: string };
+    const patch = (id: string, body: Record<string, unknown>): Op => ({
+      label: `PATCH ${id} ${JSON.stringify(body)}`,
+      run: () => api.patch(`/v2/users/${id}`, body),
+      allowed: ['200', '409 quota-exceeded', '409 conflict', '404 not-found'],
+    });
+    const logins = [null, '2026-05-01T00:00:00.000Z', '2026-11-20T08:00:00.000Z', '2025-12-31T23:59:59.999Z'];
+    const ops: Op[] = [
+      {
+        label: 'E3 d1 ←60',
+        run: () => api.post(`/v2/departments/${departments[1]}/users`, { user_ids: ids.slice(20, 80) }),
+        allowed: ['200', '409 quota-exceeded', '409 conflict'],
+      },
+      {
+        label: 'E5 d0 −20',
+        run: () => api.delete(`/v2/departments/${departments[0]}/users`, { user_ids: ids.slice(0, 20) }),
+        allowed: ['204', '404 not-a-member', '409 conflict'],
+      },
+      ...Array.from({ length: 40 }, (_, i) => patch(ids[(i * 7) % ids.length], { activated: i % 2 === 0 })),
+      ...Array.from({ length: 40 }, (_, i) => patch(ids[(i * 11) % ids.length], { last_login: logins[i % logins.length] })),
+      ...Array.from({ length: 15 }, (_, i) =>
+        patch(ids[(i * 13) % ids.length], { account_role: ROLES[i % 4], last_name: i % 2 ? 'Smith' : 'Racer' }),
+      ),
+      ...Array.from({ length: 15 }, (_, i) => ({
+        label: `E2 ${i}`,
+        run: () => api.post(`/v2/departments/${departments[i % 2]}/users/${ids[(i * 5) % ids.length]}`),
+        allowed: ['200', '409 quota-exceeded', '409 conflict', '404 not-found'],
+      })),
+      ...Array.from({ length: 6 }, (_, i) => ({
+        label: `DELETE ${ids[100 + i * 3]}`,
+        run: () => api.delete(`/v2/users/${ids[100 + i * 3]}`),
+        allowed: ['204', '409 conflict'],
+        deletes: ids[100 + i * 3],
+      })),
+    ];
+    const responses = await Promise.all(ops.map((op) => op.run()));
+    for (const [i, response] of responses.entries()) expectOutcome(ops[i].label, response, ops[i].allowed);
+    await expectConsistent();
+
+    // The totals the counters give agree with the users as they now are.
+    const now = (await scanTable()).filter((item) => item.type === 'user');
+    const count = (test: (u: Record<string, any>) => boolean) => now.filter(test).length;
+    const totals: Array<[string, number]> = [
+      ['/v2/users?activated=true', count((u) => u.activated)],
+      ['/v2/users?last_login=never', count((u) => u.last_login === null)],
+      ['/v2/users?last_login=since:2026-05-01', count((u) => u.last_login !== null && u.last_login >= '2026-05-01T00:00:00.000Z')],
+      [
+        '/v2/departments/users?query=account_role:admin&activated=false',
+        count((u) => u.department_id && u.account_role === 'admin' && !u.activated),
+      ],
+      [
+        `/v2/departments/${departments[1]}/users?last_login=before:2026-05-01`,
+        count((u) => u.department_id === departments[1] && u.last_login !== null && u.last_login < '2026-05-01'),
+      ],
+      ['/v2/users?query=last_name:smi', count((u) => u.last_name.toLowerCase().startsWith('smi'))],
+    ];
+    for (const [path, expected] of totals) {
+      const response = await api.get(path);
+      expect(response.body.total, path).toBe(expected);
+    }
+  });
+});
+
 describe('E8 racing E3 into the same department', () => {
   // E8 starts `delay` ms after the two E3 (before them when negative); 120 users take the chunked path of bulk-move.ts.
   it.each([

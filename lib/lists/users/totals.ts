@@ -65,7 +65,7 @@ async function scopeTotal(view: ScopeView, filters: UserFilters): Promise<number
   const cells = matchingCells(filters);
   const range = filters.lastLogin && filters.lastLogin.kind !== 'never' ? filters.lastLogin : undefined;
   const prefixes = filters.lastNamePrefixes;
-  const cellsRestricted = filters.roles !== undefined || filters.activated !== undefined;
+  const cellsRestricted = filters.roles !== undefined || filters.activated !== undefined || filters.lastLogin?.kind === 'never';
   if (!range && !prefixes) return usersIn(view, cells);
   if (range && !prefixes && !cellsRestricted) return rangeTotal(view, range);
   if (prefixes && !range && !cellsRestricted && view.prefixCounts) {

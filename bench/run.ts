@@ -9,7 +9,9 @@
  * 2. overhead — warm handler vs the same raw SDK calls (E2, E3, E1, G1, G4);
  * 3. bulk — E3 of 1,000 users vs the raw transactions;
  * 4. capacity — reported vs minimum RCU/WCU, every operation, no scans;
- * 5. reports — departments and groups reports vs a raw read, in fresh processes.
+ * 5. reports — departments and groups reports vs a raw read, in fresh processes;
+ * 6. list — user lists and the audit list at 10,000 and 100,000 users: RCU
+ *    against each other and against the page's own cost, and time (issue 15).
  *
  * It starts its own DynamoDB Local, s3rver and SES stand-in (in memory,
  * free ports) and stops them at the end. Results: the tables on stdout and
@@ -43,6 +45,7 @@ const SIZES = quick
       bulkUsers: 1_000,
       bulkRuns: 1,
       report: { users: 2_000, departments: 20, groups: 200, runs: { departments: 1, groups: 1 } },
+      list: { users: [1_000, 10_000], departments: 100, runs: 1 },
     }
   : {
       importRuns: 11,
@@ -51,6 +54,7 @@ const SIZES = quick
       bulkUsers: 1_000,
       bulkRuns: 5,
       report: { users: 100_000, departments: 1_000, groups: 10_000, runs: { departments: 3, groups: 2 } },
+      list: { users: [10_000, 100_000], departments: 1_000, runs: 5 },
     };
 
 // --import-runs=N: more fresh-process imports per function than the size's default.
@@ -62,6 +66,18 @@ const reportUsers = Number(process.argv.find((arg) => arg.startsWith('--report-u
 if (Number.isInteger(reportUsers) && reportUsers >= 100) {
   Object.assign(SIZES.report, { users: reportUsers, departments: reportUsers / 100, groups: reportUsers / 10 });
 }
+
+// --list-users=A,B: the list section at other sizes (smallest first); --list-runs=N: timed runs per request.
+const listUsers = process.argv
+  .find((arg) => arg.startsWith('--list-users='))
+  ?.slice('--list-users='.length)
+  .split(',')
+  .map(Number);
+if (listUsers && listUsers.length >= 2 && listUsers.every((n) => Number.isInteger(n) && n >= 100)) {
+  SIZES.list.users = listUsers.sort((a, b) => a - b);
+}
+const listRuns = Number(process.argv.find((arg) => arg.startsWith('--list-runs='))?.slice('--list-runs='.length) ?? NaN);
+if (Number.isInteger(listRuns) && listRuns > 0) SIZES.list.runs = listRuns;
 
 const mark = (ok: boolean) => (ok ? 'yes' : 'NO');
 
@@ -118,7 +134,7 @@ async function main() {
     );
   }
 
-  const needsServices = ['overhead', 'bulk', 'capacity', 'reports'].some(wanted);
+  const needsServices = ['overhead', 'bulk', 'capacity', 'reports', 'list'].some(wanted);
   if (needsServices) {
     progress('starting DynamoDB Local, s3rver and the SES stand-in');
     const services = await startLocalServices({ tableName: 'bench' });
@@ -219,6 +235,18 @@ async function main() {
           ),
         );
       }
+      if (wanted('list')) {
+        const { measureListScale, listScaleTable, LIST_GOALS } = await import('./list-scale');
+        const list = await measureListScale(services.env, SIZES.list);
+        results.list_scale = list;
+        const { headers, lines } = listScaleTable(list, SIZES.list.users);
+        print(
+          `List scale (${SIZES.list.users.join(' and ')} users, 90% in ${SIZES.list.departments} departments; a page of 100 through the handler; ` +
+            `RCU and calls as DynamoDB Local reports them, ms median of up to ${SIZES.list.runs}; ` +
+            `goal: RCU ≤ ${LIST_GOALS.ratio}× the smallest size's, ≤ ${LIST_GOALS.overMin}× min RCU (its own page and the counters it read), < ${LIST_GOALS.ms} ms)`,
+          table(headers, lines),
+        );
+      }
       client.destroy();
     } finally {
       await services.stop();
@@ -234,6 +262,11 @@ async function main() {
     verdicts.push({ section: 'overhead', name: o.operation, ok: o.meets_goal });
   for (const r of (results.reports as Array<{ type: string; meets_goal: boolean }> | undefined) ?? [])
     verdicts.push({ section: 'reports', name: r.type, ok: r.meets_goal });
+  // One verdict per list request: every size within its goals (requests that cannot be made on this code count as missed).
+  const listRows = (results.list_scale as Array<{ request: string; meets_goal: boolean }> | undefined) ?? [];
+  for (const request of new Set(listRows.map((r) => r.request))) {
+    verdicts.push({ section: 'list_scale', name: request, ok: listRows.filter((r) => r.request === request).every((r) => r.meets_goal) });
+  }
   const bulk = results.bulk as { meets_goal: boolean } | undefined;
   if (bulk) verdicts.push({ section: 'bulk', name: 'E3', ok: bulk.meets_goal });
   const missed = verdicts.filter((v) => !v.ok).map((v) => `${v.section}: ${v.name}`);

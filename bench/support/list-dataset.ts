@@ -1,0 +1,433 @@
+/**
+ * The list-scale dataset (bench/list-scale.ts): N users, 90% of them in
+ * departments whose sizes are skewed, 10% in none, and N audit entries,
+ * loaded straight into a table of their own with BatchWriteItem.
+ *
+ * Meant to look like an account, not to suit any index:
+ *
+ * - departments: `departments` of them (1,000 in the full run). Sizes follow
+ *   a Zipf–Mandelbrot law, weight of the department of rank k ∝ 1/(k + 2):
+ *   the largest holds ~5.6% of the members (~500 at 10,000 users, ~5,000 at
+ *   100,000), the median one ~0.06%; member counts are shared out by largest
+ *   remainder, then users are dealt to departments at random;
+ * - roles: 5% admin, 10% manager, 10% guest, 75% member (drawn per user);
+ * - activated: 80% true;
+ * - last_login: 15% never (null); of the others 60% within the 6 months before
+ *   2026-11-22, 40% in the 18 months before that; ISO UTC with milliseconds;
+ * - last names: a pool of 2,000 surnames (made from syllables, plus a few
+ *   real ones: Smith, Smyth, Smalley, Smets — the `last_name:Sm` filter —
+ *   and some with diacritics or a lower-case particle) drawn with a Zipf law
+ *   of exponent 1 (weight of rank k ∝ 1/(k + 5): the commonest ~2.8%);
+ *   first names from a pool of 40;
+ * - ids `<prefix>u<n>`, e-mails `<first>.<last>.<n>@example.com` (unique);
+ * - audit entries: 20 actors (skewed), operations createUser 20%, updateUser
+ *   40%, E2 25%, E3 5%, G4 10%, on the dataset's users and departments, `at`
+ *   spread over the year before 2026-11-22.
+ *
+ * Everything is drawn from a PRNG seeded by the prefix: the same size gives
+ * the same dataset on every run.
+ *
+ * Import only after process.env points at the local stack (lib/ reads its
+ * configuration on first use).
+ */
+import type { AccountRole } from '../../lib/schemas/enums';
+import { auditPut, type AuditInput } from '../../lib/store/audit';
+import { claimItem } from '../../lib/store/claims';
+import { DEPARTMENTS_COUNTER } from '../../lib/store/stats';
+import { departmentCopyItem, userItem, type User } from '../../lib/store/users';
+import { cellCounterName } from '../../lib/users/counters';
+import { membershipOf } from '../../lib/store/users';
+import { addCounters, batchPut, departmentItem, listCounterWrites, sendCounterWrites, type Doc } from './dataset';
+import type { Write } from '../../lib/db/transact';
+import { progress, round } from './util';
+
+type Item = Record<string, unknown>;
+
+/** The moment the dataset is drawn against ("now"); last logins and audit entries lie before it. */
+export const DATASET_NOW = '2026-11-22T12:00:00.000Z';
+const NOW_MS = Date.parse(DATASET_NOW);
+const DAY_MS = 86_400_000;
+
+export interface ListDepartment {
+  id: string;
+  name: string;
+}
+
+export interface ListDatasetSpec {
+  users: number;
+  departments: number;
+  /** Makes ids unique per dataset, and seeds the PRNG. */
+  prefix: string;
+  /** Audit entries (default: as many as users). */
+  auditEntries?: number;
+}
+
+export interface ListDataset {
+  users: User[];
+  departments: ListDepartment[];
+  /** Members per department id. */
+  sizes: Map<string, number>;
+  /** The department with the most members. */
+  largest: { id: string; users: number };
+  audit: AuditInput[];
+}
+
+// --- randomness --------------------------------------------------------------
+
+/** mulberry32, seeded from a string: small, fast, reproducible. */
+function prng(seed: string): () => number {
+  let h = 1779033703 ^ seed.length;
+  for (let i = 0; i < seed.length; i++) {
+    h = Math.imul(h ^ seed.charCodeAt(i), 3432918353);
+    h = (h << 13) | (h >>> 19);
+  }
+  let a = h >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** Draws indexes 0..n-1 with weight 1/(k + 1 + shift)^exponent for index k. */
+function zipf(n: number, exponent: number, shift: number, random: () => number): () => number {
+  const cumulative = new Float64Array(n);
+  let total = 0;
+  for (let k = 0; k < n; k++) cumulative[k] = total += 1 / (k + 1 + shift) ** exponent;
+  return () => {
+    const u = random() * total;
+    let lo = 0;
+    let hi = n - 1;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (cumulative[mid] < u) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  };
+}
+
+function shuffle<T>(values: T[], random: () => number): T[] {
+  for (let i = values.length - 1; i > 0; i--) {
+    const j = Math.floor(random() * (i + 1));
+    [values[i], values[j]] = [values[j], values[i]];
+  }
+  return values;
+}
+
+/** `total` shared out over `weights` by largest remainder (the counts add up to `total`). */
+function apportion(total: number, weights: number[]): number[] {
+  const sum = weights.reduce((a, b) => a + b, 0);
+  const exact = weights.map((w) => (total * w) / sum);
+  const counts = exact.map(Math.floor);
+  let left = total - counts.reduce((a, b) => a + b, 0);
+  const byRemainder = exact.map((x, i) => [x - Math.floor(x), i] as const).sort((a, b) => b[0] - a[0]);
+  for (let i = 0; left > 0; i = (i + 1) % byRemainder.length, left--) counts[byRemainder[i][1]]++;
+  return counts;
+}
+
+const pad = (n: number, width: number) => String(n).padStart(width, '0');
+const iso = (ms: number) => new Date(Math.round(ms)).toISOString();
+
+// --- names -------------------------------------------------------------------
+
+const ONSETS = ['B', 'Br', 'C', 'Ch', 'D', 'F', 'G', 'Gr', 'H', 'J', 'K', 'L', 'M', 'N', 'P', 'R', 'S', 'St', 'T', 'V', 'W', 'Z'];
+const VOWELS = ['a', 'e', 'i', 'o', 'u', 'ai', 'ea', 'ou'];
+const MIDDLES = ['', 'l', 'n', 'r', 'm', 's', 'v', 'd', 'nd', 'rl', 'st'];
+const ENDINGS = ['', 'er', 'son', 'ton', 'ley', 'man', 'ford', 'ard', 'ski', 'ez', 'ova', 'ini', 'sen', 'well', 'by', 'ens'];
+/** Real surnames placed at fixed ranks of the pool (0 = commonest): the "Sm" ones, and a few that test case folding. */
+const PLACED_SURNAMES: Array<[number, string]> = [
+  [2, 'Smith'],
+  [9, 'García'],
+  [25, 'Müller'],
+  [59, 'Smyth'],
+  [120, 'van der Berg'],
+  [180, "O'Neill"],
+  [399, 'Smalley'],
+  [640, 'de la Cruz'],
+  [900, 'Ødegård'],
+  [1199, 'Smets'],
+  [1500, 'Łukasiewicz'],
+];
+const FIRST_NAMES = [
+  'Ada', 'Grace', 'Alan', 'Margaret', 'Barbara', 'Donald', 'Dennis', 'Adele', 'Frances', 'Jeannette',
+  'Ken', 'Radia', 'Tim', 'Katherine', 'John', 'Mary', 'James', 'Linda', 'Robert', 'Patricia',
+  'Michael', 'Jennifer', 'William', 'Elizabeth', 'David', 'Susan', 'Richard', 'Jessica', 'Joseph', 'Sarah',
+  'Thomas', 'Karen', 'Chen', 'Wei', 'Aiko', 'Hiroshi', 'Fatima', 'Omar', 'Priya', 'Arjun',
+]; // prettier-ignore
+
+/** 2,000 distinct surnames, commonest first. Generated ones never start with "Sm", so `last_name:Sm` matches the placed ones only. */
+function surnamePool(random: () => number, size = 2000): string[] {
+  const pick = <T>(values: T[]) => values[Math.floor(random() * values.length)];
+  const placed = new Map(PLACED_SURNAMES);
+  const used = new Set<string>(placed.values());
+  const pool: string[] = [];
+  for (let rank = 0; rank < size; rank++) {
+    const fixed = placed.get(rank);
+    if (fixed) {
+      pool.push(fixed);
+      continue;
+    }
+    let name: string;
+    do {
+      const syllables = 1 + Math.floor(random() * 2);
+      name = pick(ONSETS) + pick(VOWELS);
+      for (let s = 1; s < syllables; s++) name += pick(MIDDLES) + pick(VOWELS);
+      name += pick(ENDINGS);
+    } while (used.has(name) || name.length < 3);
+    used.add(name);
+    pool.push(name);
+  }
+  return pool;
+}
+
+const DEPARTMENT_FUNCTIONS = [
+  'Engineering', 'Sales', 'Marketing', 'Finance', 'Legal', 'Support', 'Operations', 'Research', 'Design', 'Facilities',
+  'Security', 'Procurement', 'Training', 'Logistics', 'Quality', 'Data', 'Platform', 'Field Service', 'Partnerships', 'People',
+]; // prettier-ignore
+const SITES = ['Berlin', 'Lyon', 'Austin', 'Osaka', 'Pune', 'Leeds', 'Porto', 'Oslo', 'Denver', 'Seoul'];
+
+const ascii = (text: string) =>
+  text
+    .normalize('NFKD')
+    .replace(/ø/gi, 'o')
+    .replace(/ł/gi, 'l')
+    .replace(/[^A-Za-z]/g, '')
+    .toLowerCase();
+
+// --- the dataset -------------------------------------------------------------
+
+const ROLES: Array<[AccountRole, number]> = [
+  ['admin', 0.05],
+  ['manager', 0.1],
+  ['guest', 0.1],
+  ['member', 0.75],
+];
+
+function drawRole(random: () => number): AccountRole {
+  let u = random();
+  for (const [role, share] of ROLES) if ((u -= share) < 0) return role;
+  return 'member';
+}
+
+/** Never (15%); else within the last 6 months (60%) or the 18 months before (40%). */
+function drawLastLogin(random: () => number): string | null {
+  if (random() < 0.15) return null;
+  const halfYear = 182 * DAY_MS;
+  const recent = random() < 0.6;
+  const ago = recent ? random() * halfYear : halfYear + random() * 3 * halfYear;
+  return iso(NOW_MS - ago);
+}
+
+/** Users, departments and audit entries of one size (records only; `itemsFor` and `auditItemsFor` make the items). */
+export function makeListDataset(spec: ListDatasetSpec): ListDataset {
+  const random = prng(`list-dataset:${spec.prefix}`);
+  const surnames = surnamePool(random);
+  const surname = zipf(surnames.length, 1, 5, random);
+
+  // Departments: ranked sizes, the ranks dealt to ids at random (the largest is not d0000).
+  const departments: ListDepartment[] = [];
+  const width = String(spec.departments).length + 1;
+  for (let d = 0; d < spec.departments; d++) {
+    const id = `${spec.prefix}d${pad(d, width)}`;
+    departments.push({
+      id,
+      name: `${DEPARTMENT_FUNCTIONS[d % DEPARTMENT_FUNCTIONS.length]} ${SITES[Math.floor(d / DEPARTMENT_FUNCTIONS.length) % SITES.length]} ${d}`,
+    });
+  }
+  const members = Math.round(spec.users * 0.9);
+  const rankedSizes = apportion(
+    members,
+    departments.map((_, k) => 1 / (k + 3)),
+  );
+  const ranked = shuffle([...departments], random);
+  const sizes = new Map(ranked.map((d, k) => [d.id, rankedSizes[k]]));
+  const seats: Array<string | null> = [];
+  for (const d of ranked) for (let i = 0; i < sizes.get(d.id)!; i++) seats.push(d.id);
+  while (seats.length < spec.users) seats.push(null);
+  shuffle(seats, random);
+
+  const userWidth = String(spec.users).length;
+  const users: User[] = [];
+  const createdFrom = Date.parse('2023-01-01T00:00:00.000Z');
+  for (let n = 0; n < spec.users; n++) {
+    const id = `${spec.prefix}u${pad(n, userWidth)}`;
+    const first = FIRST_NAMES[Math.floor(random() * FIRST_NAMES.length)];
+    const last = surnames[surname()];
+    const lastLogin = drawLastLogin(random);
+    const createdBefore = lastLogin ? Date.parse(lastLogin) : NOW_MS;
+    const created = iso(createdFrom + random() * (createdBefore - createdFrom));
+    users.push({
+      id,
+      email: `${ascii(first)}.${ascii(last)}.${n}@example.com`,
+      first_name: first,
+      last_name: last,
+      account_role: drawRole(random),
+      activated: random() < 0.8,
+      last_login: lastLogin,
+      department_id: seats[n],
+      created_at: created,
+      updated_at: lastLogin ?? created,
+    });
+  }
+  const [largestId, largestSize] = [...sizes].reduce((a, b) => (b[1] > a[1] ? b : a));
+
+  const audit = makeAuditEntries(spec.auditEntries ?? spec.users, users, departments, random, spec.prefix);
+  return { users, departments, sizes, largest: { id: largestId, users: largestSize }, audit };
+}
+
+const ACTORS = [
+  'local-admin', 'scim-okta', 'it-ops-script', 'hr-sync', 'alice.admin', 'bob.admin', 'carol.it', 'dave.it', 'erin.helpdesk',
+  'frank.helpdesk', 'grace.security', 'heidi.hr', 'ivan.hr', 'judy.finance', 'mallory.audit', 'niaj.it', 'olivia.it',
+  'peggy.ops', 'rupert.ops', 'sybil.onboarding',
+]; // prettier-ignore
+const OPERATIONS: Array<[string, number]> = [
+  ['createUser', 0.2],
+  ['updateUser', 0.4],
+  ['E2', 0.25],
+  ['E3', 0.05],
+  ['G4', 0.1],
+];
+const PATCHABLE = ['activated', 'account_role', 'last_name', 'first_name', 'email'] as const;
+
+function makeAuditEntries(n: number, users: User[], departments: ListDepartment[], random: () => number, prefix: string): AuditInput[] {
+  const actor = zipf(ACTORS.length, 1, 1, random);
+  const anyUser = () => users[Math.floor(random() * users.length)];
+  const anyDepartment = () => departments[Math.floor(random() * departments.length)].id;
+  const hex = (length: number) => Array.from({ length }, () => Math.floor(random() * 16).toString(16)).join('');
+  const entries: AuditInput[] = [];
+  for (let i = 0; i < n; i++) {
+    let u = random();
+    let operation = 'updateUser';
+    for (const [op, share] of OPERATIONS) {
+      if ((u -= share) < 0) {
+        operation = op;
+        break;
+      }
+    }
+    const at = iso(NOW_MS - random() * 365 * DAY_MS);
+    const base = { at, actor: ACTORS[actor()], operation, request_id: `${hex(8)}-${hex(4)}-4${hex(3)}-a${hex(3)}-${hex(12)}` };
+    const user = anyUser();
+    if (operation === 'createUser') {
+      const created = { ...user, department_id: null, created_at: at, updated_at: at, activated: false, last_login: null };
+      entries.push({ ...base, resource_type: 'user', resource_id: user.id, changes: { created } });
+    } else if (operation === 'updateUser') {
+      const field = PATCHABLE[Math.floor(random() * PATCHABLE.length)];
+      const changes: Record<string, unknown> =
+        field === 'activated'
+          ? { activated: { from: !user.activated, to: user.activated } }
+          : field === 'account_role'
+            ? { account_role: { from: 'member', to: user.account_role } }
+            : { [field]: { from: `${String(user[field])}-old`, to: user[field] } };
+      entries.push({ ...base, resource_type: 'user', resource_id: user.id, changes });
+    } else if (operation === 'E2') {
+      const from = random() < 0.3 ? anyDepartment() : undefined;
+      entries.push({
+        ...base,
+        resource_type: 'department',
+        resource_id: user.department_id ?? anyDepartment(),
+        changes: { added_user_ids: [user.id], ...(from ? { moved_from: { [user.id]: from } } : {}) },
+      });
+    } else if (operation === 'E3') {
+      const ids = Array.from({ length: 2 + Math.floor(random() * 39) }, () => anyUser().id);
+      entries.push({ ...base, resource_type: 'department', resource_id: anyDepartment(), changes: { added_user_ids: [...new Set(ids)] } });
+    } else {
+      const group = `${prefix}g${pad(Math.floor(random() * 500), 3)}`;
+      entries.push({ ...base, resource_type: 'group', resource_id: group, changes: { added_user_ids: [user.id] } });
+    }
+  }
+  return entries;
+}
+
+// --- items -------------------------------------------------------------------
+
+/**
+ * THE place where the dataset becomes items: built with the store's
+ * builders; when the store adds counters, this is the one place to add them.
+ *
+ * Users (lib/store/users.ts userItem, version 1), their e-mail claims
+ * (lib/store/claims.ts), departments with the usage their members make
+ * (lib/store/departments.ts newDepartmentItem, lib/departments/quotas.ts
+ * usageOf/addUsage), and the service counters (lib/store/stats.ts): users per
+ * role and membership, departments — returned as `counters` and added to a
+ * stats shard by `addCounters` (bench/support/dataset.ts), the mechanism of
+ * the other datasets. The table is fresh, so a new kind of counter item can
+ * also simply be appended to `items` with its final value.
+ */
+export function itemsFor(
+  users: User[],
+  departments: ListDepartment[],
+): { items: Item[]; counters: Record<string, number>; counterWrites: Write[] } {
+  const items: Item[] = [];
+  const counters: Record<string, number> = {};
+  const count = (name: string, delta: number) => (counters[name] = (counters[name] ?? 0) + delta);
+  const members = new Map<string, User[]>();
+  for (const user of users) {
+    items.push(userItem(user, 1), claimItem('email', user.email, user.id));
+    if (user.department_id) {
+      items.push(departmentCopyItem({ ...user, department_id: user.department_id }));
+      const list = members.get(user.department_id);
+      if (list) list.push(user);
+      else members.set(user.department_id, [user]);
+    }
+    count(cellCounterName(membershipOf(user.department_id), user), 1);
+  }
+  const createdFrom = Date.parse('2023-01-01T00:00:00.000Z');
+  const createdStep = (NOW_MS - createdFrom) / Math.max(1, departments.length);
+  for (const [index, department] of departments.entries()) {
+    // One a little later than the other, so a created_at sort has an order to keep.
+    const createdAt = iso(createdFrom + Math.floor(index * createdStep));
+    items.push(departmentItem(department.id, department.name, members.get(department.id) ?? [], createdAt));
+    count(DEPARTMENTS_COUNTER, 1);
+  }
+  return { items, counters, counterWrites: listCounterWrites(users) };
+}
+
+/** Audit items, as lib/store/audit.ts auditPut writes them (the same one-place rule as `itemsFor`, for the audit trail). */
+export function auditItemsFor(entries: AuditInput[]): Item[] {
+  return entries.map((entry) => {
+    const { item } = auditPut(entry);
+    if (!('Put' in item) || !item.Put?.Item) throw new Error('auditPut no longer makes a Put: adapt auditItemsFor');
+    return item.Put.Item as Item;
+  });
+}
+
+// --- loading -----------------------------------------------------------------
+
+/** BatchWriteItem, `concurrency` requests in flight, progress on stderr every ~10,000 items. */
+export async function putAll(client: Doc, table: string, items: Item[], label: string, concurrency = 16): Promise<void> {
+  const started = performance.now();
+  const chunk = 10_000;
+  for (let i = 0; i < items.length; i += chunk) {
+    await batchPut(client, table, items.slice(i, i + chunk), concurrency);
+    const done = Math.min(items.length, i + chunk);
+    const seconds = (performance.now() - started) / 1000;
+    progress(`list: ${label}: ${done}/${items.length} items (${round(seconds, 0)} s, ${round(done / seconds, 0)} items/s)`);
+  }
+}
+
+export interface LoadedListDataset extends ListDataset {
+  /** The key of each user's and audit entry's stored item, by id (to read the items back for their sizes). */
+  keys: Map<string, { pk: string; sk: string }>;
+  items: number;
+}
+
+/** Makes and loads the dataset: users, departments, claims, counters, audit entries. */
+export async function loadListDataset(client: Doc, table: string, spec: ListDatasetSpec): Promise<LoadedListDataset> {
+  const dataset = makeListDataset(spec);
+  const { items, counters, counterWrites } = itemsFor(dataset.users, dataset.departments);
+  const audit = auditItemsFor(dataset.audit);
+  const keys = new Map<string, { pk: string; sk: string }>();
+  for (const item of [...items, ...audit]) {
+    if ((item.type === 'user' || item.type === 'audit') && typeof item.id === 'string') {
+      keys.set(item.id, { pk: String(item.pk), sk: String(item.sk) });
+    }
+  }
+  await putAll(client, table, items, `${spec.users} users, ${spec.departments} departments`);
+  await addCounters(client, table, counters);
+  await sendCounterWrites(client, table, counterWrites);
+  await putAll(client, table, audit, `${audit.length} audit entries`);
+  return { ...dataset, keys, items: items.length + audit.length };
+}

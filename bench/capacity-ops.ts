@@ -42,7 +42,7 @@ import { progress, round } from './support/util';
 const AUDIT_PARTITION = auditList().partition;
 const DEPARTMENTS_PARTITION = departmentList.byName().partition;
 const GROUPS_PARTITION = groupList.byName().partition;
-const usersPartition = (membership: 'IN' | 'OUT') => userLists.all({ membership }, 'name').partition;
+const usersPartition = (membership: 'IN' | 'OUT') => userLists.all({ membership }, 'name')[0].partition;
 const emailClaimKey = (email: string) => claimKey('email', email);
 
 export interface CapacityResult {

@@ -73,7 +73,7 @@ async function writeUsers(ids: string[]) {
     cells[cell] = (cells[cell] ?? 0) + 1;
     names.set(foldCase(user.last_name), (names.get(foldCase(user.last_name)) ?? 0) + 1);
   }
-  const writes = [...addCounters('bench', cells), ...[...names].flatMap(([name, n]) => addNameCount('OUT', name, n))];
+  const writes = [...addCounters('bench', cells), ...[...names].flatMap(([name, n]) => addNameCount({ membership: 'OUT' }, name, n))];
   await db().send(new TransactWriteCommand({ TransactItems: writes.map((write) => write.item) }));
 }
 

@@ -140,7 +140,7 @@ export function makeUser(id: string, n: number, departmentId: string | null): Us
  * and per login month (`L#<YYYY-MM>`) that lib/store/departments.ts keeps next to it (newDepartmentItem gives the
  * usage only: a department is created empty).
  */
-export function departmentItem(id: string, name: string, members: User[]): Record<string, unknown> {
+export function departmentItem(id: string, name: string, members: User[], createdAt = CREATED_AT): Record<string, unknown> {
   let usage = NO_USAGE;
   const counters: Record<string, number> = {};
   const count = (attribute: string) => (counters[attribute] = (counters[attribute] ?? 0) + 1);
@@ -149,12 +149,13 @@ export function departmentItem(id: string, name: string, members: User[]): Recor
     count(`C#${cellCode(cellOf(member))}`);
     if (member.last_login) count(`L#${loginMonth(member.last_login)}`);
   }
-  return { ...newDepartmentItem(id, name, CREATED_AT, usage), ...counters };
+  return { ...newDepartmentItem(id, name, createdAt, usage), ...counters };
 }
 
 /**
  * The login-day and last-name counters of `users` (lib/store/login-counts.ts, name-counts.ts), as the store's own
- * counter updates: one per membership and month (shard 0; lists sum the shards), one per membership and last name.
+ * counter updates: one per membership and month (shard 0; lists sum the shards), one per membership (and department)
+ * and last name.
  */
 export function listCounterWrites(users: User[]): Write[] {
   const days = new Map<string, Record<string, number>>();
@@ -167,13 +168,17 @@ export function listCounterWrites(users: User[]): Write[] {
       record[dayAttribute(user.last_login)] = (record[dayAttribute(user.last_login)] ?? 0) + 1;
       days.set(key, record);
     }
-    const nameKey = `${membership}|${foldCase(user.last_name)}`;
-    names.set(nameKey, (names.get(nameKey) ?? 0) + 1);
+    // A member's last name counts for its membership and for its department.
+    for (const scope of [membership, ...(user.department_id ? [`D:${user.department_id}`] : [])]) {
+      const nameKey = `${scope}|${foldCase(user.last_name)}`;
+      names.set(nameKey, (names.get(nameKey) ?? 0) + 1);
+    }
   }
-  const split = (key: string) => [key.slice(0, key.indexOf('|')) as Membership, key.slice(key.indexOf('|') + 1)] as const;
+  const split = (key: string) => [key.slice(0, key.indexOf('|')), key.slice(key.indexOf('|') + 1)] as const;
+  const nameScope = (scope: string) => (scope.startsWith('D:') ? { department: scope.slice(2) } : { membership: scope as Membership });
   return [
-    ...[...days].flatMap(([key, record]) => addLoginDays(split(key)[0], split(key)[1], 0, record)),
-    ...[...names].flatMap(([key, n]) => addNameCount(split(key)[0], split(key)[1], n)),
+    ...[...days].flatMap(([key, record]) => addLoginDays(split(key)[0] as Membership, split(key)[1], 0, record)),
+    ...[...names].flatMap(([key, n]) => addNameCount(nameScope(split(key)[0]), split(key)[1], n)),
   ];
 }
 

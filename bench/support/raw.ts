@@ -45,7 +45,8 @@ export const rawKeys = {
     pk: `LOGINS#USERS#${membership}`,
     sk: `${month}#${shard}`,
   }),
-  nameCount: (membership: Membership, foldedName: string): Key => ({ pk: `NAMES#USERS#${membership}`, sk: foldedName }),
+  /** Last-name counter of a scope: `USERS#IN`, `USERS#OUT` or `DEPT#<id>`. */
+  nameCount: (scope: string, foldedName: string): Key => ({ pk: `NAMES#${scope}`, sk: foldedName }),
   group: (id: string): Key => ({ pk: `GROUP#${id}`, sk: 'GROUP' }),
   groupMember: (id: string, generation: string, userId: string): Key => ({ pk: `MEMBERS#${id}#${generation}`, sk: `USER#${userId}` }),
   userGroup: (userId: string, id: string, generation: string): Key => ({ pk: `USER#${userId}`, sk: `GROUP#${id}#${generation}` }),
@@ -110,15 +111,19 @@ const membershipOf = (departmentId: unknown): Membership => (departmentId ? 'IN'
 const cellOf = (user: Item) => `${String(user.account_role)}.${user.activated ? 1 : 0}${user.last_login !== null ? 1 : 0}`;
 const loginMonth = (lastLogin: unknown) => (lastLogin === null ? 'never' : String(lastLogin).slice(0, 7));
 
-/** The list attributes of a user item (prefix USERS#IN|OUT) or of a department copy (DEPT#<id>). */
+/**
+ * The list attributes of a user item (prefix USERS#IN|OUT; its cells and months are shared by both, USERS#ALL) or of
+ * a department copy (DEPT#<id> throughout).
+ */
 function listAttributes(user: Item, prefix: string): Item {
+  const cells = prefix.startsWith('USERS#') ? 'USERS#ALL' : prefix;
   return {
     gsi1pk: prefix,
     gsi1sk: nameSortKey(String(user.last_name), String(user.id)),
     gsi4sk: `${(user.last_login as string | null) ?? ''}${KEY_SEPARATOR}${String(user.id)}`,
-    gsi5pk: `${prefix}#${cellOf(user)}`,
+    gsi5pk: `${cells}#${cellOf(user)}`,
     gsi7sk: String(user.id),
-    gsi8pk: `${prefix}#M#${loginMonth(user.last_login)}`,
+    gsi8pk: `${cells}#M#${loginMonth(user.last_login)}`,
   };
 }
 
@@ -279,8 +284,10 @@ function contribute(deltas: Deltas, user: Item, sign: 1 | -1, counted = true): v
     bump(days, `d${String(user.last_login).slice(8, 10)}`, sign);
     deltas.logins.set(key, days);
   }
-  const nameKey = `${membership}|${foldCase(String(user.last_name))}`;
-  deltas.names.set(nameKey, (deltas.names.get(nameKey) ?? 0) + sign);
+  for (const scope of [usersPartition(membership), ...(user.department_id ? [`DEPT#${String(user.department_id)}`] : [])]) {
+    const nameKey = `${scope}|${foldCase(String(user.last_name))}`;
+    deltas.names.set(nameKey, (deltas.names.get(nameKey) ?? 0) + sign);
+  }
 }
 
 const nonZero = (record: Record<string, number>) => Object.entries(record).filter(([, n]) => n !== 0);
@@ -378,7 +385,7 @@ function counterItems(table: string, deltas: Deltas, shardId: string, at: string
   }
   for (const [key, n] of deltas.names) {
     const separator = key.indexOf('|');
-    items.push(...adding(table, rawKeys.nameCount(key.slice(0, separator) as Membership, key.slice(separator + 1)), { n }));
+    items.push(...adding(table, rawKeys.nameCount(key.slice(0, separator), key.slice(separator + 1)), { n }));
   }
   return items;
 }
@@ -679,12 +686,13 @@ export async function rawE3(client: Doc, table: string, departmentId: string, us
 
 /**
  * E1, a page of `count` at offset 0, default sort (last name): the service
- * counters first (the planner chooses from them), then one Query of the
+ * counters (the total is their sum) and, at the same time, one Query of the
  * whole USERS#IN partition of byName, count + 1 entries (the one past the
- * page says whether another follows). The total is the counters' sum.
+ * page says whether another follows).
  */
 export async function rawE1(client: Doc, table: string, count: number): Promise<void> {
-  await client.send(
+  // The counters and the page do not depend on each other: both at once.
+  const counters = client.send(
     new QueryCommand({
       TableName: table,
       KeyConditionExpression: 'pk = :pk',
@@ -692,7 +700,7 @@ export async function rawE1(client: Doc, table: string, count: number): Promise<
       ConsistentRead: false,
     }),
   );
-  await client.send(
+  const page = client.send(
     new QueryCommand({
       TableName: table,
       IndexName: 'gsi1',
@@ -703,6 +711,7 @@ export async function rawE1(client: Doc, table: string, count: number): Promise<
       Limit: count + 1,
     }),
   );
+  await Promise.all([counters, page]);
 }
 
 /** G1: the group, its member partition (consistent, user ids only), the users (BatchGetItem, 100 a request, up to 16 at once). */

@@ -45,6 +45,7 @@ export async function* partitionItems(
     pageSize?: number;
     attributes?: string[];
     consistent?: boolean;
+    descending?: boolean;
   } = {},
 ): AsyncGenerator<Item> {
   const values: Record<string, unknown> = { ':pk': pk };
@@ -65,6 +66,7 @@ export async function* partitionItems(
         KeyConditionExpression: condition,
         ExpressionAttributeValues: values,
         ConsistentRead: options.consistent ?? true,
+        ...(options.descending ? { ScanIndexForward: false } : {}),
         Limit: options.pageSize,
         ProjectionExpression: options.attributes?.join(', '),
         ExclusiveStartKey: startKey,

@@ -1,10 +1,10 @@
 /**
- * Reading lists from the indexes: paginated Query streams, a k-way merge of
- * several sorted partitions, counting, and whole-partition reads for sorts no
- * index holds. Nothing here scans the table.
+ * Reading lists from the indexes: single Queries and paginated streams,
+ * counting, and whole-partition reads for sorts no index holds (the merge of
+ * several partitions into one order is lib/lists/streams.ts). Nothing here
+ * scans the table.
  */
 import { QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
-import { compareCodePoints } from '../text';
 import { db, tableName } from './client';
 import type { IndexDefinition, Item } from './table';
 
@@ -21,6 +21,8 @@ export interface IndexQuery {
   sortKeyPrefix?: string;
   sortKeyBetween?: { from?: string; to?: string };
   filter?: Filter;
+  /** Only these attributes in the answer (the read costs the same; the answer is smaller and parses faster). */
+  attributes?: string[];
 }
 
 /** `attribute` is one of `values`. */
@@ -49,6 +51,11 @@ export function compare(attribute: string, operator: '=' | '<' | '>=', value: un
 /** `attribute` holds null. */
 export function isNull(attribute: string, tag: string): Filter {
   return { expression: `attribute_type(#${tag}, :${tag}Type)`, names: { [`#${tag}`]: attribute }, values: { [`:${tag}Type`]: 'NULL' } };
+}
+
+/** `attribute` holds a string. */
+export function isString(attribute: string, tag: string): Filter {
+  return { expression: `attribute_type(#${tag}, :${tag}Type)`, names: { [`#${tag}`]: attribute }, values: { [`:${tag}Type`]: 'S' } };
 }
 
 /** Joins filters with AND (undefined when there are none). */
@@ -82,10 +89,15 @@ function queryInput(query: IndexQuery, descending: boolean): QueryCommandInput {
     if (from !== undefined && to !== undefined) keyCondition += ' AND #isk BETWEEN :from AND :to';
     else keyCondition += from !== undefined ? ' AND #isk >= :from' : ' AND #isk <= :to';
   }
+  const projection = query.attributes?.map((attribute, i) => {
+    names[`#p${i}`] = attribute;
+    return `#p${i}`;
+  });
   return {
     TableName: tableName(),
     IndexName: index.name,
     KeyConditionExpression: keyCondition,
+    ProjectionExpression: projection?.join(', '),
     FilterExpression: query.filter?.expression,
     ExpressionAttributeNames: names,
     ExpressionAttributeValues: values,
@@ -156,60 +168,14 @@ export async function readAll(queries: IndexQuery[]): Promise<Item[]> {
   return parts.flat();
 }
 
-/** Merges sorted streams into one, by `key`, ascending or descending. */
-async function* mergeSorted(streams: AsyncGenerator<Item>[], key: (item: Item) => string, descending: boolean): AsyncGenerator<Item> {
-  const sign = descending ? -1 : 1;
-  const heads = await Promise.all(streams.map((s) => s.next()));
-  for (;;) {
-    let best = -1;
-    for (let i = 0; i < heads.length; i++) {
-      if (heads[i].done) continue;
-      if (best < 0 || sign * compareCodePoints(key(heads[i].value), key(heads[best].value)) < 0) best = i;
-    }
-    if (best < 0) return;
-    yield heads[best].value as Item;
-    heads[best] = await streams[best].next();
-  }
-}
-
-/**
- * Re-orders runs of items with equal `group` so that ties are by id
- * ascending, also when the index is read backwards (API.md: ties are broken
- * by id ascending whatever the direction).
- */
-async function* tiesByIdAscending(items: AsyncGenerator<Item>, group: (item: Item) => string): AsyncGenerator<Item> {
-  let run: Item[] = [];
-  const flush = function* () {
-    run.sort((a, b) => compareCodePoints(String(a.id), String(b.id)));
-    yield* run;
-    run = [];
-  };
-  for await (const item of items) {
-    if (run.length > 0 && group(run[0]) !== group(item)) yield* flush();
-    run.push(item);
-  }
-  yield* flush();
-}
-
-export interface OrderedPageRequest {
-  queries: IndexQuery[];
-  offset: number;
-  count: number;
-  descending: boolean;
-  /** The part of the index sort key that is the sort field (the rest is the id). */
-  sortGroup: (item: Item) => string;
-  /** How many items each query matches, when counters know: sizes a merge's reads (see firstReads). */
-  expectedCounts?: number[];
-}
-
 /**
  * Limits of the first Query of each partition of a merge that needs `need`
  * items in all. Without counts every partition could hold the whole page, so
  * each reads `need`. With counts, a partition holding the share f of the items
  * gives about need·f of them (names do not depend on the partition): it reads
  * that plus one standard deviation of it, and one to look ahead. A partition
- * that turns out to hold more of the page reads on (queryStream's later pages,
- * sized to what the page still lacks): one more Query, never a wrong page.
+ * that turns out to hold more of the page reads on (a later Query sized to
+ * what the page still lacks): one more Query, never a wrong page.
  */
 export function firstReads(need: number, expectedCounts: number[] | undefined, partitions: number): number[] {
   const all = expectedCounts?.reduce((sum, n) => sum + n, 0) ?? 0;
@@ -219,33 +185,4 @@ export function firstReads(need: number, expectedCounts: number[] | undefined, p
     const mean = need * share;
     return Math.min(need, n + 1, Math.ceil(mean + Math.sqrt(mean * (1 - share))) + 1);
   });
-}
-
-/**
- * One page of the items of several index partitions in index-key order:
- * reads at most `offset + count` items of each partition (plus one run of
- * ties when descending), never the whole partition.
- */
-export async function orderedPage(request: OrderedPageRequest): Promise<Item[]> {
-  const wanted = request.offset + request.count;
-  const sortKey = (item: Item) => String(item[request.queries[0].index.sortKey]);
-  // One ascending partition needs exactly `wanted` items; a merge, or ties re-sorted when descending, looks one further.
-  const lookAhead = request.queries.length === 1 && !request.descending ? 0 : 1;
-  const sizes = firstReads(wanted + lookAhead, request.expectedCounts, request.queries.length);
-  let position = 0;
-  // A partition reading on needs at most what the page still lacks, and one to look ahead.
-  const stillNeeded = () => wanted - position + 1;
-  const streams = request.queries.map((query, i) =>
-    queryStream(query, { descending: request.descending, pageSize: sizes[i], nextPageSize: stillNeeded }),
-  );
-  let ordered = mergeSorted(streams, sortKey, request.descending);
-  if (request.descending) ordered = tiesByIdAscending(ordered, request.sortGroup);
-  const page: Item[] = [];
-  for await (const item of ordered) {
-    if (position >= request.offset) page.push(item);
-    position++;
-    if (position >= wanted) break;
-  }
-  await Promise.all(streams.map((s) => s.return(undefined)));
-  return page;
 }

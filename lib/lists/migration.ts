@@ -38,8 +38,8 @@ import { userRepresentation } from '../users/user';
 type Step = { name: string; query: IndexQuery; visit: (item: Item) => Promise<void> };
 
 const STEPS: Step[] = [
-  { name: 'users-in', query: userLists.all({ membership: 'IN' }, 'name'), visit: countUser },
-  { name: 'users-out', query: userLists.all({ membership: 'OUT' }, 'name'), visit: countUser },
+  { name: 'users-in', query: userLists.all({ membership: 'IN' }, 'name')[0], visit: countUser },
+  { name: 'users-out', query: userLists.all({ membership: 'OUT' }, 'name')[0], visit: countUser },
   { name: 'departments', query: departmentList.byName(), visit: indexDepartmentCreation },
   { name: 'groups', query: groupList.byName(), visit: indexGroupCreation },
   { name: 'audit', query: auditList(), visit: (item) => (item.gsi5pk ? Promise.resolve() : indexOldEntry(item)) },

@@ -1,26 +1,37 @@
 /**
- * Last-name counters: how many users of a membership (in some department, or
- * in none) have each case-folded last name. One item per membership and name,
- * `NAMES#USERS#IN` / `<folded name>`, with `n`. A prefix total is a Query of
- * the names with that prefix: its cost grows with the different names that
- * share the prefix, not with the users who bear them.
+ * Last-name counters: how many users of a scope — a membership (in some
+ * department, or in none) or one department — have each case-folded last
+ * name. One item per scope and name, `NAMES#USERS#IN` or `NAMES#DEPT#<id>` /
+ * `<folded name>`, with `n`. A prefix total is a Query of the names with that
+ * prefix: its cost grows with the different names that share the prefix,
+ * not with the users who bear them.
  */
 import { partitionItems } from '../db/batch';
 import { Update } from '../db/expression';
 import type { Key } from '../db/table';
 import { update, type Write } from '../db/transact';
-import type { Membership } from './users';
+import { scopePrefix, type Membership } from './users';
 
-const partition = (membership: Membership) => `NAMES#USERS#${membership}`;
-const nameCountKey = (membership: Membership, foldedName: string): Key => ({ pk: partition(membership), sk: foldedName });
+/** Whose last names a counter counts. */
+export type NameScope = { membership: Membership } | { department: string };
 
-export function addNameCount(membership: Membership, foldedName: string, delta: number): Write[] {
-  return delta === 0 ? [] : [update(nameCountKey(membership, foldedName), new Update().add('n', delta))];
+const partition = (scope: NameScope) => `NAMES#${scopePrefix(scope)}`;
+const nameCountKey = (scope: NameScope, foldedName: string): Key => ({ pk: partition(scope), sk: foldedName });
+
+export function addNameCount(scope: NameScope, foldedName: string, delta: number): Write[] {
+  return delta === 0 ? [] : [update(nameCountKey(scope, foldedName), new Update().add('n', delta))];
 }
 
-/** Users of `membership` whose folded last name starts with `prefix`. */
-export async function countNames(membership: Membership, prefix: string): Promise<number> {
+/** The scope's counters in name order (either way): `[folded name, users]`. */
+export async function* namesInOrder(scope: NameScope, descending: boolean): AsyncGenerator<[string, number]> {
+  for await (const item of partitionItems(partition(scope), { consistent: false, descending, pageSize: 1000 })) {
+    yield [String(item.sk), Number(item.n ?? 0)];
+  }
+}
+
+/** Users of `scope` whose folded last name starts with `prefix`. */
+export async function countNames(scope: NameScope, prefix: string): Promise<number> {
   let total = 0;
-  for await (const item of partitionItems(partition(membership), { consistent: false, skPrefix: prefix })) total += Number(item.n ?? 0);
+  for await (const item of partitionItems(partition(scope), { consistent: false, skPrefix: prefix })) total += Number(item.n ?? 0);
   return total;
 }

@@ -5,18 +5,22 @@
  * belongs to a department, a copy `USER#<id>` / `DEPT` that lists it within
  * that department. Both are written in the same transaction.
  *
- * A list scope is a prefix: `USERS#IN` / `USERS#OUT` (users in some
- * department or in none) on the user item, `DEPT#<department>` on the copy.
+ * A list scope is a prefix. On the user item: `USERS#IN` / `USERS#OUT`
+ * (users in some department or in none) for the whole-scope orders, and
+ * `USERS#ALL` (every user) for cells and months, where a list of one
+ * membership filters on `department_id` (most users are in a department,
+ * so E1 reads a little more, and `GET /v2/users` merges half as many
+ * partitions). On the department copy: `DEPT#<department>` throughout.
  * Within it, each item is in these index partitions (lib/db/table.ts):
  *
  * | index       | partition                      | sort                         |
  * |-------------|--------------------------------|------------------------------|
  * | byName      | <scope>                        | name key                     |
  * | byTime      | <scope>                        | login key                    |
- * | cellByName  | <scope>#<cell>                 | name key                     |
- * | cellByTime  | <scope>#<cell>                 | login key                    |
- * | cellById    | <scope>#<cell>                 | id (gsi7sk)                  |
- * | monthByName | <scope>#M#<YYYY-MM or never>   | name key                     |
+ * | cellByName  | <cells>#<cell>                 | name key                     |
+ * | cellByTime  | <cells>#<cell>                 | login key                    |
+ * | cellById    | <cells>#<cell>                 | id (gsi7sk)                  |
+ * | monthByName | <cells>#M#<YYYY-MM or never>   | name key                     |
  *
  * - name key: case-folded last name, then the id (lib/text.ts nameSortKey);
  * - login key: the last login time ('' when never), then the id, so that
@@ -36,7 +40,7 @@
 import { batchGetItems } from '../db/batch';
 import { Condition, Update } from '../db/expression';
 import { getItem, updateItem } from '../db/items';
-import { compare, isNull, oneOf, startsWithOneOf, type Filter, type IndexQuery } from '../db/query';
+import { compare, isNull, isString, oneOf, startsWithOneOf, type Filter, type IndexQuery } from '../db/query';
 import { INDEXES, type IndexDefinition, type Item, type Key } from '../db/table';
 import { check, put, remove, update, type Explain, type Write } from '../db/transact';
 import { ACCOUNT_ROLES, type AccountRole } from '../schemas/enums';
@@ -76,9 +80,13 @@ export const departmentCopyKey = (id: string): Key => ({ pk: `USER#${id}`, sk: '
 export type Membership = 'IN' | 'OUT';
 export const membershipOf = (departmentId: string | null): Membership => (departmentId ? 'IN' : 'OUT');
 
-/** Where users are listed: everybody in (or out of) a department, or the members of one. */
-export type ScopeKey = { membership: Membership } | { department: string };
-export const scopePrefix = (scope: ScopeKey) => ('department' in scope ? `DEPT#${scope.department}` : `USERS#${scope.membership}`);
+/** Where users are listed: everybody in (or out of) a department, everybody, or the members of one. */
+export type ScopeKey = { membership: Membership } | { everyone: true } | { department: string };
+/** The prefix of a membership's (or a department's) own partitions, and of the counters kept per membership. */
+export const scopePrefix = (scope: { membership: Membership } | { department: string }) =>
+  'department' in scope ? `DEPT#${scope.department}` : `USERS#${scope.membership}`;
+/** The prefix of a scope's cell and month partitions: the users' are shared by both memberships. */
+const cellsPrefix = (scope: ScopeKey) => ('department' in scope ? `DEPT#${scope.department}` : 'USERS#ALL');
 
 // --- cells and months ----------------------------------------------------------
 
@@ -108,15 +116,15 @@ export const loginMonth = (lastLogin: string | null) => (lastLogin === null ? 'n
 export const loginSortKey = (lastLogin: string | null, id: string) => `${lastLogin ?? ''}${KEY_SEPARATOR}${id}`;
 
 /** The list attributes of an item of `scope` (see the table at the top). */
-function listAttributes(user: User, scope: ScopeKey) {
-  const prefix = scopePrefix(scope);
+function listAttributes(user: User, scope: { membership: Membership } | { department: string }) {
+  const cells = cellsPrefix(scope);
   return {
-    gsi1pk: prefix,
+    gsi1pk: scopePrefix(scope),
     gsi1sk: nameSortKey(user.last_name, user.id),
     gsi4sk: loginSortKey(user.last_login, user.id),
-    gsi5pk: `${prefix}#${cellCode(cellOf(user))}`,
+    gsi5pk: `${cells}#${cellCode(cellOf(user))}`,
     gsi7sk: user.id,
-    gsi8pk: `${prefix}#M#${loginMonth(user.last_login)}`,
+    gsi8pk: `${cells}#M#${loginMonth(user.last_login)}`,
   };
 }
 
@@ -262,20 +270,34 @@ export type UserOrder = 'name' | 'time' | 'id';
 
 const CELL_INDEX: Record<UserOrder, IndexDefinition> = { name: INDEXES.cellByName, time: INDEXES.cellByTime, id: INDEXES.cellById };
 
-/** The index partitions users are listed from (see the table at the top). */
+/** What keeps a membership's users in the partitions it shares with the other membership. */
+const membershipFilter = (scope: ScopeKey): Filter | undefined =>
+  'membership' in scope ? (scope.membership === 'IN' ? isString('department_id', 'mem') : isNull('department_id', 'mem')) : undefined;
+
+/**
+ * The index partitions users are listed from (see the table at the top). A
+ * query may carry a filter (a membership's, in shared partitions): add to it
+ * with `allOf`, do not replace it.
+ */
 export const userLists = {
-  /** Every user of a scope, by name or by login. */
-  all: (scope: ScopeKey, order: 'name' | 'time'): IndexQuery => ({
-    index: order === 'name' ? INDEXES.byName : INDEXES.byTime,
-    partition: scopePrefix(scope),
-  }),
+  /** Every user of a scope, by name or by login: one partition, or one per membership for everyone. */
+  all: (scope: ScopeKey, order: 'name' | 'time'): IndexQuery[] => {
+    const index = order === 'name' ? INDEXES.byName : INDEXES.byTime;
+    if ('everyone' in scope) return (['IN', 'OUT'] as const).map((membership) => ({ index, partition: scopePrefix({ membership }) }));
+    return [{ index, partition: scopePrefix(scope) }];
+  },
   /** The users of one cell of a scope. */
   cell: (scope: ScopeKey, cell: CellOf, order: UserOrder): IndexQuery => ({
     index: CELL_INDEX[order],
-    partition: `${scopePrefix(scope)}#${cellCode(cell)}`,
+    partition: `${cellsPrefix(scope)}#${cellCode(cell)}`,
+    filter: membershipFilter(scope),
   }),
   /** The users of a scope whose last login is in `month` (`YYYY-MM` or `never`), by name. */
-  month: (scope: ScopeKey, month: string): IndexQuery => ({ index: INDEXES.monthByName, partition: `${scopePrefix(scope)}#M#${month}` }),
+  month: (scope: ScopeKey, month: string): IndexQuery => ({
+    index: INDEXES.monthByName,
+    partition: `${cellsPrefix(scope)}#M#${month}`,
+    filter: membershipFilter(scope),
+  }),
 } as const;
 
 /** The sort key an item has in each order (name key, login key, id). */

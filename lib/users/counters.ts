@@ -1,7 +1,8 @@
 /**
  * What user changes do to the counters, added up: each department's quota
- * usage and list counters, the service-wide cell counters, the login-day and
- * last-name counters of each membership. Every change of a user (single or
+ * usage and list counters, the service-wide cell counters, the login-day
+ * counters of each membership, the last-name counters of each membership and
+ * department. Every change of a user (single or
  * bulk) writes these in its own transaction, so that every total the lists
  * answer from counters is exact under concurrency (lib/lists/users/).
  *
@@ -15,18 +16,18 @@ import type { Explain, Write } from '../db/transact';
 import { addUsage, NO_USAGE, scaleUsage, usageOf } from '../departments/quotas';
 import { addUsageWrite, type DepartmentDelta } from '../store/departments';
 import { addLoginDays, dayAttribute } from '../store/login-counts';
-import { addNameCount } from '../store/name-counts';
+import { addNameCount, type NameScope } from '../store/name-counts';
 import { addCounters, shardOf } from '../store/stats';
 import { cellCode, cellOf, loginMonth, membershipOf, scopePrefix, type Membership, type User } from '../store/users';
 
 export interface CounterDeltas {
-  /** Service-wide cell counters (named after their list partition, `USERS#IN#admin.10`). */
+  /** Service-wide cell counters, per membership (`USERS#IN#admin.10`). */
   cells: Record<string, number>;
   departments: Map<string, DepartmentDelta>;
   /** `<membership>|<YYYY-MM>` → `dDD` → delta. */
   logins: Map<string, Record<string, number>>;
-  /** `<membership>|<folded last name>` → delta. */
-  names: Map<string, number>;
+  /** `<scope prefix>|<folded last name>` → the scope, the name and the delta. */
+  names: Map<string, { scope: NameScope; name: string; delta: number }>;
 }
 
 export const noDeltas = (): CounterDeltas => ({ cells: {}, departments: new Map(), logins: new Map(), names: new Map() });
@@ -67,8 +68,13 @@ export function addContribution(deltas: CounterDeltas, user: User, sign: 1 | -1,
     add(days, dayAttribute(user.last_login), sign);
     deltas.logins.set(key, days);
   }
-  const nameKey = `${membership}|${foldCase(user.last_name)}`;
-  deltas.names.set(nameKey, (deltas.names.get(nameKey) ?? 0) + sign);
+  const name = foldCase(user.last_name);
+  const scopes: NameScope[] = [{ membership }, ...(user.department_id ? [{ department: user.department_id }] : [])];
+  for (const scope of scopes) {
+    const key = `${scopePrefix(scope)}|${name}`;
+    const entry = deltas.names.get(key) ?? { scope, name, delta: 0 };
+    deltas.names.set(key, { ...entry, delta: entry.delta + sign });
+  }
 }
 
 /** Whether a department delta changes nothing. */
@@ -98,10 +104,7 @@ export function counterWrites(
     const [membership, month] = key.split('|') as [Membership, string];
     writes.push(...addLoginDays(membership, month, shard, days));
   }
-  for (const [key, delta] of deltas.names) {
-    const separator = key.indexOf('|');
-    writes.push(...addNameCount(key.slice(0, separator) as Membership, key.slice(separator + 1), delta));
-  }
+  for (const { scope, name, delta } of deltas.names.values()) writes.push(...addNameCount(scope, name, delta));
   return writes;
 }
 
@@ -110,6 +113,6 @@ export function counterWriteCount(deltas: CounterDeltas): number {
   let count = [...deltas.departments.values()].filter((delta) => !isEmpty(delta)).length;
   if (Object.values(deltas.cells).some((n) => n !== 0)) count++;
   count += [...deltas.logins.values()].filter((days) => Object.values(days).some((n) => n !== 0)).length;
-  count += [...deltas.names.values()].filter((n) => n !== 0).length;
+  count += [...deltas.names.values()].filter(({ delta }) => delta !== 0).length;
   return count;
 }

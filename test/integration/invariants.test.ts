@@ -50,7 +50,7 @@ describe('invariantViolations', () => {
         expect.stringMatching(/^service counter USERS#IN#admin\.00=0, expected 1/),
         'department inv cell member.00=2, expected 1',
         'user inv-u1 of department inv has no department copy',
-        'last-name counter OUT|two=2, expected 0',
+        'last-name counter USERS#OUT|two=2, expected 0',
       ]),
     );
   });

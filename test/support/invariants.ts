@@ -93,7 +93,8 @@ export async function invariantViolations(): Promise<string[]> {
       violations.push(`user ${user.id} is held by bulk move ${item.bulk_lock}, which does not hold it`);
     bump(serviceCounters, cellCounterName(membership, user));
     if (user.last_login) bump(logins, `${membership}|${user.last_login.slice(0, 7)}|${dayAttribute(user.last_login)}`);
-    bump(names, `${membership}|${foldCase(user.last_name)}`);
+    bump(names, `USERS#${membership}|${foldCase(user.last_name)}`);
+    if (user.department_id) bump(names, `DEPT#${user.department_id}|${foldCase(user.last_name)}`);
   }
   for (const copy of copies.values()) {
     if (!users.some((user) => user.id === copy.id)) violations.push(`department copy of missing user ${copy.id}`);
@@ -134,8 +135,8 @@ export async function invariantViolations(): Promise<string[]> {
   }
   compareCounts('login counter', storedLogins, logins, violations);
   const storedNames: Record<string, number> = {};
-  for (const item of items.filter((i) => String(i.pk).startsWith('NAMES#USERS#'))) {
-    bump(storedNames, `${String(item.pk).slice('NAMES#USERS#'.length)}|${item.sk}`, Number(item.n ?? 0));
+  for (const item of items.filter((i) => String(i.pk).startsWith('NAMES#'))) {
+    bump(storedNames, `${String(item.pk).slice('NAMES#'.length)}|${item.sk}`, Number(item.n ?? 0));
   }
   compareCounts('last-name counter', storedNames, names, violations);
   violations.push(...groupViolations(items));

@@ -8,9 +8,11 @@
  *   or whole), chosen from the counters;
  * - totals.ts: `total` from counters, and the combinations they cannot know;
  * - ../streams.ts: the page in order, after a cursor or an offset;
+ * - skip.ts: an offset by name placed by the last-name counters;
  * - legacy.ts: the lists of a table still being backfilled.
  */
 import { readListsState } from '../../store/meta';
+import type { NameScope } from '../../store/name-counts';
 import type { Item } from '../../db/table';
 import { toUser, userLists, userSortKeys, type ScopeKey, type User } from '../../store/users';
 import type { UserSortField } from '../../schemas/enums';
@@ -21,6 +23,7 @@ import { readPage, type Position, type Source } from '../streams';
 import { legacyUsers } from './legacy';
 import { planSources } from './plan';
 import { scopesOf, type UserFilters, type UserScope } from './scopes';
+import { skipByNames } from './skip';
 import { totalOf } from './totals';
 
 export type { LoginFilter, UserFilters, UserScope } from './scopes';
@@ -94,6 +97,12 @@ interface Found {
 }
 
 async function indexedPage(scope: UserScope, request: UserListRequest, skip: number, after: Position | undefined): Promise<Found> {
+  if (skip > 0 && request.sort.field === 'last_name' && unfiltered(request.filters)) {
+    // The last-name counters place the offset: the page starts at the name that holds it.
+    const start = await skipByNames(nameScopesOf(scope), skip, request.sort.direction);
+    if (!start) return { items: [], total: await totalOf(await scopesOf(scope, request.filters), request.filters) };
+    ({ after, skip } = start);
+  }
   const direct = wholeScope(scope, request);
   if (direct) {
     // Nothing for the counters to choose: the page and the counters (for the total, and a department's 404) in parallel.
@@ -112,16 +121,25 @@ async function indexedPage(scope: UserScope, request: UserListRequest, skip: num
   return { items: page.items.map(toUser), total, next: page.next };
 }
 
+const unfiltered = (filters: UserFilters) =>
+  !filters.roles && !filters.lastNamePrefixes && !filters.departmentIds && filters.activated === undefined && !filters.lastLogin;
+
+/** Whose last-name counters count a scope's users. */
+const nameScopesOf = (scope: UserScope): NameScope[] =>
+  scope.kind === 'department'
+    ? [{ department: scope.departmentId }]
+    : scope.kind === 'all'
+      ? [{ membership: 'IN' }, { membership: 'OUT' }]
+      : [{ membership: 'IN' }];
+
 /** An unfiltered list of one scope in name or login order reads the scope whole, whatever the counters say. */
 function wholeScope(scope: UserScope, request: UserListRequest): { source: Source; sortKey: (item: Item) => string } | undefined {
   const { filters, sort } = request;
-  const unfiltered =
-    !filters.roles && !filters.lastNamePrefixes && !filters.departmentIds && filters.activated === undefined && !filters.lastLogin;
-  if (!unfiltered || scope.kind === 'all' || (sort.field !== 'last_name' && sort.field !== 'last_login')) return undefined;
+  if (!unfiltered(filters) || scope.kind === 'all' || (sort.field !== 'last_name' && sort.field !== 'last_login')) return undefined;
   const key: ScopeKey = scope.kind === 'department' ? { department: scope.departmentId } : { membership: 'IN' };
   const order = sort.field === 'last_name' ? 'name' : 'time';
   return {
-    source: { query: userLists.all(key, order), expected: 1, selectivity: 1 },
+    source: { query: userLists.all(key, order)[0], expected: 1, selectivity: 1 },
     sortKey: order === 'name' ? userSortKeys.name : userSortKeys.time,
   };
 }

@@ -44,7 +44,7 @@ export async function legacyUsers(
     filters.lastLogin ? loginFilter(filters.lastLogin) : undefined,
     filters.lastNamePrefixes ? userFilters.lastNamePrefixes(filters.lastNamePrefixes) : undefined,
   ]);
-  const items = await readAll(memberships.map((membership) => ({ ...userLists.all({ membership }, 'name'), filter })));
+  const items = await readAll(memberships.flatMap((membership) => userLists.all({ membership }, 'name').map((query) => ({ ...query, filter }))));
   const sign = sort.direction === 'desc' ? -1 : 1;
   return items
     .map(toUser)

@@ -8,7 +8,8 @@
  * - by cell (cellByName/cellByTime): one Query per matching cell (role ×
  *   activated × logged in) with users, each reading its share of the page;
  * - by login month (monthByName), for a `since`/`before` range sorted by
- *   name: one Query per month in range with users.
+ *   name: one Query per month in range with users; `never` is one more
+ *   such partition.
  * A `last_name` prefix (sorted by name) or a login range (sorted by login)
  * is a key range; anything else the partition does not select is a
  * residual filter. The estimate of each way is its Queries (0.5 RCU each at
@@ -63,10 +64,19 @@ function cellFilter(filters: UserFilters): Filter | undefined {
   ]);
 }
 
+/** The first instant of the month of an ISO time. */
+const monthStart = (time: string) => `${time.slice(0, 7)}-01T00:00:00.000Z`;
+
+const sumWhere = (cells: Record<string, number>, wanted: (code: string) => boolean) =>
+  Object.entries(cells).reduce((n, [code, count]) => n + (wanted(code) ? count : 0), 0);
+
+/** Of the users in a cell's partition, the share that is the scope's (the rest: the other membership's). */
+const cellShare = (view: ScopeView, code: string) => (view.sharedCells ? (view.cells[code] ?? 0) / Math.max(view.sharedCells[code] ?? 0, 1) : 1);
+
 /** The share of a scope's logged-in users a login range holds, from its login counters. */
 function rangeShare(view: ScopeView, filter: LoginFilter, loggedIn: number): number {
   if (filter.kind === 'never' || !view.logins || loggedIn === 0) return 1;
-  const byDay = 'membership' in view.key;
+  const byDay = !('department' in view.key);
   const at = byDay ? filter.time.slice(0, 10) : filter.time.slice(0, 7);
   let inRange = 0;
   for (const [period, n] of view.logins) {
@@ -81,9 +91,11 @@ function rangeShare(view: ScopeView, filter: LoginFilter, loggedIn: number): num
 function monthsInRange(view: ScopeView, filter: LoginFilter & { time: string }): Map<string, number> {
   const months = new Map<string, number>();
   const boundary = filter.time.slice(0, 7);
+  // `before` the first instant of a month holds none of that month.
+  const beforeMonthStart = filter.kind === 'before' && filter.time === monthStart(filter.time);
   for (const [period, n] of view.logins ?? []) {
     const month = period.slice(0, 7);
-    const inside = filter.kind === 'since' ? month >= boundary : month <= boundary;
+    const inside = filter.kind === 'since' ? month >= boundary : beforeMonthStart ? month < boundary : month <= boundary;
     if (inside && n > 0) months.set(month, (months.get(month) ?? 0) + n);
   }
   return months;
@@ -141,37 +153,57 @@ function keyOrderedWays(facts: ScopeFacts, filters: UserFilters, order: 'name' |
   const inKeyShare = order === 'name' ? facts.prefixShare : facts.rangeShare;
   const perBound = (n: number) => n / keyBounds.length;
 
-  const whole: Source[] = keyBounds.map((bounds) => ({
-    query: { ...userLists.all(key, order), filter: allOf([cellFilter(filters), offKey]) },
-    bounds,
-    expected: perBound(matching),
-    selectivity: (selected / Math.max(users, 1)) * offKeyShare,
-  }));
-  const byCell: Source[] = cells.flatMap((cell) =>
+  const wholeParts = userLists.all(key, order);
+  const whole: Source[] = wholeParts.flatMap((part, i) =>
     keyBounds.map((bounds) => ({
-      query: { ...userLists.cell(key, cell, order), filter: offKey },
+      query: { ...part, filter: allOf([part.filter, cellFilter(filters), offKey]) },
       bounds,
-      expected: perBound((view.cells[cellCode(cell)] ?? 0) * inKeyShare * offKeyShare),
-      selectivity: offKeyShare,
+      expected: perBound(matching * ((view.wholeUsers[i] ?? 0) / Math.max(users, 1))),
+      selectivity: (selected / Math.max(users, 1)) * offKeyShare,
     })),
   );
+  const byCell: Source[] = cells.flatMap((cell) => {
+    const query = userLists.cell(key, cell, order);
+    return keyBounds.map((bounds) => ({
+      query: { ...query, filter: allOf([query.filter, offKey]) },
+      bounds,
+      expected: perBound((view.cells[cellCode(cell)] ?? 0) * inKeyShare * offKeyShare),
+      selectivity: offKeyShare * cellShare(view, cellCode(cell)),
+    }));
+  });
   const ways = [whole, byCell];
+  if (order === 'name' && range?.kind === 'never') {
+    // The never-logged-in users of the scope are one partition of monthByName, by name.
+    const never = sumWhere(view.sharedCells ?? view.cells, (code) => code.endsWith('0'));
+    const query = userLists.month(key, 'never');
+    ways.push(
+      keyBounds.map((bounds) => ({
+        query: { ...query, filter: allOf([query.filter, cellFilter(filters)]) },
+        bounds,
+        expected: perBound(matching),
+        selectivity: selected / Math.max(never, 1),
+      })),
+    );
+  }
   if (order === 'name' && range && range.kind !== 'never') {
     const months = monthsInRange(view, range);
-    const boundary = range.time.slice(0, 7);
-    const cellShare = selected / Math.max(users, 1);
+    // The boundary month needs the range as a filter, unless the range starts it (`since:2026-05-01`).
+    const boundary = range.time === monthStart(range.time) ? undefined : range.time.slice(0, 7);
+    // Of a month's users (all logged in), those the equality filters select; in shared partitions, of this scope.
+    const loggedIn = sumWhere(view.cells, (code) => code.endsWith('1'));
+    const sharedLoggedIn = sumWhere(view.sharedCells ?? view.cells, (code) => code.endsWith('1'));
+    const selectedShare = selected / Math.max(loggedIn, 1);
+    const scopeShare = loggedIn / Math.max(sharedLoggedIn, 1);
     ways.push(
-      [...months].flatMap(([month, n]) =>
-        keyBounds.map((bounds) => ({
-          query: {
-            ...userLists.month(key, month),
-            filter: allOf([cellFilter(filters), month === boundary ? loginFilter(range) : undefined]),
-          },
+      [...months].flatMap(([month, n]) => {
+        const query = userLists.month(key, month);
+        return keyBounds.map((bounds) => ({
+          query: { ...query, filter: allOf([query.filter, cellFilter(filters), month === boundary ? loginFilter(range) : undefined]) },
           bounds,
-          expected: perBound(n * cellShare * facts.prefixShare),
-          selectivity: cellShare * (month === boundary ? 0.5 : 1),
-        })),
-      ),
+          expected: perBound(n * selectedShare * facts.prefixShare),
+          selectivity: selectedShare * scopeShare * (month === boundary ? 0.5 : 1),
+        }));
+      }),
     );
   }
   return ways;
@@ -185,12 +217,15 @@ function segmentSources(facts: ScopeFacts, filters: UserFilters, field: 'account
     filters.lastNamePrefixes ? userFilters.lastNamePrefixes(filters.lastNamePrefixes) : undefined,
   ]);
   const share = facts.rangeShare * facts.prefixShare;
-  return cells.map((cell) => ({
-    query: { ...userLists.cell(view.key, cell, 'id'), filter: residual },
-    segment: field === 'account_role' ? cell.role : String(cell.activated),
-    expected: (view.cells[cellCode(cell)] ?? 0) * share,
-    selectivity: share,
-  }));
+  return cells.map((cell) => {
+    const query = userLists.cell(view.key, cell, 'id');
+    return {
+      query: { ...query, filter: allOf([query.filter, residual]) },
+      segment: field === 'account_role' ? cell.role : String(cell.activated),
+      expected: (view.cells[cellCode(cell)] ?? 0) * share,
+      selectivity: share * cellShare(view, cellCode(cell)),
+    };
+  });
 }
 
 /** The sources of a list, `need` items into it. */

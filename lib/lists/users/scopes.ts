@@ -8,7 +8,7 @@ import { departmentNotFound } from '../../departments/errors';
 import type { AccountRole } from '../../schemas/enums';
 import { findDepartment, type StoredDepartment } from '../../store/departments';
 import { loginsByDay } from '../../store/login-counts';
-import { countNames } from '../../store/name-counts';
+import { countNames, type NameScope } from '../../store/name-counts';
 import { readCounters } from '../../store/stats';
 import { ALL_CELLS, cellCode, scopePrefix, type CellOf, type Membership, type ScopeKey } from '../../store/users';
 
@@ -31,9 +31,13 @@ export interface ScopeView {
   key: ScopeKey;
   /** Users per cell code. */
   cells: Record<string, number>;
+  /** Users per cell code in the partitions the scope's cells share with the other membership (a membership's). */
+  sharedCells?: Record<string, number>;
+  /** Users of each of the scope's whole partitions (userLists.all: one per membership for everyone). */
+  wholeUsers: number[];
   /** Users per login period: days (`YYYY-MM-DD`) for a membership, months (`YYYY-MM`) for a department. Read when a login range is asked. */
   logins?: Map<string, number>;
-  /** Users whose last name starts with the prefix, when the counters know (a membership). */
+  /** Users whose last name starts with each prefix asked, from the last-name counters. */
   prefixCounts?: Map<string, number>;
 }
 
@@ -43,30 +47,68 @@ export async function scopesOf(scope: UserScope, filters: UserFilters): Promise<
     const department = await findDepartment(scope.departmentId);
     if (!department) throw departmentNotFound(scope.departmentId);
     const excluded = filters.departmentIds && !filters.departmentIds.includes(department.id);
-    return excluded ? [] : [departmentView(department, filters)];
+    return excluded ? [] : [await departmentView(department, filters)];
   }
   if (filters.departmentIds) {
     const departments = await Promise.all(filters.departmentIds.map((id) => findDepartment(id)));
-    return departments.filter((d): d is StoredDepartment => d !== undefined).map((department) => departmentView(department, filters));
+    const found = departments.filter((d): d is StoredDepartment => d !== undefined);
+    return Promise.all(found.map((department) => departmentView(department, filters)));
   }
-  const memberships: Membership[] = scope.kind === 'all' ? ['IN', 'OUT'] : ['IN'];
   const counters = await readCounters();
-  return Promise.all(memberships.map((membership) => membershipView(membership, counters, filters)));
+  if (scope.kind === 'all') {
+    const [inside, outside] = await Promise.all((['IN', 'OUT'] as const).map((membership) => membershipView(membership, counters, filters)));
+    return [everyoneView(inside, outside)];
+  }
+  const inside = await membershipView('IN', counters, filters);
+  return [{ ...inside, sharedCells: sumCells(inside.cells, cellCounts('OUT', counters)) }];
 }
 
-function departmentView(department: StoredDepartment, filters: UserFilters): ScopeView {
+const cellCounts = (membership: Membership, counters: Record<string, number>) =>
+  Object.fromEntries(ALL_CELLS.map((cell) => [cellCode(cell), counters[`${scopePrefix({ membership })}#${cellCode(cell)}`] ?? 0]));
+
+const sumCells = (a: Record<string, number>, b: Record<string, number>) =>
+  Object.fromEntries(ALL_CELLS.map(cellCode).map((code) => [code, (a[code] ?? 0) + (b[code] ?? 0)]));
+
+function sumMaps(a: Map<string, number> | undefined, b: Map<string, number> | undefined): Map<string, number> | undefined {
+  if (!a || !b) return a ?? b;
+  const sum = new Map(a);
+  for (const [key, n] of b) sum.set(key, (sum.get(key) ?? 0) + n);
+  return sum;
+}
+
+/** Everybody: both memberships' counters added up. */
+function everyoneView(inside: ScopeView, outside: ScopeView): ScopeView {
+  return {
+    key: { everyone: true },
+    cells: sumCells(inside.cells, outside.cells),
+    wholeUsers: [...inside.wholeUsers, ...outside.wholeUsers],
+    logins: sumMaps(inside.logins, outside.logins),
+    prefixCounts: sumMaps(inside.prefixCounts, outside.prefixCounts),
+  };
+}
+
+async function departmentView(department: StoredDepartment, filters: UserFilters): Promise<ScopeView> {
   return {
     key: { department: department.id },
     cells: department.cells,
+    wholeUsers: [Object.values(department.cells).reduce((a, b) => a + b, 0)],
     logins: filters.lastLogin && filters.lastLogin.kind !== 'never' ? new Map(Object.entries(department.logins)) : undefined,
+    prefixCounts: await prefixCounts({ department: department.id }, filters),
   };
+}
+
+/** Users of the scope per last-name prefix asked, from the last-name counters. */
+async function prefixCounts(scope: NameScope, filters: UserFilters): Promise<Map<string, number> | undefined> {
+  const prefixes = filters.lastNamePrefixes;
+  if (!prefixes) return undefined;
+  return new Map(await Promise.all(prefixes.map(async (prefix) => [prefix, await countNames(scope, prefix)] as const)));
 }
 
 async function membershipView(membership: Membership, counters: Record<string, number>, filters: UserFilters): Promise<ScopeView> {
   const key: ScopeKey = { membership };
-  const cells = Object.fromEntries(ALL_CELLS.map((cell) => [cellCode(cell), counters[`${scopePrefix(key)}#${cellCode(cell)}`] ?? 0]));
+  const cells = cellCounts(membership, counters);
   const range = filters.lastLogin;
-  const [logins, prefixCounts] = await Promise.all([
+  const [logins, prefixes] = await Promise.all([
     range && range.kind !== 'never'
       ? loginsByDay(
           membership,
@@ -74,13 +116,9 @@ async function membershipView(membership: Membership, counters: Record<string, n
           range.kind === 'since' ? '9999-12' : range.time.slice(0, 7),
         )
       : undefined,
-    filters.lastNamePrefixes
-      ? Promise.all(filters.lastNamePrefixes.map(async (prefix) => [prefix, await countNames(membership, prefix)] as const)).then(
-          (e) => new Map(e),
-        )
-      : undefined,
+    prefixCounts({ membership }, filters),
   ]);
-  return { key, cells, logins, prefixCounts };
+  return { key, cells, wholeUsers: [Object.values(cells).reduce((a, b) => a + b, 0)], logins, prefixCounts: prefixes };
 }
 
 /** The cells a request's equality filters select. */

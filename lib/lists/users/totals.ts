@@ -13,7 +13,7 @@
  * combination of a range or a prefix with the cells would be written by
  * every change), and README's Performance section gives its measured cost.
  */
-import { countMatches, type IndexQuery } from '../../db/query';
+import { allOf, countMatches, type IndexQuery } from '../../db/query';
 import { cellCode, userFilters, userLists, type ScopeKey } from '../../store/users';
 import { loginBounds, loginFilter, outermostPrefixes } from './plan';
 import { matchingCells, usersIn, type LoginFilter, type ScopeView, type UserFilters } from './scopes';
@@ -21,7 +21,10 @@ import { matchingCells, usersIn, type LoginFilter, type ScopeView, type UserFilt
 const DAY_MS = 86_400_000;
 
 /** The boundary period of a range and the key range of its part inside the list. */
-function boundary(filter: LoginFilter & { time: string }, byDay: boolean): { period: string; bounds: { from: string; to: string } } {
+function boundary(
+  filter: LoginFilter & { time: string },
+  byDay: boolean,
+): { period: string; start: string; bounds: { from: string; to: string } } {
   const at = new Date(filter.time);
   const start = byDay
     ? new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), at.getUTCDate()))
@@ -30,33 +33,43 @@ function boundary(filter: LoginFilter & { time: string }, byDay: boolean): { per
   const period = byDay ? filter.time.slice(0, 10) : filter.time.slice(0, 7);
   // Login keys are `<time><SEP><id>`: keys from a time up to (not including) another.
   const inside = filter.kind === 'since' ? { from: filter.time, to: end.toISOString() } : { from: start.toISOString(), to: filter.time };
-  return { period, bounds: inside };
+  return { period, start: start.toISOString(), bounds: inside };
 }
 
 async function rangeTotal(view: ScopeView, filter: LoginFilter & { time: string }): Promise<number> {
-  const byDay = 'membership' in view.key;
-  const { period, bounds } = boundary(filter, byDay);
+  const byDay = !('department' in view.key);
+  const { period, start, bounds } = boundary(filter, byDay);
+  // A range from the very start of its period (`since:2026-05-01`) holds that whole period or none of it: the
+  // counters know it, and no item is read.
+  const aligned = filter.time === start;
   let total = 0;
-  for (const [p, n] of view.logins ?? []) if (filter.kind === 'since' ? p > period : p < period) total += n;
-  if (bounds.from < bounds.to) total += await countMatches([{ ...userLists.all(view.key, 'time'), sortKeyBetween: bounds }]);
+  for (const [p, n] of view.logins ?? []) {
+    const inside = filter.kind === 'since' ? p > period || (aligned && p === period) : p < period;
+    if (inside) total += n;
+  }
+  if (!aligned && bounds.from < bounds.to) {
+    total += await countMatches(userLists.all(view.key, 'time').map((query) => ({ ...query, sortKeyBetween: bounds })));
+  }
   return total;
 }
 
 /** The matching items of one scope, counted from the narrowest index (the exception of the table above). */
-function countingQueries(key: ScopeKey, view: ScopeView, filters: UserFilters): IndexQuery[] {
+function countingQueries(key: ScopeKey, view: ScopeView, filters: UserFilters, cellsRestricted: boolean): IndexQuery[] {
+  // The matching cells when the equality filters select some, else the whole scope: one partition.
   const cells = matchingCells(filters).filter((cell) => (view.cells[cellCode(cell)] ?? 0) > 0);
+  const partitions = (order: 'name' | 'time') => (cellsRestricted ? cells.map((cell) => userLists.cell(key, cell, order)) : userLists.all(key, order));
   const range = filters.lastLogin;
   if (range && range.kind !== 'never') {
     const prefix = filters.lastNamePrefixes ? userFilters.lastNamePrefixes(filters.lastNamePrefixes) : undefined;
-    return cells.map((cell) => ({ ...userLists.cell(key, cell, 'time'), sortKeyBetween: loginBounds(range), filter: prefix }));
+    return partitions('time').map((partition) => ({ ...partition, sortKeyBetween: loginBounds(range), filter: allOf([partition.filter, prefix]) }));
   }
   const prefixes = filters.lastNamePrefixes ? outermostPrefixes(filters.lastNamePrefixes) : [undefined];
   const residual = range ? loginFilter(range) : undefined;
-  return cells.flatMap((cell) =>
+  return partitions('name').flatMap((partition) =>
     prefixes.map((p) => ({
-      ...userLists.cell(key, cell, 'name'),
+      ...partition,
       sortKeyBetween: p === undefined ? undefined : { from: p, to: `${p}\u{10FFFF}` },
-      filter: residual,
+      filter: allOf([partition.filter, residual]),
     })),
   );
 }
@@ -71,7 +84,7 @@ async function scopeTotal(view: ScopeView, filters: UserFilters): Promise<number
   if (prefixes && !range && !cellsRestricted && view.prefixCounts) {
     return outermostPrefixes(prefixes).reduce((n, p) => n + (view.prefixCounts!.get(p) ?? 0), 0);
   }
-  return countMatches(countingQueries(view.key, view, filters));
+  return countMatches(countingQueries(view.key, view, filters, cellsRestricted));
 }
 
 export async function totalOf(views: ScopeView[], filters: UserFilters): Promise<number> {

@@ -1,0 +1,103 @@
+/**
+ * readPage (lib/lists/streams.ts), the merge every list reads its pages
+ * with, against a model: random partitions of a real index, filters that
+ * drop items (whole pages of them, in either direction), offsets, cursors,
+ * and expected counts and selectivities that may be right or plain wrong.
+ * What it is told may only change how much it reads, never the page.
+ */
+import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { db, tableName } from '../../lib/db/client';
+import { compare, firstReads } from '../../lib/db/query';
+import { INDEXES, type Item } from '../../lib/db/table';
+import { readPage, splitKey, type Position, type Source } from '../../lib/lists/streams';
+import { compareCodePoints, KEY_SEPARATOR } from '../../lib/text';
+
+let run = 0;
+
+interface Entry {
+  name: string;
+  id: string;
+  kept: boolean;
+}
+
+/** Writes each partition's entries into byName (gsi1); answers the partitions' keys. */
+async function load(partitions: Entry[][]): Promise<string[]> {
+  const prefix = `RP${run++}#`;
+  const items = partitions.flatMap((entries, p) =>
+    entries.map((e) => ({ pk: `${prefix}${e.id}`, sk: 'X', id: e.id, kept: e.kept, gsi1pk: `${prefix}${p}`, gsi1sk: `${e.name}${KEY_SEPARATOR}${e.id}` })),
+  );
+  for (let i = 0; i < items.length; i += 25) {
+    const chunk = items.slice(i, i + 25).map((Item) => ({ PutRequest: { Item } }));
+    await db().send(new BatchWriteCommand({ RequestItems: { [tableName()]: chunk } }));
+  }
+  return partitions.map((_, p) => `${prefix}${p}`);
+}
+
+const entries = (p: number) =>
+  fc
+    .array(fc.record({ name: fc.constantFrom('a', 'b', 'c', 'd'), kept: fc.boolean() }), { maxLength: 30 })
+    .map((list) => list.map((e, i) => ({ ...e, id: `${p}-${String(i).padStart(2, '0')}` })));
+
+describe('readPage', () => {
+  it('sizes first reads by share, with a spread and a look-ahead, never beyond the page or the partition', () => {
+    expect(firstReads(101, undefined, 2)).toEqual([101, 101]);
+    expect(firstReads(101, [900, 100], 2)).toEqual([95, 15]);
+    expect(firstReads(101, [0, 0], 2)).toEqual([101, 101]);
+    expect(firstReads(101, [3, 1000], 2)).toEqual([2, 101]);
+  });
+
+  it('reads on past a descending page its filter empties', async () => {
+    const names = ['d', 'd', 'c', 'c', 'b', 'a'];
+    const [partition] = await load([names.map((name, i) => ({ name, id: `0-${i}`, kept: name < 'c' }))]);
+    const sources: Source[] = [{ query: { index: INDEXES.byName, partition, filter: compare('kept', '=', true, 'kept') }, expected: 1, selectivity: 1 }];
+    const page = await readPage({ sources, direction: 'desc', sortKey: (item) => String(item.gsi1sk), skip: 0, take: 1 });
+    expect(page.items.map((i) => i.id)).toEqual(['0-4']);
+  });
+
+  it('gives the page of the merged order, after an offset or a cursor, whatever it is told about the partitions', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.tuple(entries(0), entries(1), entries(2)).chain((all) => fc.tuple(fc.constant(all), fc.integer({ min: 1, max: 3 }))),
+        fc.boolean(),
+        fc.constantFrom('asc' as const, 'desc' as const),
+        fc.nat(12),
+        fc.integer({ min: 1, max: 8 }),
+        fc.array(fc.record({ expected: fc.nat(50), selectivity: fc.constantFrom(0.05, 0.5, 1) }), { minLength: 3, maxLength: 3 }),
+        fc.boolean(),
+        async ([all, used], filtered, direction, skip, take, told, byCursor) => {
+          const partitions = all.slice(0, used);
+          const keys = await load(partitions);
+          const filter = filtered ? compare('kept', '=', true, 'kept') : undefined;
+          const sources: Source[] = keys.map((partition, i) => ({ query: { index: INDEXES.byName, partition, filter }, ...told[i] }));
+          const sign = direction === 'desc' ? -1 : 1;
+          const model = partitions
+            .flat()
+            .filter((e) => !filtered || e.kept)
+            .sort((a, b) => sign * compareCodePoints(a.name, b.name) || compareCodePoints(a.id, b.id));
+          const sortKey = (item: Item) => String(item.gsi1sk);
+
+          // An offset, or the same position reached by walking cursors of `take` items.
+          let after: Position | undefined;
+          let offset = skip;
+          if (byCursor) {
+            for (offset = 0; offset + take <= skip; offset += take) {
+              const page = await readPage({ sources, direction, sortKey, after, skip: 0, take });
+              expect(page.items.map((i) => i.id)).toEqual(model.slice(offset, offset + take).map((e) => e.id));
+              if (!page.next) return; // the list ended: its last page is checked
+              after = page.next;
+            }
+          }
+          const page = await readPage({ sources, direction, sortKey, after, skip: byCursor ? 0 : skip, take });
+          const expected = model.slice(offset, offset + take);
+          expect(page.items.map((i) => i.id)).toEqual(expected.map((e) => e.id));
+          const last = expected.at(-1);
+          const more = offset + take < model.length;
+          expect(page.next).toEqual(more && last ? splitKey(`${last.name}${KEY_SEPARATOR}${last.id}`) : undefined);
+        },
+      ),
+      { numRuns: 60 },
+    );
+  }, 120_000);
+});

@@ -47,6 +47,8 @@ async function writeUsers(ids: string[]) {
   const users: User[] = ids.map((id, i) => ({
     id,
     email: `${id}@example.com`,
+    user_name: `${id}@example.com`,
+    external_id: null,
     first_name: 'Bench',
     last_name: LAST_NAMES[(i * 7) % LAST_NAMES.length],
     account_role: 'member',
@@ -56,7 +58,11 @@ async function writeUsers(ids: string[]) {
     created_at: now,
     updated_at: now,
   }));
-  const items = users.flatMap((user) => [userItem(user, 1), claimItem('email', user.email, user.id)]);
+  const items = users.flatMap((user) => [
+    userItem(user, 1),
+    claimItem('email', user.email, user.id),
+    claimItem('user_name', user.user_name, user.id),
+  ]);
   const batches: Record<string, unknown>[][] = [];
   for (let i = 0; i < items.length; i += 25) batches.push(items.slice(i, i + 25));
   await forEachConcurrently(batches, 16, async (batch) => {

@@ -124,6 +124,8 @@ export function makeUser(id: string, n: number, departmentId: string | null): Us
   return {
     id,
     email: `${id}@example.com`,
+    user_name: `${id}@example.com`,
+    external_id: null,
     first_name: FIRST_NAMES[n % FIRST_NAMES.length],
     last_name: LAST_NAMES[(n * 7) % LAST_NAMES.length],
     account_role: roleOf(n),
@@ -214,7 +216,7 @@ export function makeDataset(spec: DatasetSpec): {
     users.push(user);
     items.push(userItem(user, 1));
     if (departmentId) items.push(departmentCopyItem({ ...user, department_id: departmentId }));
-    if (spec.emailClaims !== false) items.push(claimItem('email', user.email, user.id));
+    if (spec.emailClaims !== false) items.push(claimItem('email', user.email, user.id), claimItem('user_name', user.user_name, user.id));
     count(cellCounterName(membershipOf(departmentId), user), 1);
     return user;
   };

@@ -262,6 +262,8 @@ export function makeListDataset(spec: ListDatasetSpec): ListDataset {
     users.push({
       id,
       email: `${ascii(first)}.${ascii(last)}.${n}@example.com`,
+      user_name: `${ascii(first)}.${ascii(last)}.${n}@example.com`,
+      external_id: null,
       first_name: first,
       last_name: last,
       account_role: drawRole(random),
@@ -365,7 +367,7 @@ export function itemsFor(
   const count = (name: string, delta: number) => (counters[name] = (counters[name] ?? 0) + delta);
   const members = new Map<string, User[]>();
   for (const user of users) {
-    items.push(userItem(user, 1), claimItem('email', user.email, user.id));
+    items.push(userItem(user, 1), claimItem('email', user.email, user.id), claimItem('user_name', user.user_name, user.id));
     if (user.department_id) {
       items.push(departmentCopyItem({ ...user, department_id: user.department_id }));
       const list = members.get(user.department_id);

@@ -90,6 +90,8 @@ const isZero = (usage: Usage) => QUOTAS.every((q) => usage[q] === 0);
 
 const USER_FIELDS = [
   'id',
+  'user_name',
+  'external_id',
   'email',
   'first_name',
   'last_name',

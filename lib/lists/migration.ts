@@ -12,6 +12,9 @@
  * 2. departments and groups: their creation-time sort key;
  * 3. audit entries: their per-actor, -operation and -resource partitions;
  * 4. the per-role service counters the cell counters replace are removed;
+ *    (with step 1, a user without a user name is given its e-mail as one, and
+ *    the claim of it, unless another user has taken that name meanwhile: then
+ *    it keeps answering its e-mail as its name, unclaimed, until renamed);
  * 5. ready, once every list index is ACTIVE: from then on the lists read
  *    the new indexes and counters (lib/lists/users/index.ts); until then
  *    they read what every version keeps up to date (legacy.ts).
@@ -31,19 +34,49 @@ import { departmentList, indexCreation as indexDepartmentCreation } from '../sto
 import { groupList, indexCreation as indexGroupCreation } from '../store/groups';
 import { readListsState, saveListsProgress } from '../store/meta';
 import { removeObsoleteCounters } from '../store/stats';
-import { departmentCopyPut, LIST_VERSION, listAttributesWrite, toStoredUser, userLists, type StoredUser } from '../store/users';
+import { claimFor } from '../store/claims';
+import {
+  departmentCopyPut,
+  LIST_VERSION,
+  listAttributesWrite,
+  toStoredUser,
+  userLists,
+  userNameWrite,
+  type StoredUser,
+} from '../store/users';
 import { addContribution, counterWrites, noDeltas } from '../users/counters';
 import { userRepresentation } from '../users/user';
 
 type Step = { name: string; query: IndexQuery; visit: (item: Item) => Promise<void> };
 
 const STEPS: Step[] = [
-  { name: 'users-in', query: userLists.all({ membership: 'IN' }, 'name')[0], visit: countUser },
-  { name: 'users-out', query: userLists.all({ membership: 'OUT' }, 'name')[0], visit: countUser },
+  { name: 'users-in', query: userLists.all({ membership: 'IN' }, 'name')[0], visit: upgradeUser },
+  { name: 'users-out', query: userLists.all({ membership: 'OUT' }, 'name')[0], visit: upgradeUser },
   { name: 'departments', query: departmentList.byName(), visit: indexDepartmentCreation },
   { name: 'groups', query: groupList.byName(), visit: indexGroupCreation },
   { name: 'audit', query: auditList(), visit: (item) => (item.gsi5pk ? Promise.resolve() : indexOldEntry(item)) },
 ];
+
+async function upgradeUser(item: Item): Promise<void> {
+  await countUser(item);
+  await claimUserName(item);
+}
+
+/** Claims the e-mail of a user of the previous version as its user name (step 1, see the top of this file). */
+async function claimUserName(item: Item): Promise<void> {
+  if (item.type !== 'user' || item.user_name !== undefined) return;
+  const stored = toStoredUser(item);
+  try {
+    await transactWrite([
+      userNameWrite(stored, stored.version),
+      claimFor('user_name', stored.user_name, stored.id, () => new StaleReadError()),
+    ]);
+  } catch (error) {
+    // Changed meanwhile (the change claimed its name), or the name is another user's.
+    if (error instanceof StaleReadError || error instanceof ContentionError || isConditionFailure(error)) return;
+    throw error;
+  }
+}
 
 /** Counts one user of the previous version for the lists (see the top of this file). */
 async function countUser(item: Item): Promise<void> {

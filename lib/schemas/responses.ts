@@ -20,6 +20,8 @@ const count = z.int().check(z.gte(0));
 
 export const user = z.strictObject({
   id,
+  user_name: z.string(),
+  external_id: z.nullable(z.string()),
   email: z.email(),
   first_name: z.string(),
   last_name: z.string(),
@@ -126,7 +128,7 @@ const PROBLEM_EXTRAS = {
   forbidden: {},
   'not-found': { missing_user_ids: z.optional(ids), missing_group_ids: z.optional(ids) },
   'not-a-member': { user_ids: ids },
-  conflict: { field: z.optional(z.enum(['id', 'email', 'name'])), limit: z.optional(count) },
+  conflict: { field: z.optional(z.enum(['id', 'email', 'name', 'user_name', 'external_id'])), limit: z.optional(count) },
   'quota-exceeded': { overages: z.array(overage) },
   'department-not-empty': { user_count: count },
   'report-not-ready': { report_status: z.enum(REPORT_STATUSES.filter((status) => status !== 'complete')) },

@@ -14,6 +14,28 @@ const firstName = /* @__PURE__ */ built(() =>
 const accountRole = /* @__PURE__ */ built(() => z.enum(ACCOUNT_ROLES, { message: `must be one of ${ACCOUNT_ROLES.join(', ')}` }));
 const activated = /* @__PURE__ */ built(() => z.boolean({ message: 'must be true or false' }));
 const lastLogin = /* @__PURE__ */ built(() => z.nullable(isoTime));
+/** The sign-in name an identity provider knows the user by: 1–255 printable characters. */
+const userName = /* @__PURE__ */ built(() =>
+  z
+    .string()
+    .check(
+      z.minLength(1, 'must not be empty'),
+      z.maxLength(255, 'must be at most 255 characters'),
+      z.regex(NO_CONTROL_CHARACTERS, 'must not contain control characters'),
+    ),
+);
+/** The identity provider's own id of the user: 1–255 characters, or null. */
+const externalId = /* @__PURE__ */ built(() =>
+  z.nullable(
+    z
+      .string()
+      .check(
+        z.minLength(1, 'must not be empty'),
+        z.maxLength(255, 'must be at most 255 characters'),
+        z.regex(NO_CONTROL_CHARACTERS, 'must not contain control characters'),
+      ),
+  ),
+);
 
 export const createUserBody = /* @__PURE__ */ built(() =>
   z.strictObject({
@@ -21,6 +43,8 @@ export const createUserBody = /* @__PURE__ */ built(() =>
     email,
     last_name: displayName,
     first_name: z.optional(firstName),
+    user_name: z.optional(userName),
+    external_id: z.optional(externalId),
     account_role: z.optional(accountRole),
     activated: z.optional(activated),
     last_login: z.optional(lastLogin),
@@ -33,6 +57,8 @@ export const updateUserBody = /* @__PURE__ */ built(() =>
     email: z.optional(email),
     first_name: z.optional(firstName),
     last_name: z.optional(displayName),
+    user_name: z.optional(userName),
+    external_id: z.optional(externalId),
     account_role: z.optional(accountRole),
     activated: z.optional(activated),
     last_login: z.optional(lastLogin),

@@ -4,9 +4,16 @@
  * put is conditional on the value being free, so two racing writers cannot
  * both take it.
  *
- * | claim   | pk                  | sk    |
- * |---------|---------------------|-------|
- * | e-mail  | EMAIL#<lower-cased> | EMAIL |
+ * | claim              | pk                        | sk          |
+ * |--------------------|---------------------------|-------------|
+ * | e-mail             | EMAIL#<case-folded>       | EMAIL       |
+ * | user name          | USERNAME#<case-folded>    | USERNAME    |
+ * | user external id   | USEREXT#<as given>        | USEREXT     |
+ * | group external id  | GROUPEXT#<as given>       | GROUPEXT    |
+ *
+ * E-mail addresses and user names compare case-insensitively (API.md; SCIM's
+ * `userName` is caseExact false); an identity provider's ids are exact.
+ * A group's claim holds its id in `user_id` too: the holder, whatever it is.
  */
 import { Condition } from '../db/expression';
 import { getItem } from '../db/items';
@@ -14,11 +21,23 @@ import type { Item, Key } from '../db/table';
 import { put, remove, type Explain, type Write } from '../db/transact';
 import { foldCase } from '../text';
 
-export type ClaimKind = 'email';
+export type ClaimKind = 'email' | 'user_name' | 'external_id' | 'group_external_id';
 
-const KIND_PREFIX: Record<ClaimKind, string> = { email: 'EMAIL' };
+const KIND_PREFIX: Record<ClaimKind, string> = {
+  email: 'EMAIL',
+  user_name: 'USERNAME',
+  external_id: 'USEREXT',
+  group_external_id: 'GROUPEXT',
+};
+const CASE_INSENSITIVE: Record<ClaimKind, boolean> = { email: true, user_name: true, external_id: false, group_external_id: false };
 
-export const claimKey = (kind: ClaimKind, value: string): Key => ({ pk: `${KIND_PREFIX[kind]}#${foldCase(value)}`, sk: KIND_PREFIX[kind] });
+/** The form of `value` that two equal values share. */
+export const claimValue = (kind: ClaimKind, value: string) => (CASE_INSENSITIVE[kind] ? foldCase(value) : value);
+
+export const claimKey = (kind: ClaimKind, value: string): Key => ({
+  pk: `${KIND_PREFIX[kind]}#${claimValue(kind, value)}`,
+  sk: KIND_PREFIX[kind],
+});
 
 export const claimItem = (kind: ClaimKind, value: string, userId: string): Item => ({
   ...claimKey(kind, value),
@@ -34,8 +53,8 @@ export const claimFor = (kind: ClaimKind, value: string, userId: string, explain
 export const releaseFor = (kind: ClaimKind, value: string, userId: string, explain: Explain): Write =>
   remove(claimKey(kind, value), new Condition().whenEquals('user_id', userId), { explain });
 
-/** The id of the user holding `value`, if any. */
-export async function claimHolder(kind: ClaimKind, value: string): Promise<string | undefined> {
-  const item = await getItem(claimKey(kind, value));
+/** The id of the user (or group) holding `value`, if any; eventually consistent reads cost half. */
+export async function claimHolder(kind: ClaimKind, value: string, consistent = true): Promise<string | undefined> {
+  const item = await getItem(claimKey(kind, value), consistent);
   return item ? String(item.user_id) : undefined;
 }

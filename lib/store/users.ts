@@ -55,11 +55,15 @@ export interface StoredUser extends User {
   bulk_lock?: string;
   /** Counted by the list counters (false for an item written before them, until the backfill counts it). */
   counted?: boolean;
+  /** False for an item written before user names: its user name (its e-mail) is not claimed yet. */
+  user_name_claimed?: boolean;
 }
 
 /** The fields of the representation, in API.md's order (checked against the response schema by the tests). */
 export const USER_FIELDS = [
   'id',
+  'user_name',
+  'external_id',
   'email',
   'first_name',
   'last_name',
@@ -156,11 +160,19 @@ export function departmentCopyItem(user: User & { department_id: string }): Item
 export function toUser(item: Item): User {
   const user = {} as Record<string, unknown>;
   for (const field of USER_FIELDS) user[field] = item[field] ?? null;
+  // A user written before user names had none: its name is its e-mail, as for a user created without one (the
+  // maintenance backfill claims it, lib/lists/migration.ts).
+  user.user_name ??= item.email;
   return user as unknown as User;
 }
 
 export function toStoredUser(item: Item): StoredUser {
-  const user: StoredUser = { ...toUser(item), version: Number(item.version), counted: item.lv === LIST_VERSION };
+  const user: StoredUser = {
+    ...toUser(item),
+    version: Number(item.version),
+    counted: item.lv === LIST_VERSION,
+    user_name_claimed: item.user_name !== undefined,
+  };
   if (typeof item.bulk_lock === 'string') user.bulk_lock = item.bulk_lock;
   return user;
 }
@@ -233,6 +245,14 @@ export function listAttributesWrite(user: User, version: number): Write {
     .whenAbsent('bulk_lock')
     .whenAbsent('lv');
   return update(userKey(user.id), changes);
+}
+
+/**
+ * Gives a user item written before user names its user name, its e-mail (as the API answered it), if it is still
+ * at `version` and has none.
+ */
+export function userNameWrite(user: User, version: number): Write {
+  return update(userKey(user.id), new Update().set('user_name', user.user_name).whenEquals('version', version).whenAbsent('user_name'));
 }
 
 /** The department copy of a member, put without condition (the user item's write carries it). */

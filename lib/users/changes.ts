@@ -2,7 +2,7 @@
  * Every change of a user — create, update, department move, delete — is
  * turned into writes here, so that one transaction always carries all of its
  * effects: the user item (conditional on the version that was read) and its
- * department copy, the e-mail claims, the counters it moves (both
+ * department copy, the claims of its e-mail, user name and external id, the counters it moves (both
  * departments' quota usage under their quota conditions, and the list
  * counters: users/counters.ts) and, added by the caller, the audit entry.
  */
@@ -11,9 +11,8 @@ import type { Write } from '../db/transact';
 import { explainUsageFailure } from '../departments/errors';
 import { raisedPart } from '../departments/quotas';
 import { conflict, preconditionFailed } from '../problems';
-import { claimFor, releaseFor } from '../store/claims';
+import { claimFor, claimValue, releaseFor, type ClaimKind } from '../store/claims';
 import { userWrites, type StoredUser, type User } from '../store/users';
-import { foldCase } from '../text';
 import { addContribution, counterWrites, noDeltas } from './counters';
 
 export interface UserChange {
@@ -25,18 +24,31 @@ export interface UserChange {
   expectedVersion?: number;
 }
 
-function emailWrites({ before, after }: UserChange): Write[] {
-  const oldEmail = before ? foldCase(before.email) : null;
-  const newEmail = after ? foldCase(after.email) : null;
-  if (oldEmail === newEmail) return [];
+/** The values a user holds alone, each with its claim (lib/store/claims.ts) and the words of its 409. */
+const CLAIMED: Array<{ kind: ClaimKind; field: 'email' | 'user_name' | 'external_id'; what: string }> = [
+  { kind: 'email', field: 'email', what: 'The e-mail address' },
+  { kind: 'user_name', field: 'user_name', what: 'The user name' },
+  { kind: 'external_id', field: 'external_id', what: 'The external id' },
+];
+
+/**
+ * Claims taken and given up by the change. A user written before user names
+ * has its name (its e-mail) unclaimed (`user_name_claimed` false): it gives
+ * nothing up for it, and claims it with its first change.
+ */
+function claimWrites({ before, after }: UserChange): Write[] {
   const writes: Write[] = [];
-  if (before) writes.push(releaseFor('email', before.email, before.id, () => new StaleReadError()));
-  if (after) {
-    writes.push(
-      claimFor('email', after.email, after.id, () =>
-        conflict(`The e-mail address "${after.email}" is already in use.`, { field: 'email' }),
-      ),
-    );
+  for (const { kind, field, what } of CLAIMED) {
+    const held = before?.[field] ?? null;
+    const wanted = after?.[field] ?? null;
+    const claimed = held !== null && !(field === 'user_name' && before?.user_name_claimed === false);
+    if (claimed && wanted !== null && claimValue(kind, held) === claimValue(kind, wanted)) continue;
+    if (before && claimed) {
+      writes.push(releaseFor(kind, held, before.id, () => new StaleReadError()));
+    }
+    if (after && wanted !== null) {
+      writes.push(claimFor(kind, wanted, after.id, () => conflict(`${what} "${wanted}" is already in use.`, { field })));
+    }
   }
   return writes;
 }
@@ -67,5 +79,5 @@ function counterDeltaWrites({ before, after }: UserChange, now: string): Write[]
 
 /** The writes of one user change, in a fixed order; the caller adds the audit entry. */
 export function userChangeWrites(change: UserChange, now: string): Write[] {
-  return [...itemWrites(change), ...emailWrites(change), ...counterDeltaWrites(change, now)];
+  return [...itemWrites(change), ...claimWrites(change), ...counterDeltaWrites(change, now)];
 }

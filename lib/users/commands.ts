@@ -14,12 +14,17 @@ export interface NewUser {
   email: string;
   last_name: string;
   first_name?: string;
+  /** Defaults to the e-mail. */
+  user_name?: string;
+  external_id?: string | null;
   account_role?: AccountRole;
   activated?: boolean;
   last_login?: string | null;
 }
 
-export type UserPatch = Partial<Pick<User, 'email' | 'first_name' | 'last_name' | 'account_role' | 'activated' | 'last_login'>>;
+export type UserPatch = Partial<
+  Pick<User, 'email' | 'first_name' | 'last_name' | 'user_name' | 'external_id' | 'account_role' | 'activated' | 'last_login'>
+>;
 
 /** Commits one user change with its audit entry. */
 async function commitUserChange(ctx: ChangeContext, change: UserChange, changes: Record<string, unknown>, now: string) {
@@ -34,6 +39,8 @@ export async function createUser(ctx: ChangeContext, input: NewUser): Promise<St
   const now = new Date().toISOString();
   const user: User = {
     id: input.id ?? newId(),
+    user_name: input.user_name ?? input.email,
+    external_id: input.external_id ?? null,
     email: input.email,
     first_name: input.first_name ?? '',
     last_name: input.last_name,

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { invariantViolations } from '../support/invariants';
 import { READ_TOKEN, useApi } from '../support/api';
 import { unique } from '../support/fixtures';
 
@@ -20,6 +21,8 @@ describe('POST /v2/users', () => {
     expect(response.headers.get('content-type')).toBe('application/json');
     expect(response.body).toEqual({
       id: 'ada',
+      user_name: 'Ada@Example.com',
+      external_id: null,
       email: 'Ada@Example.com',
       first_name: 'Ada',
       last_name: 'Lovelace',
@@ -30,6 +33,43 @@ describe('POST /v2/users', () => {
       created_at: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/),
       updated_at: response.body.created_at,
     });
+  });
+
+  it('keeps user names unique case-insensitively and external ids unique exactly, on create and PATCH', async () => {
+    const a = unique('un');
+    const first = await api.post('/v2/users', {
+      id: a,
+      email: `${a}@example.com`,
+      last_name: 'One',
+      user_name: `${a}.Sign`,
+      external_id: `ext-${a}`,
+    });
+    expect(first.status, first.text).toBe(201);
+    expect(first.body).toMatchObject({ user_name: `${a}.Sign`, external_id: `ext-${a}` });
+    const b = unique('un');
+    const sameName = await api.post('/v2/users', { id: b, email: `${b}@example.com`, last_name: 'Two', user_name: `${a}.SIGN` });
+    expect(sameName.status).toBe(409);
+    expect(sameName.body).toMatchObject({ type: '/problems/conflict', field: 'user_name' });
+    const sameExternal = await api.post('/v2/users', { id: b, email: `${b}@example.com`, last_name: 'Two', external_id: `ext-${a}` });
+    expect(sameExternal.status).toBe(409);
+    expect(sameExternal.body).toMatchObject({ field: 'external_id' });
+    // External ids are exact: another case is another id.
+    const otherCase = await api.post('/v2/users', { id: b, email: `${b}@example.com`, last_name: 'Two', external_id: `EXT-${a}` });
+    expect(otherCase.status, otherCase.text).toBe(201);
+    // A rename frees the old name; clearing the external id frees it.
+    expect((await api.patch(`/v2/users/${a}`, { user_name: `${a}.renamed`, external_id: null })).status).toBe(200);
+    const c = unique('un');
+    const reuse = await api.post('/v2/users', {
+      id: c,
+      email: `${c}@example.com`,
+      last_name: 'Three',
+      user_name: `${a}.sign`,
+      external_id: `ext-${a}`,
+    });
+    expect(reuse.status, reuse.text).toBe(201);
+    expect((await api.patch(`/v2/users/${c}`, { user_name: `${a}.RENAMED` })).status).toBe(409);
+    expect((await api.patch(`/v2/users/${c}`, { user_name: '' })).status).toBe(400);
+    expect(await invariantViolations()).toEqual([]);
   });
 
   it('makes an id when none is given', async () => {

@@ -33,7 +33,8 @@ function previousUserItem(user: User): Record<string, unknown> {
     pk: `USER#${user.id}`,
     sk: 'USER',
     type: 'user',
-    ...user,
+    // That version had no user names nor external ids.
+    ...Object.fromEntries(Object.entries(user).filter(([field]) => field !== 'user_name' && field !== 'external_id')),
     version: 1,
     last_name_folded: foldCase(user.last_name),
     gsi1pk: `USERS#${membership}`,
@@ -48,6 +49,8 @@ function previousTable(): { items: Record<string, unknown>[]; users: User[] } {
   const users: User[] = Array.from({ length: 60 }, (_, i) => ({
     id: `m${String(i).padStart(2, '0')}`,
     email: `m${i}@example.com`,
+    user_name: `m${i}@example.com`,
+    external_id: null,
     first_name: 'Old',
     last_name: NAMES[i % NAMES.length],
     account_role: ROLES[i % 4],
@@ -178,6 +181,10 @@ describe('a table of the previous version', () => {
 
     expect(await invariantViolations()).toEqual([]);
     await expectListsAgree([...now.values()]);
+    // Every user of the previous version now holds its e-mail as its claimed user name (the invariants check claims).
+    const userItems = (await scanTable()).filter((item) => item.type === 'user');
+    expect(userItems.filter((user) => user.user_name !== user.email)).toEqual([]);
+    expect((await api.post('/v2/users', { email: 'other@example.com', last_name: 'X', user_name: 'M5@example.com' })).status).toBe(409);
     const audit = await api.get('/v2/audit?query=actor:old-admin');
     expect(audit.body.entries.map((e: { id: string }) => e.id)).toEqual(['oldaudit4', 'oldaudit3', 'oldaudit2', 'oldaudit1', 'oldaudit0']);
 

@@ -12,6 +12,8 @@ export function bulkParts(options: { users: number; lastName: string; from: stri
   const users = Array.from({ length: options.users }, (_, j): StoredUser => ({
     id: `u${String(j).padStart(5, '0')}`,
     email: `u${j}@example.com`,
+    user_name: `u${j}@example.com`,
+    external_id: null,
     first_name: '',
     last_name: options.lastName,
     account_role: (j % 50) % 3 === 0 ? 'admin' : 'member',

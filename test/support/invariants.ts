@@ -111,14 +111,24 @@ export async function invariantViolations(): Promise<string[]> {
     compareCounts(`department ${id} logins in`, department.logins, departmentLogins.get(id) ?? {}, violations);
   }
 
-  const claims = byType('email');
+  // Every claimed value belongs to exactly its user, and every user holds its claims (a user written before user
+  // names holds none for its name until the backfill claims it).
   const usersById = new Map(users.map((u) => [u.id as string, u]));
-  for (const claim of claims) {
-    const owner = usersById.get(claim.user_id);
-    if (!owner || `EMAIL#${foldCase(owner.email)}` !== claim.pk)
-      violations.push(`e-mail claim ${claim.pk} does not match user ${claim.user_id}`);
+  const CLAIMS = [
+    { type: 'email', prefix: 'EMAIL#', value: (u: Item) => foldCase(String(u.email)) },
+    { type: 'user_name', prefix: 'USERNAME#', value: (u: Item) => (u.user_name === undefined ? null : foldCase(String(u.user_name))) },
+    { type: 'external_id', prefix: 'USEREXT#', value: (u: Item) => (u.external_id ? String(u.external_id) : null) },
+  ];
+  for (const { type, prefix, value } of CLAIMS) {
+    const claims = byType(type);
+    for (const claim of claims) {
+      const owner = usersById.get(claim.user_id);
+      if (!owner || `${prefix}${value(owner)}` !== claim.pk)
+        violations.push(`${type} claim ${claim.pk} does not match user ${claim.user_id}`);
+    }
+    const holders = users.filter((u) => value(u) !== null).length;
+    if (claims.length !== holders) violations.push(`${claims.length} ${type} claims for ${holders} users that hold one`);
   }
-  if (claims.length !== users.length) violations.push(`${claims.length} e-mail claims for ${users.length} users`);
 
   const stored: Record<string, number> = {};
   for (const shard of items.filter((i) => i.pk === 'STATS')) {

@@ -122,6 +122,8 @@ describe('the OpenAPI document', () => {
 describe('the drift check of the HTTP tests', () => {
   const user = {
     id: 'ada',
+    user_name: 'ada@example.com',
+    external_id: null,
     email: 'ada@example.com',
     first_name: 'Ada',
     last_name: 'Lovelace',

@@ -60,6 +60,8 @@ function makeUser(id: string, overrides: Partial<User> = {}): User {
   return {
     id,
     email: `${id}@example.com`,
+    user_name: `${id}@example.com`,
+    external_id: null,
     first_name: 'Ada',
     last_name: 'Lovelace',
     account_role: 'admin',

@@ -18,6 +18,8 @@ export interface ServiceConfig {
   reportEmailDomains: string[];
   /** Sender identity of report e-mails. */
   reportEmailFrom: string;
+  /** Whether SCIM may create a department it is given by an unknown name (SCIM_CREATE_DEPARTMENTS=false: 400). */
+  scimCreateDepartments: boolean;
   /** Endpoint overrides, set only on the local stack. */
   endpoints: { dynamodb?: string; s3?: string; ses?: string };
   region: string;
@@ -46,6 +48,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServiceConfig 
     departmentSeats: optionalNonNegativeInteger('DEPARTMENT_SEATS', env.DEPARTMENT_SEATS),
     reportEmailDomains: commaList(env.REPORT_EMAIL_DOMAINS),
     reportEmailFrom: env.REPORT_EMAIL_FROM ?? 'reports@example.com',
+    scimCreateDepartments: (env.SCIM_CREATE_DEPARTMENTS ?? '').trim().toLowerCase() !== 'false',
     endpoints: {
       dynamodb: env.DYNAMODB_ENDPOINT || undefined,
       s3: env.S3_ENDPOINT || undefined,

@@ -246,7 +246,11 @@ export function makeDataset(spec: DatasetSpec): {
     const unique = [...new Set(groupMembers)];
     groups.push({ id, name, generation, members: unique });
     items.push(
-      newGroupItem({ id, name, description: '' }, generation, CREATED_AT, { state: 'active', user_count: unique.length, version: 1 }),
+      newGroupItem({ id, name, description: '', external_id: null }, generation, CREATED_AT, {
+        state: 'active',
+        user_count: unique.length,
+        version: 1,
+      }),
       groupNameItem(id, name),
     );
     for (const userId of unique) items.push(...membershipItems({ id, generation }, userId, CREATED_AT));

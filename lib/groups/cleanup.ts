@@ -45,7 +45,7 @@ import {
   membershipDeletes,
 } from '../store/memberships';
 import { addCounters, GROUPS_COUNTER } from '../store/stats';
-import { getGroup, groupAudit, groupNotFound, groupTuning, releaseName } from './groups';
+import { getGroup, groupAudit, groupNotFound, groupTuning, releaseIdentity } from './groups';
 
 /** The actor recorded for changes the sweeper makes on its own (abandoning a dead G3). */
 const MAINTENANCE: ChangeContext = { actor: 'maintenance', operationId: 'sweepDeletedGroups', requestId: 'maintenance' };
@@ -80,7 +80,7 @@ export async function deleteGroup(ctx: ChangeContext, id: string, expectedVersio
     const group = await getGroup(id);
     const now = new Date().toISOString();
     const common = [
-      releaseName(id, group.name),
+      ...releaseIdentity(group),
       ...addCounters(id, { [GROUPS_COUNTER]: -1 }),
       groupAudit(ctx, id, { deleted: true, user_count: group.user_count }, now),
     ];
@@ -132,7 +132,7 @@ export async function deleteGroups(ctx: ChangeContext, groupIds: string[]): Prom
       await transactWrite([
         ...groups.flatMap((group) => [
           groupDelete(group, { ifMatch: false, goneIsStale: true }),
-          releaseName(group.id, group.name),
+          ...releaseIdentity(group),
           cleanupMarkerPut(group, now),
           groupAudit(ctx, group.id, { deleted: true, user_count: group.user_count }, now),
         ]),
@@ -150,13 +150,13 @@ export async function deleteGroups(ctx: ChangeContext, groupIds: string[]): Prom
  */
 export async function abandonPendingGroup(
   ctx: ChangeContext,
-  group: GroupRef & { name: string },
+  group: GroupRef & { name: string; external_id: string | null },
   changes: Record<string, unknown>,
 ): Promise<void> {
   const now = new Date().toISOString();
   await transactWrite([
     deletePendingGroupWrite(group),
-    releaseName(group.id, group.name),
+    ...releaseIdentity(group),
     cleanupMarkerPut(group, now),
     groupAudit(ctx, group.id, changes, now),
   ]);

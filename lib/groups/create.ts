@@ -37,6 +37,7 @@ import { transactWrite, withFreshRead, type Write } from '../db/transact';
 import { newId } from '../ids';
 import { log } from '../log';
 import { conflict, Problem, validationError } from '../problems';
+import { claimHolder } from '../store/claims';
 import { findGroupNameClaim } from '../store/group-names';
 import {
   createGroupWrite,
@@ -52,7 +53,8 @@ import { addCounters, GROUPS_COUNTER } from '../store/stats';
 import type { User } from '../users/user';
 import { abandonPendingGroup } from './cleanup';
 import {
-  claimName,
+  claimIdentity,
+  externalIdTaken,
   groupAudit,
   groupRepresentation,
   groupTuning,
@@ -68,6 +70,7 @@ export interface NewGroup {
   id?: string;
   name: string;
   description?: string;
+  external_id?: string | null;
   user_ids?: string[];
 }
 
@@ -99,7 +102,7 @@ export async function createGroup(
   const missing = userIds.filter((userId) => !found.has(userId));
   if (missing.length > 0) throw missingUsers(missing);
   const users = sortMembers(userIds.map((userId) => found.get(userId)!));
-  const fields = { id, name: input.name, description: input.description ?? '' };
+  const fields = { id, name: input.name, description: input.description ?? '', external_id: input.external_id ?? null };
   if (options.dryRun) return { group: await wouldCreate(fields, userIds.length), users };
   try {
     const group =
@@ -119,9 +122,14 @@ export async function createGroup(
 const idTaken = (id: string) => conflict(`A group with id "${id}" already exists.`, { field: 'id' });
 
 async function wouldCreate(fields: NewGroupFields, userCount: number): Promise<StoredGroup> {
-  const [existing, claim] = await Promise.all([findGroupItem(fields.id), findGroupNameClaim(fields.name)]);
+  const [existing, claim, external] = await Promise.all([
+    findGroupItem(fields.id),
+    findGroupNameClaim(fields.name),
+    fields.external_id === null ? undefined : claimHolder('group_external_id', fields.external_id),
+  ]);
   if (existing) throw idTaken(fields.id);
   if (claim) throw nameTaken(fields.name);
+  if (external) throw externalIdTaken(fields.external_id!);
   const now = new Date().toISOString();
   return { ...toGroup(newGroupItem(fields, '', now, { state: 'active', user_count: userCount, version: 1 })), generation: '' };
 }
@@ -138,7 +146,7 @@ async function createAtOnce(ctx: ChangeContext, fields: NewGroupFields, userIds:
     const changes = { created: groupRepresentation(group), ...(userIds.length > 0 ? { added_user_ids: userIds } : {}) };
     await transactWrite([
       createGroupWrite(item, () => idTaken(fields.id)),
-      claimName(fields.id, fields.name),
+      ...claimIdentity(fields.id, fields.name, fields.external_id),
       ...addCounters(fields.id, { [GROUPS_COUNTER]: 1 }),
       groupAudit(ctx, fields.id, changes, now),
       ...memberWrites(group, userIds, now),
@@ -158,8 +166,8 @@ async function createInSteps(ctx: ChangeContext, fields: NewGroupFields, userIds
     version: 0,
     lease_until: leaseUntil,
   });
-  const ref = { id: fields.id, generation, name: fields.name };
-  await transactWrite([createGroupWrite(item, () => idTaken(fields.id)), claimName(fields.id, fields.name)]);
+  const ref = { id: fields.id, generation, name: fields.name, external_id: fields.external_id };
+  await transactWrite([createGroupWrite(item, () => idTaken(fields.id)), ...claimIdentity(fields.id, fields.name, fields.external_id)]);
 
   try {
     const chunks: string[][] = [];

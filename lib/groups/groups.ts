@@ -12,6 +12,7 @@
  * cleanup.ts.
  */
 import type { ChangeContext } from '../audit/context';
+import { claimFor, releaseFor } from '../store/claims';
 import { recordChange } from '../audit/context';
 import { StaleReadError } from '../db/errors';
 import type { Write } from '../db/transact';
@@ -54,10 +55,11 @@ export const groupTuning = {
   pendingLeaseMs: 5 * 60_000,
 };
 
-export const groupRepresentation = ({ id, name, description, user_count, created_at, updated_at }: Group): Group => ({
+export const groupRepresentation = ({ id, name, description, external_id, user_count, created_at, updated_at }: Group): Group => ({
   id,
   name,
   description,
+  external_id,
   user_count,
   created_at,
   updated_at,
@@ -65,8 +67,8 @@ export const groupRepresentation = ({ id, name, description, user_count, created
 
 /** G1's group: the list representation plus every user, in API.md's field order. */
 export function withUsers(group: Group, users: User[]): GroupWithUsers {
-  const { id, name, description, user_count, created_at, updated_at } = group;
-  return { id, name, description, user_count, users, created_at, updated_at };
+  const { id, name, description, external_id, user_count, created_at, updated_at } = group;
+  return { id, name, description, external_id, user_count, users, created_at, updated_at };
 }
 
 /** G1's order: last name case-insensitively, then id. */
@@ -97,6 +99,26 @@ export const claimName = (groupId: string, name: string): Write => claimGroupNam
 
 /** Gives up a group's name; a rename racing us makes the read stale. */
 export const releaseName = (groupId: string, name: string): Write => releaseGroupNameWrite(groupId, name, () => new StaleReadError());
+
+/** The group's identity claims: its name, and its external id when it has one. */
+export const claimIdentity = (groupId: string, name: string, externalId: string | null): Write[] => [
+  claimName(groupId, name),
+  ...(externalId === null ? [] : [claimExternalId(groupId, externalId)]),
+];
+
+export const releaseIdentity = (group: { id: string; name: string; external_id: string | null }): Write[] => [
+  releaseName(group.id, group.name),
+  ...(group.external_id === null ? [] : [releaseExternalId(group.id, group.external_id)]),
+];
+
+export const externalIdTaken = (externalId: string) =>
+  conflict(`A group with external id "${externalId}" already exists.`, { field: 'external_id' });
+
+export const claimExternalId = (groupId: string, externalId: string): Write =>
+  claimFor('group_external_id', externalId, groupId, () => externalIdTaken(externalId));
+
+export const releaseExternalId = (groupId: string, externalId: string): Write =>
+  releaseFor('group_external_id', externalId, groupId, () => new StaleReadError());
 
 export const groupAudit = (ctx: ChangeContext, groupId: string, changes: Record<string, unknown>, at: string): Write =>
   recordChange(ctx, { resourceType: 'group', resourceId: groupId, changes }, at);

@@ -5,11 +5,12 @@ import { transactWrite, withFreshRead, type Write } from '../db/transact';
 import { preconditionFailed } from '../problems';
 import { isPublished, updateGroupWrite, type StoredGroup } from '../store/groups';
 import { foldCase } from '../text';
-import { claimName, getGroup, groupAudit, groupNotFound, releaseName } from './groups';
+import { claimExternalId, claimName, getGroup, groupAudit, groupNotFound, releaseExternalId, releaseName } from './groups';
 
 export interface GroupPatch {
   name?: string;
   description?: string;
+  external_id?: string | null;
 }
 
 /**
@@ -23,9 +24,10 @@ export async function updateGroup(ctx: ChangeContext, id: string, patch: GroupPa
   return withFreshRead(async () => {
     const before = await getGroup(id);
     const after = { ...before, ...patch };
-    const changes: Record<string, { from: string; to: string }> = {};
+    const changes: Record<string, { from: string | null; to: string | null }> = {};
     if (after.name !== before.name) changes.name = { from: before.name, to: after.name };
     if (after.description !== before.description) changes.description = { from: before.description, to: after.description };
+    if (after.external_id !== before.external_id) changes.external_id = { from: before.external_id, to: after.external_id };
     if (Object.keys(changes).length === 0) {
       if (expectedVersion !== undefined && expectedVersion !== before.version) throw preconditionFailed();
       return before;
@@ -33,7 +35,7 @@ export async function updateGroup(ctx: ChangeContext, id: string, patch: GroupPa
     const now = new Date().toISOString();
     const writes: Write[] = [
       updateGroupWrite(
-        { id, nameBefore: before.name, name: after.name, description: after.description },
+        { id, nameBefore: before.name, name: after.name, description: after.description, external_id: after.external_id },
         now,
         expectedVersion,
         (stored) => {
@@ -43,6 +45,10 @@ export async function updateGroup(ctx: ChangeContext, id: string, patch: GroupPa
       ),
     ];
     if (foldCase(after.name) !== foldCase(before.name)) writes.push(releaseName(id, before.name), claimName(id, after.name));
+    if (after.external_id !== before.external_id) {
+      if (before.external_id !== null) writes.push(releaseExternalId(id, before.external_id));
+      if (after.external_id !== null) writes.push(claimExternalId(id, after.external_id));
+    }
     writes.push(groupAudit(ctx, id, changes, now));
     await transactWrite(writes);
     return { ...after, updated_at: now, version: before.version + 1 };

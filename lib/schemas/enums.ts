@@ -25,7 +25,7 @@ export const EMAIL_STATUSES = ['pending', 'sent', 'failed'] as const;
 export type EmailStatus = (typeof EMAIL_STATUSES)[number];
 
 /** What an audit entry is about. */
-export const RESOURCE_TYPES = ['user', 'department', 'group', 'report'] as const;
+export const RESOURCE_TYPES = ['user', 'department', 'group', 'report', 'scim-token'] as const;
 export type ResourceType = (typeof RESOURCE_TYPES)[number];
 
 export const SORT_DIRECTIONS = ['asc', 'desc'] as const;

@@ -11,6 +11,19 @@ const description = /* @__PURE__ */ built(() =>
     ),
 );
 
+/** The identity provider's own id of the group: 1–255 characters, or null. */
+const externalId = /* @__PURE__ */ built(() =>
+  z.nullable(
+    z
+      .string()
+      .check(
+        z.minLength(1, 'must not be empty'),
+        z.maxLength(255, 'must be at most 255 characters'),
+        z.regex(/^[^\u0000-\u001f\u007f]*$/, 'must not contain control characters'),
+      ),
+  ),
+);
+
 export const groupIdParams = /* @__PURE__ */ built(() => z.strictObject({ group_id: id }));
 export const groupUserParams = /* @__PURE__ */ built(() => z.strictObject({ group_id: id, user_id: id }));
 
@@ -24,14 +37,20 @@ export const createGroupBody = /* @__PURE__ */ built(() =>
     id: z.optional(id),
     name: displayName,
     description: z.optional(description),
+    external_id: z.optional(externalId),
     user_ids: z.optional(z.array(id).check(z.maxLength(20_000, 'must list at most 20000 ids (a group holds at most 10000 users)'))),
   }),
 );
 
 export const updateGroupBody = /* @__PURE__ */ built(() =>
   z
-    .strictObject({ name: z.optional(displayName), description: z.optional(description) })
-    .check(z.refine((body) => body.name !== undefined || body.description !== undefined, 'give name, description or both')),
+    .strictObject({ name: z.optional(displayName), description: z.optional(description), external_id: z.optional(externalId) })
+    .check(
+      z.refine(
+        (body) => body.name !== undefined || body.description !== undefined || body.external_id !== undefined,
+        'give name, description, external_id or several',
+      ),
+    ),
 );
 
 /** G7: 1–100 group ids; repeats are ignored. */

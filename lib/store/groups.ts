@@ -50,6 +50,7 @@ export interface NewGroupFields {
   id: string;
   name: string;
   description: string;
+  external_id: string | null;
 }
 
 /** A new group item: published at once (`active`), or `pending` until `lease_until` while its members are written. */
@@ -65,6 +66,7 @@ export function newGroupItem(
     id: fields.id,
     ...listingAttributes({ ...fields, state: extra.state, lease_until: extra.lease_until, created_at: now }),
     description: fields.description,
+    external_id: fields.external_id,
     generation,
     created_at: now,
     updated_at: now,
@@ -77,6 +79,7 @@ export function toGroup(item: Item): StoredGroup {
     id: String(item.id),
     name: String(item.name),
     description: String(item.description ?? ''),
+    external_id: typeof item.external_id === 'string' ? item.external_id : null,
     user_count: Number(item.user_count ?? 0),
     created_at: String(item.created_at),
     updated_at: String(item.updated_at),
@@ -120,14 +123,14 @@ export function publishGroupWrite(group: NewGroupFields, generation: string, use
  * version when given.
  */
 export function updateGroupWrite(
-  group: { id: string; nameBefore: string; name: string; description: string },
+  group: { id: string; nameBefore: string; name: string; description: string; external_id: string | null },
   now: string,
   expectedVersion: number | undefined,
   explain: Explain,
 ): Write {
   const { name, name_folded, gsi1sk } = listingAttributes({ ...group, state: 'active', created_at: '' });
   const changes = new Update()
-    .setAll({ name, name_folded, gsi1sk, description: group.description, updated_at: now })
+    .setAll({ name, name_folded, gsi1sk, description: group.description, external_id: group.external_id, updated_at: now })
     .add('version', 1)
     .whenExists()
     .whenEquals('state', 'active')
@@ -195,11 +198,16 @@ export const groupList = {
 } as const;
 
 /** Pending groups whose lease ended before `now`: their creator is presumed dead. */
-export async function stalePendingGroups(now: string): Promise<Array<GroupRef & { name: string }>> {
-  const stale: Array<GroupRef & { name: string }> = [];
+export async function stalePendingGroups(now: string): Promise<Array<GroupRef & { name: string; external_id: string | null }>> {
+  const stale: Array<GroupRef & { name: string; external_id: string | null }> = [];
   const query: IndexQuery = { index: INDEXES.byName, partition: PENDING_GROUPS_PARTITION, sortKeyBetween: { to: now } };
   for await (const item of queryStream(query)) {
-    stale.push({ id: String(item.id), generation: String(item.generation), name: String(item.name) });
+    stale.push({
+      id: String(item.id),
+      generation: String(item.generation),
+      name: String(item.name),
+      external_id: typeof item.external_id === 'string' ? item.external_id : null,
+    });
   }
   return stale;
 }

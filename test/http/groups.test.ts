@@ -52,12 +52,22 @@ describe('G3 POST /v2/groups', () => {
       id: 'designers',
       name: 'Designers',
       description: '',
+      external_id: null,
       user_count: 0,
       users: [],
       created_at: expect.any(String),
       updated_at: response.body.created_at,
     });
-    expect(Object.keys(response.body)).toEqual(['id', 'name', 'description', 'user_count', 'users', 'created_at', 'updated_at']);
+    expect(Object.keys(response.body)).toEqual([
+      'id',
+      'name',
+      'description',
+      'external_id',
+      'user_count',
+      'users',
+      'created_at',
+      'updated_at',
+    ]);
     expect((await api.get('/v2/groups/designers')).body).toEqual(response.body);
   });
 
@@ -129,6 +139,23 @@ describe('G3 POST /v2/groups', () => {
     );
     expect(responses.filter((r) => r.status === 201)).toHaveLength(1);
     expect(responses.filter((r) => r.status === 409)).toHaveLength(7);
+    expect(await invariantViolations()).toEqual([]);
+  });
+
+  it('keeps external ids unique exactly; a rename or a deletion frees them', async () => {
+    const ext = unique('ext');
+    const first = await api.post('/v2/groups', { name: unique('Ext group'), external_id: ext });
+    expect(first.status, first.text).toBe(201);
+    expect(first.body.external_id).toBe(ext);
+    const again = await api.post('/v2/groups', { name: unique('Ext group'), external_id: ext });
+    expect(again.status).toBe(409);
+    expect(again.body).toMatchObject({ field: 'external_id' });
+    expect((await api.post('/v2/groups', { name: unique('Ext group'), external_id: ext.toUpperCase() })).status).toBe(201);
+    expect((await api.patch(`/v2/groups/${first.body.id}`, { external_id: null })).body.external_id).toBeNull();
+    const reuse = await api.post('/v2/groups', { name: unique('Ext group'), external_id: ext });
+    expect(reuse.status, reuse.text).toBe(201);
+    expect((await api.delete(`/v2/groups/${reuse.body.id}`)).status).toBe(204);
+    expect((await api.patch(`/v2/groups/${first.body.id}`, { external_id: ext })).status).toBe(200);
     expect(await invariantViolations()).toEqual([]);
   });
 
@@ -225,6 +252,7 @@ describe('G2 GET /v2/groups', () => {
       id: made[1].id,
       name: made[1].name,
       description: '',
+      external_id: null,
       user_count: 0,
       created_at: made[1].created_at,
       updated_at: made[1].updated_at,

@@ -5,6 +5,7 @@
  * membership exist, no membership belongs to a missing user, and none to a
  * missing group unless a cleanup marker says it is being removed.
  */
+import { claimKey } from '../../lib/store/claims';
 import { groupNameKey } from '../../lib/store/group-names';
 import { listingAttributes } from '../../lib/store/groups';
 import { cleanupMarkerKey, groupMemberKey, userGroupKey } from '../../lib/store/memberships';
@@ -43,6 +44,16 @@ export function groupViolations(items: Item[]): string[] {
     if (!group || claim.pk !== groupNameKey(group.name).pk)
       violations.push(`name claim ${claim.pk} does not match group ${claim.group_id}`);
   }
+  // External ids: each group that has one holds its claim, and each claim is its group's.
+  const externalClaims = byType('group_external_id');
+  for (const claim of externalClaims) {
+    const group = groups.get(claim.user_id);
+    if (!group || claim.pk !== claimKey('group_external_id', String(group.external_id)).pk)
+      violations.push(`external id claim ${claim.pk} does not match group ${claim.user_id}`);
+  }
+  const withExternal = [...groups.values()].filter((group) => typeof group.external_id === 'string').length;
+  if (externalClaims.length !== withExternal)
+    violations.push(`${externalClaims.length} group external id claims for ${withExternal} groups that have one`);
 
   const counted = new Map<string, number>();
   for (const member of byType('group-member')) {

@@ -445,7 +445,11 @@ function dataset() {
     cells[counter] = (cells[counter] ?? 0) + 1;
   }
   items.push({ ...statsShardKey(0), ...cells }, { ...statsShardKey(3), departments: 3 });
-  const group = newGroupItem({ id: 'g1', name: 'One', description: '' }, 'gen1', EARLIER, { state: 'active', user_count: 30, version: 1 });
+  const group = newGroupItem({ id: 'g1', name: 'One', description: '', external_id: null }, 'gen1', EARLIER, {
+    state: 'active',
+    user_count: 30,
+    version: 1,
+  });
   items.push(group, ...users.slice(0, 30).flatMap((u) => membershipItems({ id: 'g1', generation: 'gen1' }, u.id, EARLIER)));
   return { items, users };
 }

@@ -2,7 +2,7 @@
  * What each kind of route (by `Route.access`) may do, in one place: the stack
  * grants from here and the tests assert against it.
  */
-import type { Access } from '../lib/routes';
+import type { Access, Route } from '../lib/routes';
 
 const TABLE_READ_ACTIONS = ['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:BatchGetItem'] as const;
 
@@ -24,7 +24,25 @@ export const TABLE_ACTIONS: Readonly<Record<Access, readonly string[]>> = {
   public: [],
   read: TABLE_READ_ACTIONS,
   write: [...TABLE_READ_ACTIONS, ...TABLE_WRITE_ACTIONS],
+  scim: [...TABLE_READ_ACTIONS, ...TABLE_WRITE_ACTIONS],
 };
+
+/**
+ * The actions of one route. SCIM's discovery documents are constants (no
+ * table access); its lists read and remember where a page ended (PutItem,
+ * lib/store/scim-pages.ts); its changes write.
+ */
+export function tableActionsFor(route: Route): readonly string[] {
+  if (route.access !== 'scim') return TABLE_ACTIONS[route.access];
+  if (!/\/(Users|Groups)(\/|$)/.test(route.path)) return [];
+  if (route.method === 'GET') return [...TABLE_READ_ACTIONS, 'dynamodb:PutItem'];
+  return TABLE_ACTIONS.scim;
+}
+
+/** What the SCIM authorizer may do: read a token item, and record its use (lib/scim/tokens.ts). */
+export const SCIM_AUTHORIZER_ACTIONS = ['dynamodb:GetItem', 'dynamodb:UpdateItem'] as const;
+/** The only items it may touch: SCIM tokens (a dynamodb:LeadingKeys condition). */
+export const SCIM_TOKEN_KEY_PREFIX = 'SCIMTOKEN#';
 
 /** The actions only a write route may use; no other route may hold any of them. */
 export const TABLE_WRITE_ONLY_ACTIONS: readonly string[] = TABLE_WRITE_ACTIONS;

@@ -22,8 +22,10 @@ import { requiredScope, type Route, routes, servedPaths } from '../lib/routes';
 import { LOG_RETENTION } from './service-function';
 
 export interface ServiceApiProps {
-  /** Checks the bearer token of every route that is not public. */
+  /** Checks the JWT of every admin route (access read or write). */
   authorizer: IHttpRouteAuthorizer;
+  /** Checks the SCIM token of every SCIM route (access scim), and no other. */
+  scimAuthorizer: IHttpRouteAuthorizer;
   throttle: Required<ThrottleSettings>;
   /** Browser origins allowed to call the API; none (the default) leaves CORS closed. */
   corsAllowOrigins?: string[];
@@ -70,10 +72,12 @@ export class ServiceApi extends Construct {
   /** One JSON line per request, including those API Gateway answers itself (401, 403, 404, 429). */
   readonly accessLogs: LogGroup;
   private readonly authorizer: IHttpRouteAuthorizer;
+  private readonly scimAuthorizer: IHttpRouteAuthorizer;
 
   constructor(scope: Construct, id: string, props: ServiceApiProps) {
     super(scope, id);
     this.authorizer = props.authorizer;
+    this.scimAuthorizer = props.scimAuthorizer;
     const origins = props.corsAllowOrigins ?? [];
     this.httpApi = new HttpApi(this, 'HttpApi', {
       description: 'Department and group administration API',
@@ -94,7 +98,8 @@ export class ServiceApi extends Construct {
   addRoute(route: Route, handler: IFunction): void {
     const integration = new HttpLambdaIntegration(`${route.operationId}Integration`, handler);
     const scope = requiredScope(route.access);
-    const auth = scope ? { authorizer: this.authorizer, authorizationScopes: [scope] } : {};
+    const auth =
+      route.access === 'scim' ? { authorizer: this.scimAuthorizer } : scope ? { authorizer: this.authorizer, authorizationScopes: [scope] } : {};
     for (const path of servedPaths(route)) {
       this.httpApi.addRoutes({ path, methods: [HttpMethod[route.method]], integration, ...auth });
     }

@@ -37,6 +37,7 @@ export interface NagSubject extends Stack {
   readonly reportsBucket: IBucket;
   readonly routeFunctions: ReadonlyMap<string, NodejsFunction>;
   readonly backgroundJobs: ReadonlyMap<string, { function: NodejsFunction; deadLetterQueue: IQueue }>;
+  readonly scimAuthorizerFunction: NodejsFunction;
   readonly changeEvents: { deadLetterQueue: IQueue };
   readonly api: { httpApi: IConstruct };
 }
@@ -44,7 +45,11 @@ export interface NagSubject extends Stack {
 export function acknowledgeNagFindings(stack: NagSubject): void {
   const logicalId = (construct: IConstruct) => stack.getLogicalId(construct.node.defaultChild as CfnElement);
 
-  const functions: NodejsFunction[] = [...stack.routeFunctions.values(), ...[...stack.backgroundJobs.values()].map((job) => job.function)];
+  const functions: NodejsFunction[] = [
+    ...stack.routeFunctions.values(),
+    ...[...stack.backgroundJobs.values()].map((job) => job.function),
+    stack.scimAuthorizerFunction,
+  ];
   for (const fn of functions) {
     acknowledge(
       fn,

@@ -20,6 +20,8 @@ export interface ServiceFunctionProps {
   description: string;
   /** DynamoDB actions on the table and its indexes (none: no access). */
   tableActions: readonly string[];
+  /** Only items whose partition key starts with this (a `dynamodb:LeadingKeys` condition), and no index. */
+  leadingKeyPrefix?: string;
   /** Defaults to FUNCTION_TIMEOUT (route functions answer within API Gateway's limit). */
   timeout?: Duration;
   /** Directory holding `functions/` and the lock file; esbuild runs from here. */
@@ -34,7 +36,7 @@ export class ServiceFunction extends Construct {
   constructor(
     scope: Construct,
     id: string,
-    { handler, description, tableActions, timeout, projectRoot, environment, table }: ServiceFunctionProps,
+    { handler, description, tableActions, leadingKeyPrefix, timeout, projectRoot, environment, table }: ServiceFunctionProps,
   ) {
     super(scope, id);
     // An explicit log group, rather than the `logRetention` option, avoids a
@@ -56,7 +58,15 @@ export class ServiceFunction extends Construct {
       logGroup,
     });
 
-    if (tableActions.length > 0) {
+    if (tableActions.length > 0 && leadingKeyPrefix !== undefined) {
+      this.function.addToRolePolicy(
+        new PolicyStatement({
+          actions: [...tableActions],
+          resources: [table.tableArn],
+          conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [`${leadingKeyPrefix}*`] } },
+        }),
+      );
+    } else if (tableActions.length > 0) {
       this.function.addToRolePolicy(
         new PolicyStatement({ actions: [...tableActions], resources: [table.tableArn, `${table.tableArn}/index/*`] }),
       );

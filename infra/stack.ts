@@ -6,6 +6,7 @@
 import { fileURLToPath } from 'node:url';
 import { CfnOutput, Duration, Stack, type StackProps } from 'aws-cdk-lib';
 import type { ThrottleSettings } from 'aws-cdk-lib/aws-apigatewayv2';
+import { HttpLambdaAuthorizer, HttpLambdaResponseType } from 'aws-cdk-lib/aws-apigatewayv2-authorizers';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
@@ -14,7 +15,7 @@ import type { Construct } from 'constructs';
 import { loadConfig, SERVICE_NAME } from '../lib/config';
 import { backgroundFunctions } from '../lib/background';
 import { routes } from '../lib/routes';
-import { TABLE_ACTIONS } from './access';
+import { SCIM_AUTHORIZER_ACTIONS, SCIM_TOKEN_KEY_PREFIX, tableActionsFor } from './access';
 import { ServiceAlarms } from './alarms';
 import { ServiceApi } from './api';
 import { ApiAuth, type ExternalIssuer } from './auth';
@@ -58,6 +59,8 @@ export class DeptAdminStack extends Stack {
   readonly changeEvents: ChangeEvents;
   /** Each background function and its dead-letter queue, by name. */
   readonly backgroundJobs = new Map<string, BackgroundJob>();
+  /** The SCIM routes' authorizer (functions/scimAuthorizer.ts). */
+  readonly scimAuthorizerFunction: NodejsFunction;
 
   constructor(scope: Construct, id: string, props: DeptAdminStackProps = {}) {
     super(scope, id, props);
@@ -65,8 +68,26 @@ export class DeptAdminStack extends Stack {
     const table = createTable(this, 'Table', props.indexCount);
     const reportsBucket = createReportsBucket(this, 'ReportsBucket');
     const auth = new ApiAuth(this, 'Auth', { external: externalIssuer(props) });
+    const environment = functionEnvironment(props, table, reportsBucket);
+    const projectRoot = props.projectRoot ?? REPOSITORY_ROOT;
+    const scimAuthorizerFunction = new ServiceFunction(this, 'ScimAuthorizer', {
+      handler: 'scimAuthorizer',
+      description: 'SCIM routes: checks the SCIM token of each request (lib/scim/tokens.ts)',
+      tableActions: SCIM_AUTHORIZER_ACTIONS,
+      leadingKeyPrefix: SCIM_TOKEN_KEY_PREFIX,
+      projectRoot,
+      environment,
+      table,
+    }).function;
+    this.scimAuthorizerFunction = scimAuthorizerFunction;
     const api = new ServiceApi(this, 'Api', {
       authorizer: auth.authorizer,
+      scimAuthorizer: new HttpLambdaAuthorizer('ScimTokenAuthorizer', scimAuthorizerFunction, {
+        responseTypes: [HttpLambdaResponseType.SIMPLE],
+        identitySource: ['$request.header.Authorization'],
+        // API.md: a deleted token stops working within 5 minutes on AWS.
+        resultsCacheTtl: Duration.minutes(5),
+      }),
       throttle: props.throttle ?? DEFAULT_THROTTLE,
       corsAllowOrigins: props.corsAllowOrigins,
     });
@@ -74,13 +95,11 @@ export class DeptAdminStack extends Stack {
     this.reportsBucket = reportsBucket;
     this.api = api;
 
-    const environment = functionEnvironment(props, table, reportsBucket);
-    const projectRoot = props.projectRoot ?? REPOSITORY_ROOT;
     for (const route of routes) {
       const { function: handler } = new ServiceFunction(this, route.operationId, {
         handler: route.handler,
         description: `${route.operationId}: ${route.method} ${route.path}`,
-        tableActions: TABLE_ACTIONS[route.access],
+        tableActions: tableActionsFor(route),
         timeout: route.timeoutSeconds === undefined ? undefined : Duration.seconds(route.timeoutSeconds),
         projectRoot,
         environment,

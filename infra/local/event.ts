@@ -126,11 +126,23 @@ export interface EventInput {
   rawQueryString: string;
   body: Buffer;
   principal?: Principal;
+  /** On a SCIM route: what the SCIM authorizer hands on ('' for no live token). */
+  scimTokenId?: string;
   requestId: string;
   receivedAt: Date;
 }
 
-export function buildEvent({ request, match, rawPath, rawQueryString, body, principal, requestId, receivedAt }: EventInput): GatewayEvent {
+export function buildEvent({
+  request,
+  match,
+  rawPath,
+  rawQueryString,
+  body,
+  principal,
+  scimTokenId,
+  requestId,
+  receivedAt,
+}: EventInput): GatewayEvent {
   const { headers, cookies } = collectHeaders(request);
   const sourceIp = (request.socket.remoteAddress ?? '127.0.0.1').replace(/^::ffff:/, '');
   const domainName = headers.host ?? '127.0.0.1';
@@ -165,6 +177,7 @@ export function buildEvent({ request, match, rawPath, rawQueryString, body, prin
       time: requestTime(receivedAt),
       timeEpoch: receivedAt.getTime(),
       ...(principal ? { authorizer: jwtAuthorizer(principal) } : {}),
+      ...(scimTokenId !== undefined ? { authorizer: { lambda: { tokenId: scimTokenId } } as never } : {}),
     },
     ...encodeBody(body, headers['content-type']),
   };

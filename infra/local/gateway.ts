@@ -17,6 +17,7 @@ import { problemResponse } from '../../lib/http/problem';
 import type { HttpResponse } from '../../lib/http/response';
 import type { ProblemSlug } from '../../lib/problems';
 import { routes as routeTable, type Route } from '../../lib/routes';
+import { verifyScimToken } from '../../lib/scim/tokens';
 import { createAuthenticator, type Principal } from './auth';
 import { buildEvent, lambdaContext, MAX_REQUEST_BYTES, PayloadTooLarge, readBody, type GatewayEvent } from './event';
 import { createRouter } from './router';
@@ -133,7 +134,11 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
     const { route } = match.compiled;
 
     let principal: Principal | undefined;
-    if (route.access !== 'public') {
+    let scimTokenId: string | undefined;
+    if (route.access === 'scim') {
+      // As the SCIM authorizer does on AWS (functions/scimAuthorizer.ts): the route refuses a request without a live token.
+      scimTokenId = (await verifyScimToken(request.headers.authorization)) ?? '';
+    } else if (route.access !== 'public') {
       principal = authenticate(request.headers.authorization);
       if (!principal) {
         const challenge = request.headers.authorization ? 'Bearer error="invalid_token"' : 'Bearer';
@@ -158,7 +163,7 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
       return { wire: problem('payload-too-large', `The request body exceeds ${limit}.`), close: true };
     }
 
-    const event = buildEvent({ request, match, rawPath, rawQueryString, body, principal, requestId, receivedAt });
+    const event = buildEvent({ request, match, rawPath, rawQueryString, body, principal, scimTokenId, requestId, receivedAt });
     const handler = await loadHandler(route);
     return { wire: toWireResponse(await handler(event, lambdaContext(route, requestId))) };
   }

@@ -16,7 +16,7 @@
  * cdk-nag v3 is a policy-validation plugin; `validateScope` runs it on the
  * stack directly and reports what `cdk synth` would refuse.
  */
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { App, Validations } from 'aws-cdk-lib';
@@ -37,7 +37,9 @@ const cdkJsonContext = JSON.parse(readFileSync(join(REPOSITORY_ROOT, 'cdk.json')
 function placeholderProject(): string {
   const root = mkdtempSync(join(tmpdir(), 'dept-admin-nag-test-'));
   mkdirSync(join(root, 'functions'));
-  for (const handler of new Set([...routes, ...backgroundFunctions].map((entry) => entry.handler))) {
+  // Every module of functions/: the routes', the background functions' and any other (the SCIM authorizer).
+  const modules = readdirSync(join(REPOSITORY_ROOT, 'functions')).filter((file) => file.endsWith('.ts'));
+  for (const handler of new Set([...routes, ...backgroundFunctions].map((entry) => entry.handler).concat(modules.map((file) => file.slice(0, -3))))) {
     writeFileSync(join(root, 'functions', `${handler}.ts`), 'export const handler = async () => ({ statusCode: 200 });\n');
   }
   writeFileSync(join(root, 'package-lock.json'), '{}\n');

@@ -11,7 +11,7 @@
  * (route → integration → function → role → policies), never by logical-id
  * naming, so the per-route assertions check the real wiring.
  */
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { App } from 'aws-cdk-lib';
@@ -19,7 +19,13 @@ import { Template } from 'aws-cdk-lib/assertions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { indexList, ORIGINAL_INDEX_COUNT, PARTITION_KEY, SORT_KEY, TTL_ATTRIBUTE } from '../../lib/db/table';
 import { type Route, routes, servedPaths } from '../../lib/routes';
-import { TABLE_ACTIONS, TABLE_WRITE_ONLY_ACTIONS } from '../../infra/access';
+import {
+  SCIM_AUTHORIZER_ACTIONS,
+  SCIM_TOKEN_KEY_PREFIX,
+  TABLE_ACTIONS,
+  TABLE_WRITE_ONLY_ACTIONS,
+  tableActionsFor,
+} from '../../infra/access';
 import { requiredScope } from '../../lib/routes';
 import { stackPropsFromContext } from '../../infra/context';
 import { LOG_RETENTION } from '../../infra/service-function';
@@ -43,7 +49,11 @@ const cdkJsonContext = JSON.parse(readFileSync(join(REPOSITORY_ROOT, 'cdk.json')
 function placeholderProject(): string {
   const root = mkdtempSync(join(tmpdir(), 'dept-admin-stack-test-'));
   mkdirSync(join(root, 'functions'));
-  for (const handler of new Set([...routes, ...backgroundFunctions].map((entry) => entry.handler))) {
+  // Every module of functions/: the routes', the background functions' and any other (the SCIM authorizer).
+  const modules = readdirSync(join(REPOSITORY_ROOT, 'functions')).filter((file) => file.endsWith('.ts'));
+  for (const handler of new Set(
+    [...routes, ...backgroundFunctions].map((entry) => entry.handler).concat(modules.map((file) => file.slice(0, -3))),
+  )) {
     writeFileSync(join(root, 'functions', `${handler}.ts`), 'export const handler = async () => ({ statusCode: 200 });\n');
   }
   writeFileSync(join(root, 'package-lock.json'), '{}\n');
@@ -69,6 +79,22 @@ function backgroundFunctionId(template: Template, summary: string): string {
 
 function resourcesOf(template: Template, type: string): Record<string, Resource> {
   return template.findResources(type) as Record<string, Resource>;
+}
+
+/** The authorizer of one type: `JWT` (admin routes) or `REQUEST` (the SCIM token's Lambda). */
+function authorizerOf(template: Template, type: 'JWT' | 'REQUEST'): [string, Resource] {
+  const entries = Object.entries(resourcesOf(template, 'AWS::ApiGatewayV2::Authorizer')).filter(
+    ([, resource]) => resource.Properties.AuthorizerType === type,
+  );
+  expect(entries, `exactly one ${type} authorizer`).toHaveLength(1);
+  return entries[0];
+}
+
+/** The function behind the SCIM token's authorizer. */
+function scimAuthorizerFunctionId(template: Template): string {
+  const [, authorizer] = authorizerOf(template, 'REQUEST');
+  const parts: Json[] = authorizer.Properties.AuthorizerUri['Fn::Join'][1];
+  return getAttTarget(parts.find((part) => typeof part === 'object' && 'Fn::GetAtt' in part));
 }
 
 function onlyResource(template: Template, type: string): [string, Resource] {
@@ -130,6 +156,14 @@ function wiringOf(template: Template): Map<Route, RouteWiring> {
   return wiring;
 }
 
+/** Every statement of the role of a function of the default template. */
+function statementsOfFunction(functionId: string): Json[] {
+  const roleId = getAttTarget(resourcesOf(template, 'AWS::Lambda::Function')[functionId].Properties.Role);
+  return Object.values(resourcesOf(template, 'AWS::IAM::Policy'))
+    .filter((policy) => policy.Properties.Roles.some((role: Json) => refTarget(role) === roleId))
+    .flatMap((policy) => policy.Properties.PolicyDocument.Statement);
+}
+
 // --- the default stack: Cognito, no optional settings ----------------------
 
 let projectRoot: string;
@@ -160,9 +194,12 @@ describe('functions', () => {
     expect(routeFunctionIds.size).toBe(routes.length);
     const backgroundIds = backgroundFunctions.map((job) => backgroundFunctionId(template, job.summary));
     // Explicit log groups mean no LogRetention helper; nothing else adds one.
-    expect(sorted(Object.keys(resourcesOf(template, 'AWS::Lambda::Function')))).toEqual(sorted([...routeFunctionIds, ...backgroundIds]));
+    const authorizerId = scimAuthorizerFunctionId(template);
+    expect(sorted(Object.keys(resourcesOf(template, 'AWS::Lambda::Function')))).toEqual(
+      sorted([...routeFunctionIds, ...backgroundIds, authorizerId]),
+    );
     const node22 = Object.values(resourcesOf(template, 'AWS::Lambda::Function')).filter((f) => f.Properties.Runtime === 'nodejs22.x');
-    expect(node22).toHaveLength(routes.length + backgroundFunctions.length);
+    expect(node22).toHaveLength(routes.length + backgroundFunctions.length + 1);
   });
 
   /** Every statement of the role of a function, by the function's logical id. */
@@ -309,20 +346,36 @@ describe('routes', () => {
   });
 
   it.each(routes.map((route) => [route.operationId, route] as const))('%s demands the scope of its access level', (_, route) => {
-    const [authorizerId] = onlyResource(template, 'AWS::ApiGatewayV2::Authorizer');
+    const [jwtAuthorizerId] = authorizerOf(template, 'JWT');
+    const [scimAuthorizerId] = authorizerOf(template, 'REQUEST');
     const scope = requiredScope(route.access);
     for (const { Properties: props } of wiring.get(route)!.apiRoutes) {
       if (route.access === 'public') {
         expect(props.AuthorizationType).toBe('NONE');
         expect(props.AuthorizerId).toBeUndefined();
         expect(props.AuthorizationScopes).toBeUndefined();
+      } else if (route.access === 'scim') {
+        // SCIM routes take a SCIM token, checked by its own authorizer; no JWT scope opens them.
+        expect(props.AuthorizationType).toBe('CUSTOM');
+        expect(props.AuthorizerId).toEqual({ Ref: scimAuthorizerId });
+        expect(props.AuthorizationScopes).toBeUndefined();
       } else {
         expect(scope).toBe(route.access === 'read' ? 'admin/read' : 'admin/write');
         expect(props.AuthorizationType).toBe('JWT');
-        expect(props.AuthorizerId).toEqual({ Ref: authorizerId });
+        expect(props.AuthorizerId).toEqual({ Ref: jwtAuthorizerId });
         expect(props.AuthorizationScopes).toEqual([scope]);
       }
     }
+  });
+
+  it('checks SCIM tokens with a Lambda authorizer on the Authorization header, cached 5 minutes (API.md)', () => {
+    const [, authorizer] = authorizerOf(template, 'REQUEST');
+    expect(authorizer.Properties).toMatchObject({
+      AuthorizerPayloadFormatVersion: '2.0',
+      EnableSimpleResponses: true,
+      IdentitySource: ['$request.header.Authorization'],
+      AuthorizerResultTtlInSeconds: 300,
+    });
   });
 });
 
@@ -336,13 +389,38 @@ describe('IAM', () => {
     const { policyStatements } = wiring.get(route)!;
     const actions = policyStatements.flatMap((statement) => asList<string>(statement.Action));
     const bucketActions = route.reportsBucket === 'presign' ? ['s3:GetObject'] : [];
-    expect(sorted(actions)).toEqual(sorted([...TABLE_ACTIONS[route.access], ...bucketActions]));
-    if (route.access !== 'write') {
+    expect(sorted(actions)).toEqual(sorted([...tableActionsFor(route), ...bucketActions]));
+    if (route.access === 'read' || route.access === 'public') {
       expect(actions.filter((action) => TABLE_WRITE_ONLY_ACTIONS.includes(action))).toEqual([]);
     }
   });
 
-  it.each(routes.filter((route) => route.access !== 'public').map((route) => [route.operationId, route] as const))(
+  it('gives SCIM discovery no table access, SCIM lists reads and their page memo, SCIM changes writes', () => {
+    const scim = routes.filter((route) => route.access === 'scim');
+    expect(scim.filter((route) => tableActionsFor(route).length === 0).map((route) => route.operationId)).toEqual([
+      'scimServiceProviderConfig',
+      'scimResourceTypes',
+      'scimResourceType',
+      'scimSchemas',
+      'scimSchema',
+    ]);
+    for (const route of scim.filter((route) => route.method === 'GET' && tableActionsFor(route).length > 0)) {
+      expect(sorted(tableActionsFor(route)), route.operationId).toEqual(sorted([...TABLE_ACTIONS.read, 'dynamodb:PutItem']));
+    }
+  });
+
+  it('lets the SCIM authorizer read and mark SCIM token items only, and nothing else', () => {
+    const [tableId] = onlyResource(template, 'AWS::DynamoDB::Table');
+    const statements = statementsOfFunction(scimAuthorizerFunctionId(template)).filter((statement) =>
+      asList<string>(statement.Action).some((action) => action.startsWith('dynamodb:')),
+    );
+    expect(statements).toHaveLength(1);
+    expect(sorted(asList<string>(statements[0].Action))).toEqual(sorted(SCIM_AUTHORIZER_ACTIONS));
+    expect(asList(statements[0].Resource)).toEqual([{ 'Fn::GetAtt': [tableId, 'Arn'] }]);
+    expect(statements[0].Condition).toEqual({ 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [`${SCIM_TOKEN_KEY_PREFIX}*`] } });
+  });
+
+  it.each(routes.filter((route) => tableActionsFor(route).length > 0).map((route) => [route.operationId, route] as const))(
     '%s may touch only the table and its indexes (and report objects, to presign them)',
     (_, route) => {
       const [tableId] = onlyResource(template, 'AWS::DynamoDB::Table');
@@ -503,8 +581,7 @@ describe('auth', () => {
     expect(domain.Properties.UserPoolId).toEqual({ Ref: poolId });
     expect(domain.Properties.Domain['Fn::Join'][1][0]).toMatch(/^dept-admin-[0-9a-f]{8}-$/);
 
-    const [, authorizer] = onlyResource(template, 'AWS::ApiGatewayV2::Authorizer');
-    expect(authorizer.Properties.AuthorizerType).toBe('JWT');
+    const [, authorizer] = authorizerOf(template, 'JWT');
     expect(authorizer.Properties.JwtConfiguration.Audience).toEqual([{ Ref: clientId }]);
     const issuer = authorizer.Properties.JwtConfiguration.Issuer['Fn::Join'][1];
     expect(issuer[0]).toBe('https://cognito-idp.');
@@ -520,7 +597,7 @@ describe('auth', () => {
     for (const type of ['AWS::Cognito::UserPool', 'AWS::Cognito::UserPoolClient', 'AWS::Cognito::UserPoolDomain']) {
       externalTemplate.resourceCountIs(type, 0);
     }
-    const [, authorizer] = onlyResource(externalTemplate, 'AWS::ApiGatewayV2::Authorizer');
+    const [, authorizer] = authorizerOf(externalTemplate, 'JWT');
     expect(authorizer.Properties.JwtConfiguration).toEqual({ Issuer: EXTERNAL_ISSUER, Audience: ['api-one', 'api-two'] });
     const outputs = Object.keys(externalTemplate.toJSON().Outputs);
     expect(outputs).not.toContain('TokenUrl');

@@ -11,17 +11,24 @@
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
-/** `public`: no token; `read`: scope admin/read; `write`: scope admin/write. */
-export type Access = 'public' | 'read' | 'write';
+/**
+ * `public`: no token; `read`: scope admin/read; `write`: scope admin/write
+ * (both JWTs, checked by the JWT authorizer); `scim`: a SCIM token, checked by
+ * the SCIM authorizer (lib/scim/tokens.ts), which opens no other route.
+ */
+export type Access = 'public' | 'read' | 'write' | 'scim';
 
 /** OAuth scopes of the resource server `admin`, as they appear in access tokens. */
 export const RESOURCE_SERVER_ID = 'admin';
 export const SCOPE_NAMES = { read: 'read', write: 'write' } as const;
 
-/** The scope a route demands; `undefined` for a route open without a token. */
+/** The JWT scope a route demands; `undefined` for a route open without a token or behind the SCIM authorizer. */
 export function requiredScope(access: Access): string | undefined {
-  return access === 'public' ? undefined : `${RESOURCE_SERVER_ID}/${SCOPE_NAMES[access]}`;
+  return access === 'public' || access === 'scim' ? undefined : `${RESOURCE_SERVER_ID}/${SCOPE_NAMES[access]}`;
 }
+
+/** Where SCIM's resources live (API.md: `{base_url}/scim/v2`). */
+export const SCIM_BASE_PATH = '/scim/v2';
 
 export interface Route {
   /** Contract id (E1–E9, G1–G8) where API.md gives one, else a descriptive id. */
@@ -39,7 +46,7 @@ export interface Route {
   /** Function timeout when the default (10 s) is too short; API Gateway waits at most 29 s. */
   timeoutSeconds?: number;
   summary: string;
-  tag: 'Users' | 'Departments' | 'Groups' | 'Reports' | 'Audit' | 'Service';
+  tag: 'Users' | 'Departments' | 'Groups' | 'Reports' | 'Audit' | 'Service' | 'SCIM tokens' | 'SCIM';
 }
 
 const ROUTE_TABLE = [
@@ -387,6 +394,190 @@ const ROUTE_TABLE = [
     summary: "Redirect (303) to a groups report's CSV",
     tag: 'Reports',
   },
+  {
+    operationId: 'createScimToken',
+    method: 'POST',
+    path: '/v2/scim/tokens',
+    handler: 'createScimToken',
+    access: 'write',
+    summary: 'Make a SCIM token for an identity provider (its secret is shown once)',
+    tag: 'SCIM tokens',
+  },
+  {
+    operationId: 'listScimTokens',
+    method: 'GET',
+    path: '/v2/scim/tokens',
+    handler: 'listScimTokens',
+    access: 'read',
+    summary: 'List SCIM tokens (without secrets)',
+    tag: 'SCIM tokens',
+  },
+  {
+    operationId: 'deleteScimToken',
+    method: 'DELETE',
+    path: '/v2/scim/tokens/{token_id}',
+    handler: 'deleteScimToken',
+    access: 'write',
+    summary: 'Revoke a SCIM token',
+    tag: 'SCIM tokens',
+  },
+  {
+    operationId: 'scimServiceProviderConfig',
+    method: 'GET',
+    path: '/scim/v2/ServiceProviderConfig',
+    handler: 'scimServiceProviderConfig',
+    access: 'scim',
+    summary: 'SCIM: what the service supports',
+    tag: 'SCIM',
+  },
+  {
+    operationId: 'scimResourceTypes',
+    method: 'GET',
+    path: '/scim/v2/ResourceTypes',
+    handler: 'scimResourceTypes',
+    access: 'scim',
+    summary: 'SCIM: the resource types',
+    tag: 'SCIM',
+  },
+  {
+    operationId: 'scimResourceType',
+    method: 'GET',
+    path: '/scim/v2/ResourceTypes/{resource_type}',
+    handler: 'scimResourceType',
+    access: 'scim',
+    summary: 'SCIM: one resource type',
+    tag: 'SCIM',
+  },
+  {
+    operationId: 'scimSchemas',
+    method: 'GET',
+    path: '/scim/v2/Schemas',
+    handler: 'scimSchemas',
+    access: 'scim',
+    summary: 'SCIM: the schemas of the attributes the service keeps',
+    tag: 'SCIM',
+  },
+  {
+    operationId: 'scimSchema',
+    method: 'GET',
+    path: '/scim/v2/Schemas/{schema_id}',
+    handler: 'scimSchema',
+    access: 'scim',
+    summary: 'SCIM: one schema',
+    tag: 'SCIM',
+  },
+  {
+    operationId: 'scimListUsers',
+    method: 'GET',
+    path: '/scim/v2/Users',
+    handler: 'scimListUsers',
+    access: 'scim',
+    summary: 'SCIM: list or find users (filter, startIndex, count)',
+    tag: 'SCIM',
+  },
+  {
+    operationId: 'scimCreateUser',
+    method: 'POST',
+    path: '/scim/v2/Users',
+    handler: 'scimCreateUser',
+    access: 'scim',
+    summary: 'SCIM: create a user',
+    tag: 'SCIM',
+  },
+  {
+    operationId: 'scimGetUser',
+    method: 'GET',
+    path: '/scim/v2/Users/{user_id}',
+    handler: 'scimGetUser',
+    access: 'scim',
+    summary: 'SCIM: get a user',
+    tag: 'SCIM',
+  },
+  {
+    operationId: 'scimReplaceUser',
+    method: 'PUT',
+    path: '/scim/v2/Users/{user_id}',
+    handler: 'scimReplaceUser',
+    access: 'scim',
+    summary: 'SCIM: replace a user',
+    tag: 'SCIM',
+  },
+  {
+    operationId: 'scimPatchUser',
+    method: 'PATCH',
+    path: '/scim/v2/Users/{user_id}',
+    handler: 'scimPatchUser',
+    access: 'scim',
+    summary: 'SCIM: change a user (PatchOp, all operations or none)',
+    tag: 'SCIM',
+  },
+  {
+    operationId: 'scimDeleteUser',
+    method: 'DELETE',
+    path: '/scim/v2/Users/{user_id}',
+    handler: 'scimDeleteUser',
+    access: 'scim',
+    summary: 'SCIM: delete a user',
+    tag: 'SCIM',
+  },
+  {
+    operationId: 'scimListGroups',
+    method: 'GET',
+    path: '/scim/v2/Groups',
+    handler: 'scimListGroups',
+    access: 'scim',
+    summary: 'SCIM: list or find groups',
+    tag: 'SCIM',
+  },
+  {
+    operationId: 'scimCreateGroup',
+    method: 'POST',
+    path: '/scim/v2/Groups',
+    handler: 'scimCreateGroup',
+    access: 'scim',
+    // A group of 10,000 members is written in steps (G3).
+    timeoutSeconds: 28,
+    summary: 'SCIM: create a group',
+    tag: 'SCIM',
+  },
+  {
+    operationId: 'scimGetGroup',
+    method: 'GET',
+    path: '/scim/v2/Groups/{group_id}',
+    handler: 'scimGetGroup',
+    access: 'scim',
+    summary: 'SCIM: get a group',
+    tag: 'SCIM',
+  },
+  {
+    operationId: 'scimReplaceGroup',
+    method: 'PUT',
+    path: '/scim/v2/Groups/{group_id}',
+    handler: 'scimReplaceGroup',
+    access: 'scim',
+    timeoutSeconds: 28,
+    summary: 'SCIM: replace a group',
+    tag: 'SCIM',
+  },
+  {
+    operationId: 'scimPatchGroup',
+    method: 'PATCH',
+    path: '/scim/v2/Groups/{group_id}',
+    handler: 'scimPatchGroup',
+    access: 'scim',
+    timeoutSeconds: 28,
+    summary: 'SCIM: change a group and its members (PatchOp, all or nothing)',
+    tag: 'SCIM',
+  },
+  {
+    operationId: 'scimDeleteGroup',
+    method: 'DELETE',
+    path: '/scim/v2/Groups/{group_id}',
+    handler: 'scimDeleteGroup',
+    access: 'scim',
+    summary: 'SCIM: delete a group',
+    tag: 'SCIM',
+  },
 ] as const satisfies readonly Route[];
 
 export const routes: readonly Route[] = ROUTE_TABLE;
@@ -396,12 +587,14 @@ export type OperationId = (typeof ROUTE_TABLE)[number]['operationId'];
 
 /**
  * Every concrete path a route answers on: its path, its aliases, and for
- * paths that end in a literal segment the `.json` form. A path ending in a
+ * paths that end in a literal segment the `.json` form (not SCIM's). A path ending in a
  * parameter needs no second form: the parameter captures `id.json`, and the
  * request middleware strips the suffix (ids never contain a dot). Nor does a
  * path that already names a file (`/v2/openapi.json`, `/docs/redoc.standalone.js`).
  */
 export function servedPaths(route: Route): string[] {
   const paths = [route.path, ...(route.aliases ?? [])];
+  // SCIM's paths are SCIM's: no `.json` forms there.
+  if (route.access === 'scim') return paths;
   return paths.flatMap((path) => (path.endsWith('}') || /\.[a-z]+$/.test(path) ? [path] : [path, `${path}.json`]));
 }

@@ -59,15 +59,25 @@ function isUnavailable(error: unknown, depth = 0): boolean {
   return isUnavailable(cause, depth + 1);
 }
 
-export function errorToProblem(error: unknown, requestId: string): HttpResponse {
-  if (error instanceof Problem) return problemResponse(error.slug, error.message, error.extra);
-  if (error instanceof ContentionError) return problemResponse('conflict', error.message);
+/**
+ * What any error means to a client: a problem slug, its detail and extra
+ * members. Both answer formats start here: problem+json (below) and SCIM's
+ * errors (lib/scim/errors.ts).
+ */
+export function classifyError(error: unknown, requestId: string): Problem {
+  if (error instanceof Problem) return error;
+  if (error instanceof ContentionError) return new Problem('conflict', error.message);
   if (isUnavailable(error)) {
     const detail =
       error instanceof DatabaseBusyError
         ? error.message
         : 'The service is busy or a service it depends on is failing; retry the request shortly.';
-    return problemResponse('unavailable', detail);
+    return new Problem('unavailable', detail);
   }
-  return problemResponse('internal', 'An unexpected error occurred.', { request_id: requestId });
+  return new Problem('internal', 'An unexpected error occurred.', { request_id: requestId });
+}
+
+export function errorToProblem(error: unknown, requestId: string): HttpResponse {
+  const problem = classifyError(error, requestId);
+  return problemResponse(problem.slug, problem.message, problem.extra);
 }

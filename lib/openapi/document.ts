@@ -14,6 +14,7 @@ import { PROBLEM_STATUS, PROBLEM_TITLE, type ProblemSlug } from '../problems';
 import { requiredScope, servedPaths, type Route } from '../routes';
 import { IDEMPOTENCY_HEADER, KEY_PATTERN } from '../http/idempotency';
 import { operationDocs as defaultOperationDocs, type OperationDoc, type ResponseDoc } from './operations';
+import { SCIM_DOCUMENTED, SCIM_SCHEMAS, SCIM_SECURITY, SCIM_SECURITY_SCHEME, scimOperationObject } from './scim';
 import { ALL_SLUGS, componentSchemas, parameterSchemas, problemComponent, requestSchema, stripDialect, type Json } from './schemas';
 
 export { problemComponent };
@@ -54,6 +55,8 @@ const TAGS: Record<Route['tag'], string> = {
   Reports: 'CSV reports (E9, G8): create, poll, download; optionally e-mailed.',
   Audit: 'The audit trail of every change.',
   Service: 'Health, this document and its documentation page; no token needed.',
+  'SCIM tokens': 'Tokens for an identity provider to provision through SCIM 2.0 (JWT-authorized like every admin route).',
+  SCIM: 'SCIM 2.0 (RFC 7643, RFC 7644) under `/scim/v2`, for identity providers (Okta, Entra ID): a SCIM token as bearer, `application/scim+json`, SCIM errors.',
 };
 
 const DESCRIPTION = `The department and group administration API (contract v2). Ids E1–E9 and G1–G8 are those of the original description.
@@ -254,6 +257,11 @@ export function buildDocument({ routes, specs, operationDocs = defaultOperationD
   const paths: Record<string, Record<string, Json>> = {};
 
   for (const route of routes) {
+    if (route.access === 'scim') {
+      // SCIM's conventions, not the admin API's: documented from lib/openapi/scim.ts.
+      (paths[route.path] ??= {})[route.method.toLowerCase()] = scimOperationObject(route, problems);
+      continue;
+    }
     const doc = operationDocs[route.operationId];
     const spec = specs.get(route.operationId);
     if (!doc) problems.push(`${route.operationId}: no response documentation (add it to lib/openapi/operations.ts)`);
@@ -277,7 +285,7 @@ export function buildDocument({ routes, specs, operationDocs = defaultOperationD
       }
     }
   }
-  for (const operationId of Object.keys(operationDocs)) {
+  for (const operationId of [...Object.keys(operationDocs), ...SCIM_DOCUMENTED]) {
     if (!routes.some((route) => route.operationId === operationId)) problems.push(`${operationId}: documented but not in the route table`);
   }
 
@@ -297,8 +305,9 @@ export function buildDocument({ routes, specs, operationDocs = defaultOperationD
           description:
             "An access token of the deployment's identity provider (Cognito, or the issuer given at deploy time) with scope `admin/read` for GET operations and `admin/write` for the rest. Locally: the tokens `npm start` prints.",
         },
+        [SCIM_SECURITY_SCHEME]: SCIM_SECURITY,
       },
-      schemas,
+      schemas: { ...schemas, ...SCIM_SCHEMAS },
       responses: Object.fromEntries(
         ALL_SLUGS.map((slug) => [
           problemComponent(slug),

@@ -310,6 +310,25 @@ export const operationDocs: Record<string, OperationDoc> = {
   getGroupsReport: getReport,
   downloadGroupsReport: downloadReport,
 
+  // --- SCIM tokens -----------------------------------------------------------
+  createScimToken: {
+    description:
+      "A token for an identity provider's SCIM connection (Okta, Entra ID: \"Secret token\"). The answer carries its secret, `token`, this once: the service keeps only a hash. Paste it in the identity provider with the SCIM base URL `{base_url}/scim/v2`.",
+    responses: { 201: { description: 'The token, with its secret.', schema: responses.scimTokenCreated } },
+    requestExample: { description: 'Okta production' },
+  },
+  listScimTokens: {
+    description: 'Every SCIM token, newest first, without secrets; `last_used_at` is kept to the minute.',
+    responses: { 200: { description: 'The tokens.', schema: responses.scimTokenList } },
+  },
+  deleteScimToken: {
+    description:
+      'The token stops working: locally at once; on AWS within the SCIM authorizer\'s cache time (5 minutes). Its provisioning keeps what it made.',
+    responses: { 204: { description: 'Revoked.' } },
+    problems: ['not-found'],
+    parameters: { token_id: 'Id of the token (`id` of its creation).' },
+  },
+
   // --- Audit ---------------------------------------------------------------
   listAudit: {
     description:

@@ -14,7 +14,8 @@
 import { config } from '../config';
 import { Condition, Update } from '../db/expression';
 import { getItem, updateItem } from '../db/items';
-import { startsWithOneOf, type Filter, type IndexQuery } from '../db/query';
+import { batchGetItems } from '../db/batch';
+import { queryPage, startsWithOneOf, type Filter, type IndexQuery } from '../db/query';
 import { INDEXES, type Item, type Key } from '../db/table';
 import { isConditionFailure, put, remove, update, type Explain, type Write } from '../db/transact';
 import { COUNTED_QUOTAS, type CountedQuota } from '../schemas/enums';
@@ -110,6 +111,18 @@ export function toDepartment(item: Item): StoredDepartment {
 export async function findDepartment(id: string): Promise<StoredDepartment | undefined> {
   const item = await getItem(departmentKey(id));
   return item ? toDepartment(item) : undefined;
+}
+
+/** The departments whose name equals `name` case-insensitively, by id (one Query of their name keys). */
+export async function findDepartmentsByName(name: string): Promise<StoredDepartment[]> {
+  const { items } = await queryPage({ ...departmentList.byName(), sortKeyPrefix: `${foldCase(name)}${KEY_SEPARATOR}` }, { limit: 25 });
+  return items.map(toDepartment);
+}
+
+/** Departments' names by id, eventually consistent (one BatchGetItem per 100); absent ones are left out. */
+export async function departmentNames(ids: string[]): Promise<Map<string, string>> {
+  const items = await batchGetItems([...new Set(ids)].map(departmentKey), { consistent: false });
+  return new Map(items.map((item) => [String(item.id), String(item.name)]));
 }
 
 // --- writes ------------------------------------------------------------------

@@ -163,6 +163,34 @@ export function countMembersWrite(
   return update(groupKey(group.id), changes, { explain, returnOld: true });
 }
 
+/**
+ * One change of a published group at the version read (SCIM's PUT and
+ * PATCH): its name and external id, its `user_count` moved by `delta` —
+ * or, when it starts a new generation (every member goes, those written
+ * into the new one stay), set to `users`.
+ */
+export function changeGroupWrite(
+  group: GroupRef & { version: number },
+  change: { name?: string; external_id?: string | null; delta?: number; newGeneration?: { generation: string; users: number } },
+  now: string,
+  maxUsers: number,
+  explain: Explain,
+): Write {
+  const changes = new Update().set('updated_at', now).add('version', 1);
+  if (change.name !== undefined) {
+    const { name, name_folded, gsi1sk } = listingAttributes({ id: group.id, name: change.name, state: 'active', created_at: '' });
+    changes.setAll({ name, name_folded, gsi1sk });
+  }
+  if (change.external_id !== undefined) changes.set('external_id', change.external_id);
+  if (change.newGeneration) changes.setAll({ generation: change.newGeneration.generation, user_count: change.newGeneration.users });
+  else if (change.delta) {
+    changes.add('user_count', change.delta);
+    if (change.delta > 0) changes.when(`${changes.name('user_count')} <= ${changes.value(maxUsers - change.delta)}`);
+  }
+  changes.whenEquals('state', 'active').whenEquals('generation', group.generation).whenEquals('version', group.version);
+  return update(groupKey(group.id), changes, { explain, returnOld: true });
+}
+
 /** Deletes a published group of this generation (and version, when given). */
 export function deleteGroupWrite(group: GroupRef, version: number | undefined, explain: Explain): Write {
   const condition = new Condition().whenEquals('state', 'active').whenEquals('generation', group.generation);

@@ -12,7 +12,7 @@
  * user's side (a user's deletion reads its groups the same way). Neither has
  * index entries. `<gen>` is the group's generation (store/groups.ts).
  */
-import { batchDelete, partitionItems } from '../db/batch';
+import { batchDelete, batchGetItems, partitionItems } from '../db/batch';
 import { Condition } from '../db/expression';
 import { deleteItem } from '../db/items';
 import { queryStream } from '../db/query';
@@ -60,6 +60,15 @@ export async function memberIds(group: GroupRef): Promise<string[]> {
   const ids: string[] = [];
   for await (const item of partitionItems(membersPartition(group), { attributes: ['user_id'] })) ids.push(String(item.user_id));
   return ids;
+}
+
+/** Which of `userIds` are members of the group (strongly consistent BatchGetItem of the group's side). */
+export async function membersAmong(group: GroupRef, userIds: string[]): Promise<Set<string>> {
+  const found = await batchGetItems(
+    userIds.map((userId) => groupMemberKey(group, userId)),
+    { consistent: true },
+  );
+  return new Set(found.map((item) => String(item.user_id)));
 }
 
 /** The groups (generations) a user is in, from its own partition (strongly consistent). */

@@ -11,6 +11,8 @@ import { getUserForChange, userRepresentation, type StoredUser, type User } from
 
 export interface NewUser {
   id?: string;
+  /** Only SCIM creates a user in a department (the admin API moves it with E2). */
+  department_id?: string | null;
   email: string;
   last_name: string;
   first_name?: string;
@@ -47,7 +49,7 @@ export async function createUser(ctx: ChangeContext, input: NewUser): Promise<St
     account_role: input.account_role ?? 'member',
     activated: input.activated ?? false,
     last_login: input.last_login ?? null,
-    department_id: null,
+    department_id: input.department_id ?? null,
     created_at: now,
     updated_at: now,
   };
@@ -80,6 +82,35 @@ export async function updateUser(ctx: ChangeContext, id: string, patch: UserPatc
       if (expectedVersion !== undefined && expectedVersion !== before.version) throw preconditionFailed();
       return before;
     }
+    await commitUserChange(ctx, { before, after, expectedVersion }, changed, now);
+    return { ...after, version: before.version + 1 };
+  });
+}
+
+/** What a change may set: the fields of a PATCH and the department (SCIM moves a user as it changes it). */
+export type UserFieldsChange = UserPatch & { department_id?: string | null };
+
+/**
+ * A change of any of a user's fields, its department included, computed
+ * from the user as read: one transaction (the item, its claims, both
+ * departments' counters under their quotas, the audit entry), so a move
+ * over a quota changes nothing at all. Read again and recomputed when the
+ * user changed meanwhile. SCIM's PUT and PATCH come here.
+ */
+export async function changeUser(
+  ctx: ChangeContext,
+  id: string,
+  compute: (before: StoredUser) => UserFieldsChange | Promise<UserFieldsChange>,
+  expectedVersion?: number,
+): Promise<StoredUser> {
+  return withFreshRead(async () => {
+    const before = await getUserForChange(id);
+    if (expectedVersion !== undefined && expectedVersion !== before.version) throw preconditionFailed();
+    const change = await compute(before);
+    const now = new Date().toISOString();
+    const after: User = { ...userRepresentation(before), ...change, updated_at: now };
+    const changed = differences(before, after);
+    if (Object.keys(changed).length === 0) return before;
     await commitUserChange(ctx, { before, after, expectedVersion }, changed, now);
     return { ...after, version: before.version + 1 };
   });

@@ -436,12 +436,14 @@ describe('local gateway with the real route table', () => {
 
 describe('local gateway authorization over the real route table', () => {
   const called: string[] = [];
+  const seen: Array<{ requestContext?: { authorizer?: unknown } }> = [];
   let gateway: Gateway;
   beforeAll(async () => {
     gateway = await startGateway({
       tokens: { write: WRITE_TOKEN, read: READ_TOKEN },
-      loadHandler: async (route) => async () => {
+      loadHandler: async (route) => async (event) => {
         called.push(route.handler);
+        seen.push(event as never);
         return { statusCode: 204, headers: {} };
       },
     });
@@ -451,6 +453,7 @@ describe('local gateway authorization over the real route table', () => {
   });
   beforeEach(() => {
     called.length = 0;
+    seen.length = 0;
   });
 
   const servedRequests = (filter: (route: Route) => boolean) =>
@@ -458,7 +461,7 @@ describe('local gateway authorization over the real route table', () => {
       .filter(filter)
       .flatMap((route) => servedPaths(route).map((path) => [`${route.method} ${path}`, route, path.replace(/\{\w+\}/g, 'id1')] as const));
 
-  it.each(servedRequests((route) => route.access !== 'public'))(
+  it.each(servedRequests((route) => route.access === 'read' || route.access === 'write'))(
     '%s answers 401 without a token or with a wrong one',
     async (_, route, path) => {
       for (const headers of [{}, { authorization: 'Bearer wrong' }, { authorization: `Basic ${WRITE_TOKEN}` }]) {
@@ -467,6 +470,23 @@ describe('local gateway authorization over the real route table', () => {
         expect(response.headers['www-authenticate']).toMatch(/^Bearer/);
       }
       expect(called).toEqual([]);
+    },
+  );
+
+  it.each(servedRequests((route) => route.access === 'scim'))(
+    '%s hands the SCIM route an empty token id for no token, a wrong one or an admin JWT',
+    async (_, route, path) => {
+      for (const headers of [{}, { authorization: 'Bearer scim_x.wrong' }, bearer(WRITE_TOKEN), bearer(READ_TOKEN)]) {
+        await send(gateway.url, {
+          method: route.method,
+          path,
+          headers,
+          body: route.method === 'GET' || route.method === 'DELETE' ? undefined : '{}',
+        });
+        // As on AWS: the authorizer lets the request through with no token id, and the route answers its SCIM 401.
+        expect(seen.at(-1)?.requestContext?.authorizer).toEqual({ lambda: { tokenId: '' } });
+      }
+      expect(called).toEqual([route.handler, route.handler, route.handler, route.handler]);
     },
   );
 
@@ -495,7 +515,9 @@ describe('local gateway authorization over the real route table', () => {
       '/docs/redoc.standalone.js',
     ]);
     // Every route that changes data demands the write scope.
-    for (const route of routeTable) if (route.method !== 'GET') expect(route.access, route.operationId).toBe('write');
+    for (const route of routeTable) if (route.method !== 'GET') expect(route.access, route.operationId).toMatch(/^(write|scim)$/);
+    // And every SCIM route is under /scim/v2, and nothing else is.
+    for (const route of routeTable) expect(route.access === 'scim', route.operationId).toBe(route.path.startsWith('/scim/v2/'));
   });
 
   it('answers with no-store and nosniff itself: 401, 403, 404 and 413', async () => {

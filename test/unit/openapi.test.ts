@@ -47,7 +47,7 @@ describe('the OpenAPI document', () => {
       expect(operation!.summary).toContain(route.summary);
       expect(operation!.tags).toEqual([route.tag]);
       const scope = requiredScope(route.access);
-      expect(operation!.security).toEqual(scope ? [{ bearerAuth: [scope] }] : []);
+      expect(operation!.security).toEqual(route.access === 'scim' ? [{ scimToken: [] }] : scope ? [{ bearerAuth: [scope] }] : []);
       if (route.access !== 'public') expect(Object.keys(operation!.responses)).toContain('401');
       if (route.access === 'write') expect(Object.keys(operation!.responses)).toContain('403');
     }

@@ -14,7 +14,8 @@
 import { readListsState } from '../../store/meta';
 import type { NameScope } from '../../store/name-counts';
 import type { Item } from '../../db/table';
-import { toUser, userLists, userSortKeys, type ScopeKey, type User } from '../../store/users';
+import { toStoredUser, userLists, userSortKeys, type ScopeKey, type StoredUser, type User } from '../../store/users';
+import { userRepresentation } from '../../users/user';
 import type { UserSortField } from '../../schemas/enums';
 import { compareCodePoints } from '../../text';
 import { decodeCursor, encodeCursor } from '../cursor';
@@ -78,6 +79,15 @@ export function forgetListsState(): void {
 }
 
 export async function listUsers(scope: UserScope, request: UserListRequest): Promise<UserPage> {
+  const page = await listStoredUsers(scope, request);
+  return { ...page, users: page.users.map(userRepresentation) };
+}
+
+/** The same page, each user with its version (SCIM answers it as `meta.version`). */
+export async function listStoredUsers(
+  scope: UserScope,
+  request: UserListRequest,
+): Promise<Omit<UserPage, 'users'> & { users: StoredUser[] }> {
   const list = listIdentity(scope, request);
   const state = request.cursor === undefined ? undefined : decodeCursor(list, request.cursor);
   const offset = state?.offset ?? request.offset;
@@ -91,7 +101,7 @@ export async function listUsers(scope: UserScope, request: UserListRequest): Pro
 }
 
 interface Found {
-  items: User[];
+  items: StoredUser[];
   total: number;
   next?: Position;
 }
@@ -110,7 +120,7 @@ async function indexedPage(scope: UserScope, request: UserListRequest, skip: num
       scopesOf(scope, request.filters),
       readPage({ sources: [direct.source], direction: request.sort.direction, sortKey: direct.sortKey, after, skip, take: request.count }),
     ]);
-    return { items: page.items.map(toUser), total: await totalOf(views, request.filters), next: page.next };
+    return { items: page.items.map(toStoredUser), total: await totalOf(views, request.filters), next: page.next };
   }
   const views = await scopesOf(scope, request.filters);
   const plan = planSources(views, request.filters, request.sort.field, skip + request.count + 1);
@@ -118,7 +128,7 @@ async function indexedPage(scope: UserScope, request: UserListRequest, skip: num
     readPage({ sources: plan.sources, direction: request.sort.direction, sortKey: plan.sortKey, after, skip, take: request.count }),
     totalOf(views, request.filters),
   ]);
-  return { items: page.items.map(toUser), total, next: page.next };
+  return { items: page.items.map(toStoredUser), total, next: page.next };
 }
 
 const unfiltered = (filters: UserFilters) =>

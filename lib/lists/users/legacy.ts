@@ -9,7 +9,7 @@
 import { allOf, oneOf, readAll } from '../../db/query';
 import { departmentNotFound } from '../../departments/errors';
 import { findDepartment } from '../../store/departments';
-import { toUser, userFilters, userLists, type Membership, type User } from '../../store/users';
+import { toStoredUser, userFilters, userLists, type Membership, type StoredUser, type User } from '../../store/users';
 import { compareCodePoints, compareText } from '../../text';
 import { loginFilter } from './plan';
 import type { UserFilters, UserScope } from './scopes';
@@ -29,7 +29,7 @@ export async function legacyUsers(
   scope: UserScope,
   filters: UserFilters,
   sort: SortOrder<UserSortField>,
-): Promise<Array<{ user: User; position: Position }>> {
+): Promise<Array<{ user: StoredUser; position: Position }>> {
   if (scope.kind === 'department' && !(await findDepartment(scope.departmentId))) throw departmentNotFound(scope.departmentId);
   const memberships: Membership[] = scope.kind === 'all' && !filters.departmentIds ? ['IN', 'OUT'] : ['IN'];
   const departments =
@@ -44,10 +44,12 @@ export async function legacyUsers(
     filters.lastLogin ? loginFilter(filters.lastLogin) : undefined,
     filters.lastNamePrefixes ? userFilters.lastNamePrefixes(filters.lastNamePrefixes) : undefined,
   ]);
-  const items = await readAll(memberships.flatMap((membership) => userLists.all({ membership }, 'name').map((query) => ({ ...query, filter }))));
+  const items = await readAll(
+    memberships.flatMap((membership) => userLists.all({ membership }, 'name').map((query) => ({ ...query, filter }))),
+  );
   const sign = sort.direction === 'desc' ? -1 : 1;
   return items
-    .map(toUser)
+    .map(toStoredUser)
     .map((user) => ({ user, position: { field: sortField(user, sort.field), id: user.id } }))
     .sort((a, b) => sign * compareText(a.position.field, b.position.field) || compareCodePoints(a.user.id, b.user.id));
 }

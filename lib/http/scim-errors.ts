@@ -1,0 +1,59 @@
+/**
+ * SCIM errors on the wire (RFC 7644 §3.12): what a SCIM route answers instead
+ * of problem+json. A SCIM request fails with a ScimError (lib/scim/errors.ts)
+ * or with any error of the domain, which lib/http/problem.ts classifies once
+ * for both formats; this module renders the classification the SCIM way,
+ * with the `scimType` that fits.
+ */
+import { PROBLEM_STATUS, type Problem, type ProblemSlug } from '../problems';
+import { ScimError, type ScimType } from '../scim/errors';
+import { classifyError } from './problem';
+import { SECURITY_HEADERS, type HttpResponse } from './response';
+
+export const SCIM_CONTENT_TYPE = 'application/scim+json';
+export const ERROR_SCHEMA = 'urn:ietf:params:scim:api:messages:2.0:Error';
+
+/** The scimType a problem of the domain takes, where one fits. */
+const SCIM_TYPE_OF: Partial<Record<ProblemSlug, ScimType>> = {
+  validation: 'invalidValue',
+  conflict: 'uniqueness',
+};
+
+/** The detail of a problem, with what its extra members say (each quota overage, each missing user). */
+function detailOf(problem: Problem): string {
+  const { overages, missing_user_ids, errors } = problem.extra as {
+    overages?: Array<{ quota: string; limit: number; usage: number; requested: number; overage: number }>;
+    missing_user_ids?: string[];
+    errors?: Array<{ field: string; message: string }>;
+  };
+  const parts = [problem.message];
+  if (overages?.length) {
+    parts.push(
+      overages.map((o) => `${o.quota}: limit ${o.limit}, usage ${o.usage}, requested ${o.requested} (${o.overage} over)`).join('; '),
+    );
+  }
+  if (missing_user_ids?.length) parts.push(`unknown users: ${missing_user_ids.join(', ')}`);
+  if (errors?.length && !problem.message.includes(errors[0].message)) parts.push(errors.map((e) => `${e.field}: ${e.message}`).join('; '));
+  return parts.join(' — ');
+}
+
+export function scimErrorBody(status: number, detail: string, scimType?: ScimType) {
+  return { schemas: [ERROR_SCHEMA], status: String(status), ...(scimType ? { scimType } : {}), detail };
+}
+
+export function scimErrorResponse(status: number, detail: string, scimType?: ScimType, headers: Record<string, string> = {}): HttpResponse {
+  return {
+    statusCode: status,
+    headers: { 'content-type': SCIM_CONTENT_TYPE, ...SECURITY_HEADERS, ...headers },
+    body: JSON.stringify(scimErrorBody(status, detail, scimType)),
+  };
+}
+
+/** Any error, as a SCIM error response. */
+export function errorToScim(error: unknown, requestId: string): HttpResponse {
+  if (error instanceof ScimError) return scimErrorResponse(error.httpStatus, error.message, error.scimType);
+  const problem = classifyError(error, requestId);
+  const status = PROBLEM_STATUS[problem.slug];
+  const detail = problem.slug === 'internal' ? `An unexpected error occurred (request ${requestId}).` : detailOf(problem);
+  return scimErrorResponse(status, detail, SCIM_TYPE_OF[problem.slug]);
+}

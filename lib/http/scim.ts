@@ -1,0 +1,93 @@
+/**
+ * The request pipeline of the SCIM routes: the same shape as operation()
+ * (lib/http/operation.ts) with SCIM's own conventions — the body is
+ * `application/scim+json` (or `application/json`), the caller is the SCIM
+ * token the authorizer found live (audited as `scim:<token id>`; none: 401,
+ * a SCIM error), answers carry
+ * `application/scim+json` and ETags, and every error is a SCIM error.
+ */
+import middy from '@middy/core';
+import type { Context } from 'aws-lambda';
+import type { ChangeContext } from '../audit/context';
+import { log, useLambdaContext } from '../log';
+import type { OperationId } from '../routes';
+import { parseJsonBody } from './parse';
+import { SECURITY_HEADERS, type HttpEvent, type HttpResponse } from './response';
+import { errorToScim, SCIM_CONTENT_TYPE, scimErrorResponse } from './scim-errors';
+
+/** What the SCIM authorizer hands on (simple responses' `context`), as the event carries it. */
+interface ScimAuthorizerContext {
+  lambda?: { tokenId?: string };
+}
+
+export interface ScimInput {
+  params: Record<string, string>;
+  query: Record<string, string>;
+  body: unknown;
+  /** Request headers, names lower-cased. */
+  headers: Record<string, string | undefined>;
+  /** `https://host/scim/v2`: where the resources live, for `meta.location`. */
+  base: string;
+  ctx: ChangeContext;
+}
+
+export interface ScimReply {
+  status?: number;
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+/** The base URL of the SCIM resources as the client reached them. */
+function baseOf(event: HttpEvent, headers: Record<string, string | undefined>): string {
+  const host = headers.host ?? event.requestContext?.domainName;
+  const proto = headers['x-forwarded-proto'] ?? (host?.startsWith('localhost') || host?.startsWith('127.') ? 'http' : 'https');
+  return host ? `${proto}://${host}/scim/v2` : '/scim/v2';
+}
+
+function toResponse(reply: ScimReply): HttpResponse {
+  const status = reply.status ?? 200;
+  const headers: Record<string, string> = { ...SECURITY_HEADERS, ...reply.headers };
+  if (status === 204 || reply.body === undefined) return { statusCode: status, headers };
+  headers['content-type'] = SCIM_CONTENT_TYPE;
+  return { statusCode: status, headers, body: JSON.stringify(reply.body) };
+}
+
+export type ScimHandler = middy.MiddyfiedHandler<HttpEvent, HttpResponse, Error, Context> & { spec: { operationId: OperationId } };
+
+/** Builds the Lambda handler of one SCIM route of the route table. */
+export function scimOperation(operationId: OperationId, run: (input: ScimInput) => Promise<ScimReply>): ScimHandler {
+  const handler = middy<HttpEvent, HttpResponse, Error, Context>()
+    .use({ before: (request) => useLambdaContext(request.context) })
+    .use({
+      onError: async (request) => {
+        const requestId = request.event?.requestContext?.requestId ?? request.context?.awsRequestId ?? 'unknown';
+        const response = errorToScim(request.error, requestId);
+        if (response.statusCode >= 500) await log('error', 'Unhandled error', { requestId, error: request.error as Error });
+        request.response = response;
+      },
+    })
+    .handler(async (event, context) => {
+      const headers: Record<string, string | undefined> = {};
+      for (const [name, value] of Object.entries(event.headers ?? {}))
+        headers[name.toLowerCase()] = typeof value === 'string' ? value : undefined;
+      const authorizer = event.requestContext?.authorizer as unknown as ScimAuthorizerContext | undefined;
+      const tokenId = authorizer?.lambda?.tokenId;
+      // The authorizer hands on the id of a live token only (see functions/scimAuthorizer.ts): refused here, as SCIM says.
+      if (!tokenId)
+        return scimErrorResponse(401, 'A valid SCIM token is required (Authorization: Bearer <token>).', undefined, {
+          'www-authenticate': 'Bearer',
+        });
+      const input: ScimInput = {
+        params: Object.fromEntries(Object.entries(event.pathParameters ?? {}).filter((e): e is [string, string] => e[1] !== undefined)),
+        query: Object.fromEntries(
+          Object.entries(event.queryStringParameters ?? {}).filter((e): e is [string, string] => e[1] !== undefined),
+        ),
+        body: parseJsonBody(event.body, event.isBase64Encoded, headers['content-type']),
+        headers,
+        base: baseOf(event, headers),
+        ctx: { actor: `scim:${tokenId}`, requestId: event.requestContext?.requestId ?? context.awsRequestId, operationId },
+      };
+      return toResponse(await run(input));
+    });
+  return Object.assign(handler, { spec: { operationId } });
+}

@@ -1,0 +1,382 @@
+/**
+ * What the OpenAPI document says about the SCIM routes (access `scim`). They
+ * follow SCIM's conventions, not the admin API's: `application/scim+json`
+ * bodies, SCIM errors (RFC 7644 §3.12) instead of problem details, a SCIM
+ * token as bearer, and request bodies that SCIM itself defines (a resource, a
+ * PatchOp) and that lib/scim validates attribute by attribute against the
+ * published schemas (lib/scim/schema.ts), not through a zod schema. So their
+ * operations are written here, from the same constants the handlers answer
+ * with (the schema URNs, the maximum page size).
+ *
+ * Docs-only, like operations.ts: no route function imports it.
+ */
+import { SCIM_CONTENT_TYPE, ERROR_SCHEMA } from '../http/scim-errors';
+import type { Route } from '../routes';
+import { ACCOUNT_ROLES } from '../schemas/enums';
+import { ENTERPRISE_SCHEMA, GROUP_SCHEMA, LIST_SCHEMA, MAX_RESULTS, PATCH_SCHEMA, USER_SCHEMA } from '../scim/schema';
+import type { Json } from './schemas';
+
+export const SCIM_SECURITY_SCHEME = 'scimToken';
+
+export const SCIM_SECURITY: Json = {
+  type: 'http',
+  scheme: 'bearer',
+  description:
+    'A SCIM token (`scim_<id>.<secret>`) made with `POST /v2/scim/tokens`: what an identity provider calls its "secret token" or "API token". It opens the SCIM routes only; an admin JWT does not open them.',
+};
+
+const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+const text = { type: 'string' };
+const time = { type: 'string', format: 'date-time' };
+const urns = (...values: string[]) => ({ type: 'array', items: { type: 'string', enum: values }, minItems: 1 });
+
+const meta = (resourceType: string) => ({
+  type: 'object',
+  additionalProperties: false,
+  required: ['resourceType', 'location'],
+  properties: {
+    resourceType: { const: resourceType },
+    created: time,
+    lastModified: time,
+    version: { type: 'string', description: 'The resource\'s ETag (`W/"<n>"`), for `If-Match`.' },
+    location: { type: 'string' },
+  },
+});
+
+/** The component schemas of SCIM's bodies, by name. Resources may be projected (`attributes`), so only what is always returned is required. */
+export const SCIM_SCHEMAS: Record<string, Json> = {
+  ScimUser: {
+    type: 'object',
+    description: `A user as SCIM sees it (\`${USER_SCHEMA}\`, with \`${ENTERPRISE_SCHEMA}\` when the user is in a department). userName is unique (case-insensitive), externalId too.`,
+    additionalProperties: false,
+    required: ['schemas', 'id', 'meta'],
+    properties: {
+      schemas: urns(USER_SCHEMA, ENTERPRISE_SCHEMA),
+      id: text,
+      externalId: text,
+      userName: text,
+      name: {
+        type: 'object',
+        additionalProperties: false,
+        properties: { givenName: text, familyName: text },
+      },
+      emails: {
+        type: 'array',
+        items: {
+          type: 'object',
+          additionalProperties: false,
+          properties: { value: text, type: text, primary: { type: 'boolean' } },
+        },
+      },
+      active: { type: 'boolean', description: '`activated` of the user.' },
+      roles: {
+        type: 'array',
+        items: {
+          type: 'object',
+          additionalProperties: false,
+          properties: { value: { type: 'string', enum: [...ACCOUNT_ROLES] }, primary: { type: 'boolean' } },
+        },
+      },
+      [ENTERPRISE_SCHEMA]: {
+        type: 'object',
+        additionalProperties: false,
+        properties: { department: { type: 'string', description: "The name of the user's department." } },
+      },
+      meta: meta('User'),
+    },
+  },
+  ScimGroup: {
+    type: 'object',
+    description: `A group as SCIM sees it (\`${GROUP_SCHEMA}\`). displayName is unique (case-insensitive); members are users only.`,
+    additionalProperties: false,
+    required: ['schemas', 'id', 'meta'],
+    properties: {
+      schemas: urns(GROUP_SCHEMA),
+      id: text,
+      externalId: text,
+      displayName: text,
+      members: {
+        type: 'array',
+        items: {
+          type: 'object',
+          additionalProperties: false,
+          required: ['value'],
+          properties: { value: text, display: text, $ref: text },
+        },
+      },
+      meta: meta('Group'),
+    },
+  },
+  ScimPatchOp: {
+    type: 'object',
+    description: 'RFC 7644 §3.5.2: operations applied in order, all or none. `op` in any case (Entra writes `Replace`).',
+    required: ['schemas', 'Operations'],
+    properties: {
+      schemas: urns(PATCH_SCHEMA),
+      Operations: {
+        type: 'array',
+        minItems: 1,
+        items: {
+          type: 'object',
+          required: ['op'],
+          properties: { op: { type: 'string', description: '`add`, `remove` or `replace`, in any case.' }, path: text, value: {} },
+        },
+      },
+    },
+  },
+  ScimError: {
+    type: 'object',
+    description: 'RFC 7644 §3.12. `scimType` says which SCIM error it is where one applies.',
+    additionalProperties: false,
+    required: ['schemas', 'status', 'detail'],
+    properties: {
+      schemas: urns(ERROR_SCHEMA),
+      status: { type: 'string', pattern: '^[45][0-9]{2}$' },
+      scimType: {
+        type: 'string',
+        enum: [
+          'invalidFilter',
+          'tooMany',
+          'uniqueness',
+          'mutability',
+          'invalidSyntax',
+          'invalidPath',
+          'noTarget',
+          'invalidValue',
+          'invalidVers',
+          'sensitive',
+        ],
+      },
+      detail: text,
+    },
+  },
+  ScimUserList: listOf('ScimUser'),
+  ScimGroupList: listOf('ScimGroup'),
+  ScimDefinition: {
+    type: 'object',
+    description: 'A published SCIM schema, resource type or the service provider configuration (RFC 7643 §5–7).',
+    required: ['schemas'],
+    properties: { schemas: { type: 'array', items: text }, id: text },
+  },
+  ScimDefinitionList: listOf('ScimDefinition'),
+};
+
+function listOf(item: string): Json {
+  return {
+    type: 'object',
+    additionalProperties: false,
+    required: ['schemas', 'totalResults', 'startIndex', 'itemsPerPage', 'Resources'],
+    properties: {
+      schemas: urns(LIST_SCHEMA),
+      totalResults: { type: 'integer', minimum: 0 },
+      startIndex: { type: 'integer', minimum: 1 },
+      itemsPerPage: { type: 'integer', minimum: 0 },
+      Resources: { type: 'array', items: ref(item) },
+    },
+  };
+}
+
+const scimContent = (schema: string) => ({ [SCIM_CONTENT_TYPE]: { schema: ref(schema) } });
+const ETAG = { ETag: { description: 'The version of the resource (`meta.version`), for `If-Match`.', required: true, schema: text } };
+const LOCATION = { Location: { description: 'The new resource (`meta.location`).', required: true, schema: text } };
+
+const error = (description: string) => ({ description, content: scimContent('ScimError') });
+
+const parameter = (name: string, location: 'path' | 'query' | 'header', description: string, schema: Json = text): Json => ({
+  name,
+  in: location,
+  required: location === 'path',
+  description,
+  schema,
+});
+
+const PROJECTION = [
+  parameter('attributes', 'query', 'Only these attributes (comma-separated; `id`, `schemas` and `meta` always).'),
+  parameter('excludedAttributes', 'query', 'All attributes but these (comma-separated): `members` spares reading a large group.'),
+];
+const IF_MATCH = parameter('If-Match', 'header', 'Change only if the resource still has this version (`W/"<n>"`); otherwise 412.');
+
+interface ScimDoc {
+  description: string;
+  parameters?: Json[];
+  body?: { schema: string; example: unknown };
+  responses: Record<number, Json>;
+  /** Error statuses beyond 401 and 500. */
+  errors: Record<number, string>;
+}
+
+const userExample = {
+  schemas: [USER_SCHEMA, ENTERPRISE_SCHEMA],
+  userName: 'ada@example.com',
+  externalId: '00u1ab2cd3',
+  name: { givenName: 'Ada', familyName: 'Lovelace' },
+  emails: [{ value: 'ada@example.com', type: 'work', primary: true }],
+  active: true,
+  [ENTERPRISE_SCHEMA]: { department: 'Engineering' },
+};
+const groupExample = { schemas: [GROUP_SCHEMA], displayName: 'Engineering leads', externalId: 'grp-42', members: [{ value: 'u_ada' }] };
+
+const listParameters = (filters: string) => [
+  parameter('filter', 'query', `A SCIM filter (RFC 7644 §3.4.2.2). ${filters}`),
+  parameter('startIndex', 'query', '1-based index of the first result (below 1 is 1).', { type: 'integer' }),
+  parameter('count', 'query', `Results per page (0–${MAX_RESULTS}; more is ${MAX_RESULTS}).`, { type: 'integer' }),
+  ...PROJECTION,
+];
+
+const USER_ID = parameter('user_id', 'path', 'The `id` of the user.');
+const GROUP_ID = parameter('group_id', 'path', 'The `id` of the group.');
+
+const definitions = (what: string, schema: string, path?: Json): ScimDoc => ({
+  description: `${what} (RFC 7643), as the service publishes it: what an identity provider reads when it connects.`,
+  ...(path ? { parameters: [path] } : {}),
+  responses: { 200: { description: what, content: scimContent(schema) } },
+  errors: path ? { 404: 'No such definition.' } : {},
+});
+
+const DOCS: Record<string, ScimDoc> = {
+  scimServiceProviderConfig: definitions('The service provider configuration', 'ScimDefinition'),
+  scimResourceTypes: definitions('The resource types', 'ScimDefinitionList'),
+  scimResourceType: definitions('One resource type', 'ScimDefinition', parameter('resource_type', 'path', '`User` or `Group`.')),
+  scimSchemas: definitions('The schemas', 'ScimDefinitionList'),
+  scimSchema: definitions('One schema', 'ScimDefinition', parameter('schema_id', 'path', 'The schema URN.')),
+  scimListUsers: {
+    description:
+      'Identity providers find a user by `userName eq "..."` (case-insensitive) or `externalId eq "..."`: answered from a unique claim, one read. `id`, `emails[type eq "work"].value` / `emails.value`, `active`, `roles.value` and `name.familyName sw` are indexed too; any other filter reads the list. `startIndex` pages: sequential pages continue where the last one ended.',
+    parameters: listParameters('Operators eq, ne, co, sw, ew, gt, ge, lt, le, pr, and, or, not.'),
+    responses: { 200: { description: 'A page of users.', content: scimContent('ScimUserList') } },
+    errors: { 400: 'A filter the service cannot parse or an attribute it does not know (`invalidFilter`).' },
+  },
+  scimCreateUser: {
+    description:
+      "Makes a user. The enterprise extension's `department` names a department (by id or name); an unknown one is created with that name (a 400 `invalidValue` where the deployment sets `SCIM_CREATE_DEPARTMENTS=false`). The user's department quota holds as for E3.",
+    parameters: PROJECTION,
+    body: { schema: 'ScimUser', example: userExample },
+    responses: { 201: { description: 'The user.', headers: { ...ETAG, ...LOCATION }, content: scimContent('ScimUser') } },
+    errors: {
+      400: 'A missing or invalid attribute.',
+      409: '`uniqueness`: the userName, externalId or e-mail is taken; or a full department.',
+    },
+  },
+  scimGetUser: {
+    description: 'One user, deactivated or not.',
+    parameters: [USER_ID, ...PROJECTION],
+    responses: { 200: { description: 'The user.', headers: ETAG, content: scimContent('ScimUser') } },
+    errors: { 404: 'No such user.' },
+  },
+  scimReplaceUser: {
+    description: 'Replaces the attributes the service keeps (PUT: what the body leaves out is cleared where it may be).',
+    parameters: [USER_ID, IF_MATCH, ...PROJECTION],
+    body: { schema: 'ScimUser', example: userExample },
+    responses: { 200: { description: 'The user.', headers: ETAG, content: scimContent('ScimUser') } },
+    errors: { 400: 'An invalid attribute.', 404: 'No such user.', 409: '`uniqueness`, or a full department.', 412: 'A stale `If-Match`.' },
+  },
+  scimPatchUser: {
+    description:
+      'Okta\'s and Entra\'s PATCH dialects (paths or a value object; `"False"` for false; `op` in any case). `active: false` deprovisions: the user stays, not activated.',
+    parameters: [USER_ID, IF_MATCH, ...PROJECTION],
+    body: {
+      schema: 'ScimPatchOp',
+      example: { schemas: [PATCH_SCHEMA], Operations: [{ op: 'replace', path: 'active', value: false }] },
+    },
+    responses: { 200: { description: 'The user.', headers: ETAG, content: scimContent('ScimUser') } },
+    errors: {
+      400: 'An invalid path or value.',
+      404: 'No such user.',
+      409: '`uniqueness`, or a full department.',
+      412: 'A stale `If-Match`.',
+    },
+  },
+  scimDeleteUser: {
+    description: 'Deletes the user, and takes them out of their department and groups.',
+    parameters: [USER_ID, IF_MATCH],
+    responses: { 204: { description: 'Deleted.' } },
+    errors: { 404: 'No such user.', 412: 'A stale `If-Match`.' },
+  },
+  scimListGroups: {
+    description:
+      'Identity providers find a group by `displayName eq "..."` (case-insensitive) or `externalId eq "..."`: one read. Members are read only when asked for (`excludedAttributes=members` spares them).',
+    parameters: listParameters('Operators eq, ne, co, sw, ew, gt, ge, lt, le, pr, and, or, not.'),
+    responses: { 200: { description: 'A page of groups.', content: scimContent('ScimGroupList') } },
+    errors: { 400: 'A filter the service cannot parse (`invalidFilter`).' },
+  },
+  scimCreateGroup: {
+    description: 'Makes a group, with its members.',
+    parameters: PROJECTION,
+    body: { schema: 'ScimGroup', example: groupExample },
+    responses: { 201: { description: 'The group.', headers: { ...ETAG, ...LOCATION }, content: scimContent('ScimGroup') } },
+    errors: { 400: 'An invalid attribute or an unknown member.', 409: '`uniqueness`: the displayName or externalId is taken.' },
+  },
+  scimGetGroup: {
+    description: 'One group.',
+    parameters: [GROUP_ID, ...PROJECTION],
+    responses: { 200: { description: 'The group.', headers: ETAG, content: scimContent('ScimGroup') } },
+    errors: { 404: 'No such group.' },
+  },
+  scimReplaceGroup: {
+    description: 'Replaces the group: its name, externalId and its members.',
+    parameters: [GROUP_ID, IF_MATCH, ...PROJECTION],
+    body: { schema: 'ScimGroup', example: groupExample },
+    responses: { 200: { description: 'The group.', headers: ETAG, content: scimContent('ScimGroup') } },
+    errors: { 400: 'An invalid attribute or an unknown member.', 404: 'No such group.', 409: '`uniqueness`.', 412: 'A stale `If-Match`.' },
+  },
+  scimPatchGroup: {
+    description:
+      'Adds and removes members (`members[value eq "id"]` paths, or value lists), renames: all operations or none. Answers 204, or the group when `attributes` asks for it.',
+    parameters: [GROUP_ID, IF_MATCH, ...PROJECTION],
+    body: {
+      schema: 'ScimPatchOp',
+      example: { schemas: [PATCH_SCHEMA], Operations: [{ op: 'add', path: 'members', value: [{ value: 'u_ada' }] }] },
+    },
+    responses: {
+      200: { description: 'The group (with `attributes`).', headers: ETAG, content: scimContent('ScimGroup') },
+      204: { description: 'Changed.', headers: ETAG },
+    },
+    errors: { 400: 'An invalid path, value or member.', 404: 'No such group.', 409: '`uniqueness`.', 412: 'A stale `If-Match`.' },
+  },
+  scimDeleteGroup: {
+    description: 'Deletes the group (its members stay).',
+    parameters: [GROUP_ID, IF_MATCH],
+    responses: { 204: { description: 'Deleted.' } },
+    errors: { 404: 'No such group.', 412: 'A stale `If-Match`.' },
+  },
+};
+
+/** The operation object of a SCIM route; `problems` collects what keeps it from being documented. */
+export function scimOperationObject(route: Route, problems: string[]): Json {
+  const doc = DOCS[route.operationId];
+  if (!doc) {
+    problems.push(`${route.operationId}: a SCIM route with no documentation (lib/openapi/scim.ts)`);
+    return { operationId: route.operationId, summary: route.summary, tags: [route.tag], responses: {} };
+  }
+  const errors: Record<number, string> = {
+    401: 'No SCIM token, or one that is unknown or revoked.',
+    ...doc.errors,
+    500: 'An unexpected error.',
+    503: 'The service is overloaded (DynamoDB throttled): retry.',
+  };
+  const responses: Record<string, Json> = {};
+  for (const [status, response] of Object.entries(doc.responses)) responses[status] = response;
+  for (const [status, description] of Object.entries(errors)) responses[status] = error(description);
+  const operation: Json = {
+    operationId: route.operationId,
+    summary: route.summary,
+    description: doc.description,
+    tags: [route.tag],
+    security: [{ [SCIM_SECURITY_SCHEME]: [] }],
+    responses: Object.fromEntries(Object.entries(responses).sort(([a], [b]) => Number(a) - Number(b))),
+  };
+  if (doc.parameters?.length) operation.parameters = doc.parameters;
+  if (doc.body) {
+    operation.requestBody = {
+      required: true,
+      content: {
+        [SCIM_CONTENT_TYPE]: { schema: ref(doc.body.schema), example: doc.body.example },
+        'application/json': { schema: ref(doc.body.schema) },
+      },
+    };
+  }
+  return operation;
+}
+
+/** Operation ids documented here, for the check that every one is a route. */
+export const SCIM_DOCUMENTED = Object.keys(DOCS);

@@ -1,0 +1,231 @@
+/**
+ * SCIM's /Groups: groups of the service (G1–G7) as SCIM resources. A PUT or
+ * PATCH is one change — name, external id and members together — in one
+ * transaction:
+ *
+ * - members added or removed one by one: their membership items, with the
+ *   group's `user_count` and version (the version read, so a concurrent
+ *   change makes it read again), up to what a transaction holds;
+ * - every member removed (Entra's `remove members` without a value, or a
+ *   replace of `members`): the group starts a new generation, the old one's
+ *   memberships swept later (as a deleted group's are), with the members the
+ *   replace names written into the new one in the same transaction.
+ *
+ * Adding a member already there, or removing one that is not, changes
+ * nothing (an identity provider retries). A change that does not fit one
+ * transaction is refused (400, nothing changed): at most
+ * MAX_MEMBER_CHANGES members added or removed per request, as AWS's own SCIM
+ * endpoint limits it to 100; a POST /Groups takes up to 10,000 (G3 writes
+ * them in steps).
+ */
+import type { ChangeContext } from '../audit/context';
+import { StaleReadError } from '../db/errors';
+import { MAX_TRANSACTION_ITEMS, transactWrite, withFreshRead, type Write } from '../db/transact';
+import { createGroup } from '../groups/create';
+import {
+  claimExternalId,
+  claimName,
+  getGroup,
+  groupAudit,
+  groupFull,
+  groupNotFound,
+  MAX_GROUP_USERS,
+  membersOf,
+  releaseExternalId,
+  releaseName,
+} from '../groups/groups';
+import { deleteGroup } from '../groups/cleanup';
+import { MissingUserError, newMembership, userCheckWrite } from '../groups/members';
+import { newId } from '../ids';
+import { notFound, preconditionFailed } from '../problems';
+import { claimHolder } from '../store/claims';
+import { findGroupNameClaim } from '../store/group-names';
+import { changeGroupWrite, findGroupItem, groupList, isPublished, toGroup, type StoredGroup } from '../store/groups';
+import { queryPage } from '../db/query';
+import { cleanupMarkerPut, membersAmong, membershipDeletes, memberIds } from '../store/memberships';
+import { foldCase } from '../text';
+import { invalidValue } from './errors';
+import { equalities, matches, parseFilter } from './filter';
+import { canonical, groupFields } from './input';
+import { groupChanges, normalizeOperations, type GroupChanges } from './patch';
+import { scimGroup, type ScimResource } from './resources';
+
+/** Members added or removed by one PUT or PATCH (one transaction: 3 items an addition, 2 a removal). */
+export const MAX_MEMBER_CHANGES = 30;
+
+export async function asScimGroup(group: StoredGroup, base: string, withMembers: boolean): Promise<ScimResource> {
+  const members = withMembers ? (await membersOf(group)).map((u) => ({ id: u.id, user_name: u.user_name })) : undefined;
+  return scimGroup(group, members, base);
+}
+
+export async function createScimGroup(ctx: ChangeContext, body: unknown): Promise<StoredGroup> {
+  const fields = groupFields(canonical('Group', body));
+  const { group } = await createGroup(ctx, { name: fields.name, external_id: fields.external_id, user_ids: fields.member_ids });
+  return group;
+}
+
+export async function getScimGroup(id: string): Promise<StoredGroup> {
+  return getGroup(id);
+}
+
+export async function replaceScimGroup(ctx: ChangeContext, id: string, body: unknown, expectedVersion?: number): Promise<StoredGroup> {
+  const fields = groupFields(canonical('Group', body));
+  const changes: GroupChanges = { name: fields.name, external_id: fields.external_id, clear: false, adds: new Set(), removes: new Set() };
+  if (fields.member_ids !== undefined) {
+    changes.clear = true;
+    fields.member_ids.forEach((m) => changes.adds.add(m));
+  }
+  return changeGroup(ctx, id, changes, expectedVersion);
+}
+
+export async function patchScimGroup(ctx: ChangeContext, id: string, body: unknown, expectedVersion?: number): Promise<StoredGroup> {
+  return changeGroup(ctx, id, groupChanges(normalizeOperations(body)), expectedVersion);
+}
+
+export async function deleteScimGroup(ctx: ChangeContext, id: string, expectedVersion?: number): Promise<void> {
+  await deleteGroup(ctx, id, expectedVersion);
+}
+
+/** The change as writes, from the group as read (see the top of this file). */
+async function changeGroup(ctx: ChangeContext, id: string, changes: GroupChanges, expectedVersion?: number): Promise<StoredGroup> {
+  if (changes.adds.size + changes.removes.size > MAX_MEMBER_CHANGES) {
+    throw invalidValue(`At most ${MAX_MEMBER_CHANGES} members are added or removed by one request; nothing was changed.`);
+  }
+  return withFreshRead(async () => {
+    const before = await getGroup(id);
+    if (expectedVersion !== undefined && expectedVersion !== before.version) throw preconditionFailed();
+    const now = new Date().toISOString();
+    const candidates = [...changes.adds, ...changes.removes];
+    const present = changes.clear ? new Set<string>() : await membersAmong(before, candidates);
+    const adds = [...changes.adds].filter((u) => !present.has(u));
+    const removes = [...changes.removes].filter((u) => present.has(u));
+    const name = changes.name !== undefined && changes.name !== before.name ? changes.name : undefined;
+    const externalId = changes.external_id !== undefined && changes.external_id !== before.external_id ? changes.external_id : undefined;
+    const current = changes.clear ? await memberIds(before) : [];
+    // Clearing a group whose members are exactly those to keep changes nothing of its members.
+    const sameMembers = current.length === adds.length && adds.every((u) => current.includes(u));
+    const startsOver = changes.clear && !sameMembers;
+    if (!startsOver && adds.length === 0 && removes.length === 0 && name === undefined && externalId === undefined) return before;
+
+    const generation = startsOver ? newId() : before.generation;
+    const target = { id, generation };
+    const writes: Write[] = [
+      changeGroupWrite(
+        before,
+        {
+          name,
+          external_id: externalId,
+          ...(startsOver ? { newGeneration: { generation, users: adds.length } } : { delta: adds.length - removes.length }),
+        },
+        now,
+        MAX_GROUP_USERS,
+        (stored) => {
+          if (!isPublished(stored)) return groupNotFound(id);
+          if (adds.length > removes.length && Number(stored.user_count) + adds.length - removes.length > MAX_GROUP_USERS)
+            return groupFull(id);
+          return expectedVersion !== undefined && Number(stored.version) !== expectedVersion ? preconditionFailed() : new StaleReadError();
+        },
+      ),
+    ];
+    if (name !== undefined && foldCase(name) !== foldCase(before.name)) writes.push(releaseName(id, before.name), claimName(id, name));
+    if (externalId !== undefined) {
+      if (before.external_id !== null) writes.push(releaseExternalId(id, before.external_id));
+      if (externalId !== null) writes.push(claimExternalId(id, externalId));
+    }
+    if (startsOver) writes.push(cleanupMarkerPut(before, now));
+    for (const userId of adds) writes.push(userCheckWrite(userId, now), ...newMembership(target, userId, now));
+    for (const userId of removes) writes.push(...membershipDeletes(before, userId, () => new StaleReadError()));
+    const audit: Record<string, unknown> = {};
+    if (name !== undefined) audit.name = { from: before.name, to: name };
+    if (externalId !== undefined) audit.external_id = { from: before.external_id, to: externalId };
+    if (startsOver) audit.removed_user_ids = current.filter((u) => !adds.includes(u));
+    if (adds.length > 0) audit.added_user_ids = startsOver ? adds.filter((u) => !current.includes(u)) : adds;
+    if (removes.length > 0) audit.removed_user_ids = removes;
+    writes.push(groupAudit(ctx, id, audit, now));
+    if (writes.length > MAX_TRANSACTION_ITEMS) {
+      throw invalidValue(`This change needs more than one transaction (${writes.length} items); send fewer members at once.`);
+    }
+    try {
+      await transactWrite(writes);
+    } catch (error) {
+      if (error instanceof MissingUserError) throw notFound('User', error.userId);
+      throw error;
+    }
+    const item = await findGroupItem(id);
+    if (!isPublished(item)) throw groupNotFound(id);
+    return toGroup(item);
+  });
+}
+
+// --- lists -------------------------------------------------------------------------------
+
+export interface GroupListRequest {
+  filter?: string;
+  startIndex: number;
+  count: number;
+  withMembers: boolean;
+}
+
+/**
+ * GET /Groups: `displayName eq`, `externalId eq` and `id eq` by key (with
+ * `members eq`: one membership read); anything else reads every group (a few
+ * thousand in the largest organizations) and filters, reading members only
+ * when the filter or the answer needs them.
+ */
+export async function listScimGroups(request: GroupListRequest, base: string): Promise<{ resources: ScimResource[]; total: number }> {
+  const filter = request.filter === undefined ? undefined : parseFilter('Group', request.filter);
+  const parts = filter && equalities(filter);
+  const keyed = parts?.some((p) => p.attribute !== 'members.value') && parts.every((p) => KEYS.includes(p.attribute));
+  const page = (all: ScimResource[]) => all.slice(request.startIndex - 1, request.startIndex - 1 + request.count);
+  if (keyed) {
+    const groups = await lookUp(parts!);
+    const resources = await Promise.all(groups.map((group) => asScimGroup(group, base, request.withMembers)));
+    return { resources: page(resources), total: resources.length };
+  }
+  const needsMembers = request.withMembers || (filter !== undefined && JSON.stringify(filter).includes('"members"'));
+  const resources = await Promise.all((await allGroups()).map((group) => asScimGroup(group, base, needsMembers)));
+  const matching = filter ? resources.filter((r) => matches(filter, r)) : resources;
+  return {
+    resources: page(matching).map((resource) => (request.withMembers ? resource : withoutMembers(resource))),
+    total: matching.length,
+  };
+}
+
+const KEYS = ['displayName', 'externalId', 'id', 'members.value'];
+
+const withoutMembers = ({ members: _members, ...rest }: ScimResource): ScimResource => rest;
+
+/** The group the equalities name, if it has every member they name. */
+async function lookUp(parts: Array<{ attribute: string; value: string }>): Promise<StoredGroup[]> {
+  const ids = new Set<string>();
+  for (const { attribute, value } of parts) {
+    if (attribute === 'members.value') continue;
+    const id =
+      attribute === 'id'
+        ? value
+        : attribute === 'externalId'
+          ? await claimHolder('group_external_id', value, false)
+          : ((await findGroupNameClaim(value))?.group_id as string | undefined);
+    if (id === undefined) return [];
+    ids.add(id);
+  }
+  if (ids.size !== 1) return [];
+  const item = await findGroupItem([...ids][0]);
+  if (!isPublished(item)) return [];
+  const group = toGroup(item);
+  const members = parts.filter((p) => p.attribute === 'members.value').map((p) => p.value);
+  if (members.length > 0 && (await membersAmong(group, members)).size !== new Set(members).size) return [];
+  return [group];
+}
+
+/** Every published group, by name. */
+async function allGroups(): Promise<StoredGroup[]> {
+  const groups: StoredGroup[] = [];
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const found = await queryPage(groupList.byName(), { startKey, limit: 1000 });
+    groups.push(...found.items.filter(isPublished).map(toGroup));
+    startKey = found.next;
+  } while (startKey);
+  return groups;
+}

@@ -1,0 +1,208 @@
+/**
+ * SCIM's /Users: each request one change of the service's user, with every
+ * rule of the admin API (claims, quotas, one department per user, audit with
+ * actor `scim:<token>`), all or nothing.
+ */
+import { createHash } from 'node:crypto';
+import type { ChangeContext } from '../audit/context';
+import { listStoredUsers, type UserFilters, type UserListRequest } from '../lists/users';
+import { notFound } from '../problems';
+import { claimHolder } from '../store/claims';
+import { keepCursor, keptCursor } from '../store/scim-pages';
+import { departmentNames, findDepartment } from '../store/departments';
+import { findUser, findUsers, type StoredUser, type User } from '../store/users';
+import { changeUser, createUser, deleteUser, type UserFieldsChange } from '../users/commands';
+import { resolveDepartment } from './departments';
+import { invalidValue } from './errors';
+import { equalities, matches, parseFilter, type Resolved } from './filter';
+import { canonical, userFields, type Canonical, type UserFields } from './input';
+import { applyToUser, normalizeOperations } from './patch';
+import { scimUser, type ScimResource } from './resources';
+import { ENTERPRISE_SCHEMA } from './schema';
+
+/** Where resources live, for `meta.location`: `https://host/scim/v2`. */
+export type Base = string;
+
+async function departmentNameOf(user: User): Promise<string | null> {
+  if (!user.department_id) return null;
+  return (await findDepartment(user.department_id))?.name ?? null;
+}
+
+export async function asScimUser(user: StoredUser, base: Base): Promise<ScimResource> {
+  return scimUser(user, user.version, await departmentNameOf(user), base);
+}
+
+/** Many users as resources, their departments' names read together. */
+export async function asScimUsers(users: StoredUser[], base: Base): Promise<ScimResource[]> {
+  const names = await departmentNames(users.flatMap((u) => (u.department_id ? [u.department_id] : [])));
+  return users.map((user) => scimUser(user, user.version, user.department_id ? (names.get(user.department_id) ?? null) : null, base));
+}
+
+/** The service's change for the fields a SCIM resource sets: the department resolved, `activated` only when given. */
+async function changeFor(ctx: ChangeContext, fields: UserFields): Promise<UserFieldsChange> {
+  const { department, ...rest } = fields;
+  return { ...rest, department_id: department === null ? null : await resolveDepartment(ctx, department) };
+}
+
+export async function createScimUser(ctx: ChangeContext, body: unknown): Promise<StoredUser> {
+  const fields = userFields(canonical('User', body));
+  const change = await changeFor(ctx, fields);
+  return createUser(ctx, { ...change, activated: change.activated ?? true, email: fields.email, last_name: fields.last_name });
+}
+
+export async function replaceScimUser(ctx: ChangeContext, id: string, body: unknown, expectedVersion?: number): Promise<StoredUser> {
+  const fields = userFields(canonical('User', body));
+  const change = await changeFor(ctx, fields);
+  return changeUser(ctx, id, () => change, expectedVersion);
+}
+
+/** The user as a canonical SCIM resource: what PATCH operations apply to. */
+function canonicalOf(user: User, departmentName: string | null): Canonical {
+  return {
+    userName: user.user_name,
+    ...(user.external_id === null ? {} : { externalId: user.external_id }),
+    name: { givenName: user.first_name, familyName: user.last_name },
+    emails: [{ value: user.email, type: 'work', primary: true }],
+    active: user.activated,
+    roles: [{ value: user.account_role, primary: true }],
+    ...(departmentName === null ? {} : { [ENTERPRISE_SCHEMA]: { department: departmentName } }),
+  };
+}
+
+export async function patchScimUser(ctx: ChangeContext, id: string, body: unknown, expectedVersion?: number): Promise<StoredUser> {
+  const operations = normalizeOperations(body);
+  return changeUser(
+    ctx,
+    id,
+    async (before) => {
+      const departmentName = await departmentNameOf(before);
+      const patched = applyToUser(canonicalOf(before, departmentName), operations);
+      const fields = userFields(patched);
+      // The department the user is in is named by its name: the same one, without a look-up.
+      if (fields.department !== null && before.department_id && fields.department === departmentName) {
+        const { department: _same, ...rest } = fields;
+        return { ...rest, department_id: before.department_id };
+      }
+      return changeFor(ctx, fields);
+    },
+    expectedVersion,
+  );
+}
+
+export async function deleteScimUser(ctx: ChangeContext, id: string, expectedVersion?: number): Promise<void> {
+  await deleteUser(ctx, id, expectedVersion);
+}
+
+export async function getScimUser(id: string): Promise<StoredUser> {
+  const user = await findUser(id);
+  if (!user) throw notFound('User', id);
+  return user;
+}
+
+// --- lists -------------------------------------------------------------------------------
+
+export interface ListRequest {
+  filter?: string;
+  /** 1-based. */
+  startIndex: number;
+  count: number;
+  /** Who pages (the token): pages are remembered per client and filter (lib/store/scim-pages.ts). */
+  client: string;
+}
+
+/** Users whose claims hold the values of an equality filter (the look-ups identity providers send). */
+async function lookUp(filter: Resolved): Promise<StoredUser[] | undefined> {
+  const parts = equalities(filter);
+  if (!parts || parts.length === 0) return undefined;
+  let ids: Set<string> | undefined;
+  for (const { attribute, value } of parts) {
+    let id: string | undefined;
+    if (attribute === 'id') id = value;
+    else if (attribute === 'userName') id = await claimHolder('user_name', value, false);
+    else if (attribute === 'externalId') id = await claimHolder('external_id', value, false);
+    else if (attribute === 'emails.value') id = await claimHolder('email', value, false);
+    else return undefined;
+    const found = new Set(id === undefined ? [] : [id]);
+    ids = ids ? new Set([...ids].filter((x) => found.has(x))) : found;
+  }
+  const users = await findUsers([...ids!]);
+  // The claim found the user; the filter, evaluated on it, decides (a user renamed since the claim was read).
+  return [...users.values()];
+}
+
+/**
+ * The filters the user lists index (`active eq`, `name.familyName sw`,
+ * `roles.value eq`, and conjunctions of them): answered from the indexes,
+ * totals from counters.
+ */
+function indexedFilters(filter: Resolved | undefined): UserFilters | undefined {
+  if (!filter) return {};
+  const parts = filter.op === 'and' ? filter.filters : [filter];
+  const filters: UserFilters = {};
+  for (const part of parts) {
+    if (part.op === 'eq' && part.path.canonical === 'active' && typeof part.value === 'boolean') filters.activated = part.value;
+    else if (part.op === 'sw' && part.path.canonical === 'name.familyName' && typeof part.value === 'string' && part.value !== '') {
+      filters.lastNamePrefixes = [part.value.toLowerCase()];
+    } else if (part.op === 'eq' && part.path.canonical === 'roles.value' && typeof part.value === 'string')
+      filters.roles = [part.value as never];
+    else return undefined;
+  }
+  return filters;
+}
+
+const SORT: UserListRequest['sort'] = { field: 'last_name', direction: 'asc' };
+/** The deepest offset a list reads (API.md); deeper pages come by the cursor the page before left. */
+const MAX_OFFSET = 10_000;
+
+/**
+ * GET /Users: equality look-ups by key, indexed filters from the user list
+ * (a page costs its own items), anything else by reading every user and
+ * filtering (its cost is that of the whole list; the document says so).
+ */
+export async function listScimUsers(
+  request: ListRequest,
+  base: Base,
+): Promise<{ resources: ScimResource[]; total: number; cursor?: string }> {
+  const filter = request.filter === undefined ? undefined : parseFilter('User', request.filter);
+  if (filter) {
+    const found = await lookUp(filter);
+    if (found) {
+      const resources = await asScimUsers(found, base);
+      const matching = resources.filter((r) => matches(filter, r));
+      return { resources: matching.slice(request.startIndex - 1, request.startIndex - 1 + request.count), total: matching.length };
+    }
+  }
+  const indexed = indexedFilters(filter);
+  if (indexed) {
+    const list = createHash('sha256')
+      .update(`${request.client}|users|${request.filter?.trim() ?? ''}`)
+      .digest('base64url');
+    const cursor = request.startIndex > 1 ? await keptCursor(list, request.startIndex) : undefined;
+    if (!cursor && request.startIndex - 1 > MAX_OFFSET) {
+      throw invalidValue(
+        `A startIndex above ${MAX_OFFSET + 1} is reached by paging to it in order (each page remembers where the next starts).`,
+      );
+    }
+    const page = await listStoredUsers(
+      { kind: 'all' },
+      { count: request.count, offset: cursor ? 0 : request.startIndex - 1, cursor, sort: SORT, filters: indexed },
+    );
+    if (page.next_cursor) await keepCursor(list, request.startIndex + page.users.length, page.next_cursor);
+    return { resources: await asScimUsers(page.users, base), total: page.total };
+  }
+  // Any other filter: every user, filtered here.
+  const everyone = await allUsers();
+  const resources = (await asScimUsers(everyone, base)).filter((r) => matches(filter!, r));
+  return { resources: resources.slice(request.startIndex - 1, request.startIndex - 1 + request.count), total: resources.length };
+}
+
+async function allUsers(): Promise<StoredUser[]> {
+  const users: StoredUser[] = [];
+  let cursor: string | undefined;
+  do {
+    const page = await listStoredUsers({ kind: 'all' }, { count: 1000, offset: 0, cursor, sort: SORT, filters: {} });
+    users.push(...page.users);
+    cursor = page.next_cursor ?? undefined;
+  } while (cursor);
+  return users;
+}

@@ -46,7 +46,8 @@ export function keyAttributes(index: IndexDefinition): { partition: KeyAttribute
 }
 
 /**
- * The global secondary indexes. An index is a pair of attributes; several
+ * The global secondary indexes. An index is a partition attribute and a sort
+ * attribute (or two: a multi-attribute sort key, `thenBy`); several
  * indexes share attributes (every name-sorted index sorts on `gsi1sk`), and
  * each item kind fills the attributes of the indexes it is listed in (its
  * store module says which). An item without both attributes of an index is

@@ -16,15 +16,24 @@
  * It starts its own DynamoDB Local, s3rver and SES stand-in (in memory,
  * free ports) and stops them at the end. Results: the tables on stdout and
  * bench/results.json.
+ *
+ * It runs on the Lambda runtime's Node (support/runtime.ts): started on
+ * another one, it starts itself again on that binary, so every section —
+ * the fresh-process imports of the cold start, the warm handlers of the
+ * overhead, the report and list children — runs on what the functions run
+ * on. `--host-node` keeps this machine's Node instead (results.json says so).
  */
+import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
-import { cpus, loadavg } from 'node:os';
+import { arch, cpus, loadavg, platform } from 'node:os';
 import { join } from 'node:path';
-import { startLocalServices } from '../infra/local/services';
-import { COLD_START_GOALS, measureColdStart, type ColdStartResult } from './cold-start';
+import type { ColdStartResult } from './cold-start';
+import { findLambdaNode, major } from './support/runtime';
 import { progress, round, table } from './support/util';
 
 const quick = process.argv.includes('--quick');
+// --host-node: run on this machine's Node, not the Lambda runtime's (tools/lambda-node or LAMBDA_NODE).
+const hostNode = process.argv.includes('--host-node');
 const only = process.argv
   .find((arg) => arg.startsWith('--only='))
   ?.slice('--only='.length)
@@ -81,11 +90,59 @@ if (Number.isInteger(listRuns) && listRuns > 0) SIZES.list.runs = listRuns;
 
 const mark = (ok: boolean) => (ok ? 'yes' : 'NO');
 
+/**
+ * Starts this script again on the Lambda runtime's Node unless it runs on it
+ * already (or --host-node); answers the child's exit code, or undefined to
+ * go on here.
+ */
+async function onLambdaNode(): Promise<number | undefined> {
+  if (hostNode || process.env.BENCH_LAMBDA_NODE) return undefined;
+  const { node, reason } = findLambdaNode();
+  if (!node) throw new Error(`no Node.js of the Lambda runtime: ${reason}; or run on this machine's ${process.version} with --host-node`);
+  if (node.version === process.versions.node) return undefined;
+  progress(`starting again on Node ${node.version} (${node.source}), the Lambda runtime's; this machine's is ${process.version}`);
+  const child = spawn(node.path, ['--import', 'tsx', join(projectRoot, 'bench', 'run.ts'), ...process.argv.slice(2)], {
+    cwd: projectRoot,
+    stdio: 'inherit',
+    env: { ...process.env, BENCH_LAMBDA_NODE: node.source, BENCH_HOST_NODE: process.version },
+  });
+  // Ctrl-C reaches both processes; the child stops its services and exits, and this one follows it.
+  const ignore = () => {};
+  process.on('SIGINT', ignore);
+  process.on('SIGTERM', ignore);
+  return new Promise((resolve, reject) => {
+    child.on('error', reject);
+    child.on('exit', (code, signal) => resolve(code ?? (signal ? 1 : 0)));
+  });
+}
+
+/** What results.json and the output say about the Node the bench ran on, next to the Lambda runtime. */
+async function runtimeInfo() {
+  const { FUNCTION_ARCHITECTURE, FUNCTION_RUNTIME } = await import('../infra/bundling');
+  const lambdaMajor = Number(/^nodejs(\d+)\.x$/.exec(FUNCTION_RUNTIME.name)?.[1]);
+  return {
+    node: process.versions.node,
+    v8: process.versions.v8,
+    platform: platform(),
+    arch: arch(),
+    source: process.env.BENCH_LAMBDA_NODE ?? (hostNode ? "this machine's (--host-node)" : "this machine's"),
+    host_node: (process.env.BENCH_HOST_NODE ?? process.version).replace(/^v/, ''),
+    lambda_runtime: FUNCTION_RUNTIME.name,
+    lambda_architecture: FUNCTION_ARCHITECTURE.name,
+    /** The same major version as the Lambda runtime: the figures describe what deploys (but on this machine's CPU architecture). */
+    matches_lambda_runtime: major(process.versions.node) === lambdaMajor,
+  };
+}
+
 async function main() {
+  const code = await onLambdaNode();
+  if (code !== undefined) process.exit(code);
   const started = new Date();
   const loadBefore = loadavg()[0];
+  const runtime = await runtimeInfo();
   const results: Record<string, unknown> = {
     node: process.version,
+    runtime,
     quick,
     started_at: started.toISOString(),
     machine: { cpus: cpus().length, load_average_at_start: round(loadBefore, 2) },
@@ -94,12 +151,19 @@ async function main() {
   const print = (title: string, text: string) => {
     process.stdout.write(`\n${title}\n${text}\n`);
   };
+  process.stdout.write(
+    `Runtime: Node ${runtime.node} (${runtime.platform}/${runtime.arch}, ${runtime.source}); the functions run ${runtime.lambda_runtime} on ` +
+      `${runtime.lambda_architecture}${runtime.matches_lambda_runtime ? '' : ' — NOT the Lambda runtime: these figures do not prove its goals'}\n`,
+  );
 
   if (wanted('cold')) {
+    const { COLD_START_GOALS, measureColdStart } = await import('./cold-start');
     const cold: ColdStartResult[] = await measureColdStart(projectRoot, { runs: SIZES.importRuns, only: coldFunctions });
     results.cold_start = cold;
     print(
-      `Cold start (median of ${SIZES.importRuns} fresh-process imports each; goal: ≤ ${COLD_START_GOALS.bytes}× bytes and ≤ ${COLD_START_GOALS.import}× import time of the floor)`,
+      `Cold start on Node ${runtime.node} (median of ${SIZES.importRuns} alternating fresh-process imports each, function and floor; ` +
+        `goal: bytes ≤ ${COLD_START_GOALS.bytes}× the floor's — with no AWS client, ≤ the floor + ${COLD_START_GOALS.noClientBytes / 1024} KB — ` +
+        `and import ≤ ${COLD_START_GOALS.import}× the floor's wall time; CPU × is the same ratio of the import's CPU time)`,
       table(
         [
           'function',
@@ -109,6 +173,7 @@ async function main() {
           'floor bytes',
           'floor ms',
           'bytes ×',
+          'bytes limit',
           'import ×',
           'CPU ×',
           'goal',
@@ -122,6 +187,7 @@ async function main() {
           c.baseline_bytes,
           c.baseline_import_ms,
           c.bytes_ratio,
+          c.bytes_limit,
           c.import_ratio,
           c.import_cpu_ratio,
           mark(c.meets_goal),
@@ -132,11 +198,13 @@ async function main() {
         ]),
       ),
     );
+    for (const c of cold.filter((c) => c.clients_note)) process.stdout.write(`  ${c.name}: ${c.clients_note}\n`);
   }
 
   const needsServices = ['overhead', 'bulk', 'capacity', 'reports', 'list'].some(wanted);
   if (needsServices) {
     progress('starting DynamoDB Local, s3rver and the SES stand-in');
+    const { startLocalServices } = await import('../infra/local/services');
     const services = await startLocalServices({ tableName: 'bench' });
     // Before any lib/ module is imported: lib/config.ts and the logger read the environment once.
     Object.assign(process.env, services.env, {

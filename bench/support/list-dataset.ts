@@ -413,7 +413,7 @@ export function groupItemsFor(users: number, prefix: string): { items: Item[]; c
     const id = `${prefix}g${pad(g, width)}`;
     const name = `${DEPARTMENT_FUNCTIONS[g % DEPARTMENT_FUNCTIONS.length]} circle ${g}`;
     const createdAt = iso(createdFrom + random() * (NOW_MS - createdFrom));
-    const group = newGroupItem({ id, name, description: '' }, `gen${g}`, createdAt, {
+    const group = newGroupItem({ id, name, description: '', external_id: null }, `gen${g}`, createdAt, {
       state: 'active',
       user_count: Math.min(10_000, ranked[g]),
       version: 1,

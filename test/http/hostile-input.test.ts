@@ -482,7 +482,18 @@ function checkAnswer(sent: Sent & { route?: (typeof routes)[number] }, received:
     // A body may echo what was asked (an unknown id in a 404): only what the caller did not send is a leak.
     if (!asked.includes(leak)) expect(text, `${label} contains ${leak}`).not.toContain(leak);
   }
-  if (received.status >= 400 && sent.method !== 'HEAD') {
+  // The gateway's own answer to a path or method no route serves is problem+json, on /scim/v2 too.
+  const unrouted = received.status === 404 && text.includes('No route for');
+  const reachedScimRoute = sent.route?.access === 'scim' && !unrouted;
+  if (received.status >= 400 && sent.method !== 'HEAD' && reachedScimRoute) {
+    // SCIM routes answer SCIM errors (RFC 7644 §3.12), never problem+json.
+    expect(received.headers['content-type'], label).toBe('application/scim+json');
+    expect(JSON.parse(text), label).toMatchObject({
+      schemas: ['urn:ietf:params:scim:api:messages:2.0:Error'],
+      status: String(received.status),
+      detail: expect.any(String),
+    });
+  } else if (received.status >= 400 && sent.method !== 'HEAD') {
     expect(received.headers['content-type'], label).toBe('application/problem+json');
     const problem = JSON.parse(text);
     expect(problem, label).toMatchObject({

@@ -5,49 +5,18 @@
  * is checked against the OpenAPI document by the Api client.
  */
 import { describe, expect, it } from 'vitest';
-import { READ_TOKEN, useApi, type ApiResponse } from '../support/api';
+import { READ_TOKEN, useApi } from '../support/api';
 import { unique } from '../support/fixtures';
 import { invariantViolations } from '../support/invariants';
+import { ENTERPRISE_SCHEMA, expectScimError, GROUP_SCHEMA, newScimToken, patchOps, scimClient, USER_SCHEMA } from '../support/scim';
 
 const api = useApi();
-
-const USER = 'urn:ietf:params:scim:schemas:core:2.0:User';
-const ENTERPRISE = 'urn:ietf:params:scim:schemas:extension:enterprise:2.0:User';
-const GROUP = 'urn:ietf:params:scim:schemas:core:2.0:Group';
-const PATCH = 'urn:ietf:params:scim:api:messages:2.0:PatchOp';
-const ERROR = 'urn:ietf:params:scim:api:messages:2.0:Error';
-
-async function newToken(description = 'test IdP'): Promise<{ id: string; token: string }> {
-  const response = await api.post('/v2/scim/tokens', { description });
-  expect(response.status, response.text).toBe(201);
-  return response.body;
-}
-
-let tokenPromise: Promise<{ id: string; token: string }> | undefined;
-const token = () => (tokenPromise ??= newToken());
-
-const scim = {
-  async request(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<ApiResponse> {
-    const { token: secret } = await token();
-    return api.request(method, `/scim/v2${path}`, {
-      token: secret,
-      ...(body === undefined ? {} : { rawBody: JSON.stringify(body) }),
-      headers: { ...(body === undefined ? {} : { 'content-type': 'application/scim+json' }), ...headers },
-    });
-  },
-  get: (path: string, headers?: Record<string, string>) => scim.request('GET', path, undefined, headers),
-  post: (path: string, body: unknown) => scim.request('POST', path, body),
-  put: (path: string, body: unknown, headers?: Record<string, string>) => scim.request('PUT', path, body, headers),
-  patch: (path: string, body: unknown, headers?: Record<string, string>) => scim.request('PATCH', path, body, headers),
-  delete: (path: string, headers?: Record<string, string>) => scim.request('DELETE', path, undefined, headers),
-};
-
-const ops = (...Operations: unknown[]) => ({ schemas: [PATCH], Operations });
+const scim = scimClient(api);
 
 function userBody(fields: Record<string, unknown> = {}) {
   const name = unique('ada');
   return {
-    schemas: [USER],
+    schemas: [USER_SCHEMA],
     userName: `${name}@example.com`,
     name: { givenName: 'Ada', familyName: 'Lovelace' },
     emails: [{ value: `${name}@example.com`, type: 'work', primary: true }],
@@ -62,17 +31,9 @@ async function createUser(fields: Record<string, unknown> = {}) {
   return response.body;
 }
 
-function expectScimError(response: ApiResponse, status: number, scimType?: string) {
-  expect(response.status, response.text).toBe(status);
-  expect(response.headers.get('content-type')).toMatch(/^application\/scim\+json/);
-  expect(response.body.schemas).toEqual([ERROR]);
-  expect(response.body.status).toBe(String(status));
-  if (scimType) expect(response.body.scimType).toBe(scimType);
-}
-
 describe('SCIM tokens', () => {
   it('shows the secret once, lists without it, and a revoked token stops working', async () => {
-    const made = await newToken('Okta production');
+    const made = await newScimToken(api, 'Okta production');
     expect(made as unknown).toEqual({
       id: expect.any(String),
       description: 'Okta production',
@@ -96,7 +57,7 @@ describe('SCIM tokens', () => {
   });
 
   it('SCIM routes refuse admin JWTs and wrong secrets; SCIM tokens open no admin route', async () => {
-    const made = await newToken();
+    const made = await newScimToken(api);
     expectScimError(await api.get('/scim/v2/Users', {}), 401);
     expectScimError(await api.get('/scim/v2/Users', { token: `${made.token.split('.')[0]}.wrong` }), 401);
     expectScimError(await api.get('/scim/v2/Users', { token: null }), 401);
@@ -118,11 +79,11 @@ describe('discovery', () => {
   it('ResourceTypes and Schemas, listed and one by one', async () => {
     const types = await scim.get('/ResourceTypes');
     expect(types.body.Resources.map((r: { id: string }) => r.id)).toEqual(['User', 'Group']);
-    expect((await scim.get('/ResourceTypes/User')).body.schemaExtensions).toEqual([{ schema: ENTERPRISE, required: false }]);
+    expect((await scim.get('/ResourceTypes/User')).body.schemaExtensions).toEqual([{ schema: ENTERPRISE_SCHEMA, required: false }]);
     expectScimError(await scim.get('/ResourceTypes/Device'), 404);
     const schemas = await scim.get('/Schemas');
-    expect(schemas.body.Resources.map((r: { id: string }) => r.id)).toEqual([USER, ENTERPRISE, GROUP]);
-    const user = (await scim.get(`/Schemas/${USER}`)).body;
+    expect(schemas.body.Resources.map((r: { id: string }) => r.id)).toEqual([USER_SCHEMA, ENTERPRISE_SCHEMA, GROUP_SCHEMA]);
+    const user = (await scim.get(`/Schemas/${USER_SCHEMA}`)).body;
     expect(user.attributes.map((a: { name: string }) => a.name)).toEqual([
       'id',
       'externalId',
@@ -143,7 +104,7 @@ describe('Users', () => {
     expect(created.headers.get('location')).toBe(created.body.meta.location);
     expect(created.headers.get('etag')).toBe(created.body.meta.version);
     expect(created.body).toMatchObject({
-      schemas: [USER],
+      schemas: [USER_SCHEMA],
       userName: body.userName,
       externalId: 'okta-1',
       name: { givenName: 'Ada', familyName: 'Lovelace' },
@@ -197,36 +158,42 @@ describe('Users', () => {
 
   it('unknown id: 404 SCIM error', async () => {
     expectScimError(await scim.get('/Users/no-such-user'), 404);
-    expectScimError(await scim.patch('/Users/no-such-user', ops({ op: 'replace', path: 'active', value: false })), 404);
+    expectScimError(await scim.patch('/Users/no-such-user', patchOps({ op: 'replace', path: 'active', value: false })), 404);
     expectScimError(await scim.delete('/Users/no-such-user'), 404);
   });
 
   it('the enterprise department: by id or by name, created when unknown, removed with an empty value', async () => {
     const department = (await api.post('/v2/departments', { id: unique('d'), name: unique('Research ') })).body;
-    const byName = await createUser({ schemas: [USER, ENTERPRISE], [ENTERPRISE]: { department: department.name.toUpperCase() } });
-    expect(byName[ENTERPRISE]).toEqual({ department: department.name });
+    const byName = await createUser({
+      schemas: [USER_SCHEMA, ENTERPRISE_SCHEMA],
+      [ENTERPRISE_SCHEMA]: { department: department.name.toUpperCase() },
+    });
+    expect(byName[ENTERPRISE_SCHEMA]).toEqual({ department: department.name });
     expect((await api.get(`/v2/users/${byName.id}`)).body.department_id).toBe(department.id);
-    const byId = await createUser({ schemas: [USER, ENTERPRISE], [ENTERPRISE]: { department: department.id } });
+    const byId = await createUser({ schemas: [USER_SCHEMA, ENTERPRISE_SCHEMA], [ENTERPRISE_SCHEMA]: { department: department.id } });
     expect((await api.get(`/v2/users/${byId.id}`)).body.department_id).toBe(department.id);
     const newName = unique('Brand new ');
-    const made = await createUser({ schemas: [USER, ENTERPRISE], [ENTERPRISE]: { department: newName } });
+    const made = await createUser({ schemas: [USER_SCHEMA, ENTERPRISE_SCHEMA], [ENTERPRISE_SCHEMA]: { department: newName } });
     const madeDepartment = (await api.get(`/v2/users/${made.id}`)).body.department_id;
     expect((await api.get(`/v2/departments/${madeDepartment}`)).body.name).toBe(newName);
-    const cleared = await scim.patch(`/Users/${byName.id}`, ops({ op: 'replace', path: `${ENTERPRISE}:department`, value: '' }));
+    const cleared = await scim.patch(
+      `/Users/${byName.id}`,
+      patchOps({ op: 'replace', path: `${ENTERPRISE_SCHEMA}:department`, value: '' }),
+    );
     expect(cleared.status, cleared.text).toBe(200);
-    expect(cleared.body[ENTERPRISE]).toBeUndefined();
+    expect(cleared.body[ENTERPRISE_SCHEMA]).toBeUndefined();
     expect((await api.get(`/v2/users/${byName.id}`)).body.department_id).toBeNull();
   });
 
   it('a move over a quota is 409 with the overage in detail, and nothing changes', async () => {
     const department = (await api.post('/v2/departments', { id: unique('d'), name: unique('Tiny ') })).body;
     expect((await api.put(`/v2/departments/${department.id}/quotas`, { name: 'users', limit: 1 })).status).toBe(200);
-    await createUser({ schemas: [USER, ENTERPRISE], [ENTERPRISE]: { department: department.id } });
+    await createUser({ schemas: [USER_SCHEMA, ENTERPRISE_SCHEMA], [ENTERPRISE_SCHEMA]: { department: department.id } });
     const second = await createUser({ displayName: 'ignored' });
     const moved = await scim.patch(
       `/Users/${second.id}`,
-      ops(
-        { op: 'replace', path: `${ENTERPRISE}:department`, value: department.id },
+      patchOps(
+        { op: 'replace', path: `${ENTERPRISE_SCHEMA}:department`, value: department.id },
         { op: 'replace', path: 'name.familyName', value: 'Changed' },
       ),
     );
@@ -240,7 +207,7 @@ describe('Users', () => {
     const user = await createUser();
     const patched = await scim.patch(
       `/Users/${user.id}`,
-      ops(
+      patchOps(
         { op: 'Replace', path: 'active', value: 'False' },
         { op: 'Replace', value: { 'name.givenName': 'Augusta', 'name.FamilyName': 'King' } },
         { op: 'Add', path: 'emails[type eq "work"].value', value: `${user.id}@new.example.com` },
@@ -258,7 +225,7 @@ describe('Users', () => {
 
   it('PATCH as Okta writes it: replace with a value object', async () => {
     const user = await createUser();
-    const patched = await scim.patch(`/Users/${user.id}`, ops({ op: 'replace', value: { active: false } }));
+    const patched = await scim.patch(`/Users/${user.id}`, patchOps({ op: 'replace', value: { active: false } }));
     expect(patched.status, patched.text).toBe(200);
     expect(patched.body.active).toBe(false);
     // Still there, deactivated: read it and find it.
@@ -267,12 +234,12 @@ describe('Users', () => {
 
   it('If-Match: a stale version is 412 and changes nothing; the current one works', async () => {
     const user = await createUser();
-    const first = await scim.patch(`/Users/${user.id}`, ops({ op: 'replace', path: 'name.givenName', value: 'One' }), {
+    const first = await scim.patch(`/Users/${user.id}`, patchOps({ op: 'replace', path: 'name.givenName', value: 'One' }), {
       'if-match': user.meta.version,
     });
     expect(first.status).toBe(200);
     expectScimError(
-      await scim.patch(`/Users/${user.id}`, ops({ op: 'replace', path: 'name.givenName', value: 'Two' }), {
+      await scim.patch(`/Users/${user.id}`, patchOps({ op: 'replace', path: 'name.givenName', value: 'Two' }), {
         'if-match': user.meta.version,
       }),
       412,
@@ -292,7 +259,7 @@ describe('Users', () => {
     expect(replaced.body.externalId).toBeUndefined();
     const bad = await scim.patch(
       `/Users/${user.id}`,
-      ops({ op: 'replace', path: 'name.givenName', value: 'Changed' }, { op: 'replace', path: 'shoeSize', value: 9 }),
+      patchOps({ op: 'replace', path: 'name.givenName', value: 'Changed' }, { op: 'replace', path: 'shoeSize', value: 9 }),
     );
     expectScimError(bad, 400);
     expect((await scim.get(`/Users/${user.id}`)).body.name.givenName).toBe('Grace');
@@ -306,7 +273,7 @@ describe('Users', () => {
   });
 
   it('changes are audited with actor scim:<token id>', async () => {
-    const { id } = await token();
+    const { id } = await scim.token();
     const user = await createUser();
     const audit = await api.get(`/v2/audit?query=${encodeURIComponent(`resource_id:${user.id}`)}`, { token: READ_TOKEN });
     expect(audit.status, audit.text).toBe(200);
@@ -328,7 +295,7 @@ describe('Groups', () => {
     const [a, b, c] = [await createUser(), await createUser(), await createUser()];
     const name = unique('Admins ');
     const created = await scim.post('/Groups', {
-      schemas: [GROUP],
+      schemas: [GROUP_SCHEMA],
       displayName: name,
       externalId: unique('gx'),
       members: [{ value: a.id }],
@@ -336,7 +303,7 @@ describe('Groups', () => {
     expect(created.status, created.text).toBe(201);
     expect(created.body.members).toEqual([{ value: a.id, display: a.userName, $ref: expect.stringContaining(`/Users/${a.id}`) }]);
     const id = created.body.id;
-    expectScimError(await scim.post('/Groups', { schemas: [GROUP], displayName: name.toLowerCase() }), 409, 'uniqueness');
+    expectScimError(await scim.post('/Groups', { schemas: [GROUP_SCHEMA], displayName: name.toLowerCase() }), 409, 'uniqueness');
 
     const found = await scim.get(
       `/Groups?filter=${encodeURIComponent(`displayName eq "${name.toUpperCase()}"`)}&excludedAttributes=members`,
@@ -344,7 +311,7 @@ describe('Groups', () => {
     expect(found.body.Resources).toEqual([expect.objectContaining({ id, displayName: name })]);
     expect(found.body.Resources[0].members).toBeUndefined();
 
-    const added = await scim.patch(`/Groups/${id}`, ops({ op: 'Add', path: 'members', value: [{ value: b.id }, { value: c.id }] }));
+    const added = await scim.patch(`/Groups/${id}`, patchOps({ op: 'Add', path: 'members', value: [{ value: b.id }, { value: c.id }] }));
     expect(added.status, added.text).toBe(204);
     expect((await api.get(`/v2/groups/${id}`)).body.user_count).toBe(3);
 
@@ -355,12 +322,12 @@ describe('Groups', () => {
 
     const removed = await scim.patch(
       `/Groups/${id}`,
-      ops({ op: 'Remove', path: 'members', value: [{ value: b.id }] }, { op: 'remove', path: `members[value eq "${c.id}"]` }),
+      patchOps({ op: 'Remove', path: 'members', value: [{ value: b.id }] }, { op: 'remove', path: `members[value eq "${c.id}"]` }),
     );
     expect(removed.status, removed.text).toBe(204);
     expect((await scim.get(`/Groups/${id}`)).body.members.map((m: { value: string }) => m.value)).toEqual([a.id]);
 
-    expect((await scim.patch(`/Groups/${id}`, ops({ op: 'remove', path: 'members' }))).status).toBe(204);
+    expect((await scim.patch(`/Groups/${id}`, patchOps({ op: 'remove', path: 'members' }))).status).toBe(204);
     const empty = await scim.get(`/Groups/${id}`);
     expect(empty.body.members ?? []).toEqual([]);
     expect((await api.get(`/v2/groups/${id}`)).body.user_count).toBe(0);
@@ -369,10 +336,10 @@ describe('Groups', () => {
 
   it('an unknown member fails the whole PATCH', async () => {
     const a = await createUser();
-    const created = await scim.post('/Groups', { schemas: [GROUP], displayName: unique('G ') });
+    const created = await scim.post('/Groups', { schemas: [GROUP_SCHEMA], displayName: unique('G ') });
     const failed = await scim.patch(
       `/Groups/${created.body.id}`,
-      ops({ op: 'add', path: 'members', value: [{ value: a.id }] }, { op: 'add', path: 'members', value: [{ value: 'nobody-here' }] }),
+      patchOps({ op: 'add', path: 'members', value: [{ value: a.id }] }, { op: 'add', path: 'members', value: [{ value: 'nobody-here' }] }),
     );
     expect(failed.status).toBeGreaterThanOrEqual(400);
     expect(failed.status).toBeLessThan(500);
@@ -380,10 +347,10 @@ describe('Groups', () => {
   });
 
   it('PATCH renames; attributes asks for the group back; DELETE', async () => {
-    const created = await scim.post('/Groups', { schemas: [GROUP], displayName: unique('Old ') });
+    const created = await scim.post('/Groups', { schemas: [GROUP_SCHEMA], displayName: unique('Old ') });
     const renamed = await scim.patch(
       `/Groups/${created.body.id}?attributes=displayName`,
-      ops({ op: 'replace', path: 'displayName', value: 'Renamed ' + created.body.id }),
+      patchOps({ op: 'replace', path: 'displayName', value: 'Renamed ' + created.body.id }),
     );
     expect(renamed.status, renamed.text).toBe(200);
     expect(renamed.body.displayName).toBe('Renamed ' + created.body.id);
@@ -416,5 +383,128 @@ describe('paging', () => {
     const page = await scim.get('/Users?count=0');
     expect(page.body.itemsPerPage).toBe(0);
     expect(page.body.totalResults).toBeGreaterThan(0);
+  });
+});
+
+describe('races against DynamoDB Local', () => {
+  it('ten creations of one userName in different cases: exactly one 201, the others 409 uniqueness', async () => {
+    const name = `${unique('race')}@example.com`;
+    const answers = await Promise.all(
+      Array.from({ length: 10 }, (_, i) => scim.post('/Users', userBody({ userName: i % 2 ? name.toUpperCase() : name }))),
+    );
+    expect(answers.map((a) => a.status).sort()).toEqual([201, ...Array(9).fill(409)]);
+    expect(await invariantViolations()).toEqual([]);
+  });
+
+  it('two PATCHes with the same If-Match: one applies, the other is 412', async () => {
+    const user = await createUser();
+    const answers = await Promise.all(
+      ['First', 'Second'].map((name) =>
+        scim.patch(`/Users/${user.id}`, patchOps({ op: 'replace', path: 'name.givenName', value: name }), {
+          'if-match': user.meta.version,
+        }),
+      ),
+    );
+    expect(answers.map((a) => a.status).sort()).toEqual([200, 412]);
+    const winner = answers.find((a) => a.status === 200)!.body.name.givenName;
+    expect((await scim.get(`/Users/${user.id}`)).body.name.givenName).toBe(winner);
+  });
+
+  it('an identity provider and an administrator filling one department at once never pass its quota', async () => {
+    const department = (await api.post('/v2/departments', { id: unique('d'), name: unique('Race ') })).body;
+    expect((await api.put(`/v2/departments/${department.id}/quotas`, { name: 'users', limit: 5 })).status).toBe(200);
+    const users = await Promise.all(Array.from({ length: 12 }, () => createUser()));
+    const answers = await Promise.all(
+      users.map((user, i) =>
+        i % 2
+          ? scim.patch(`/Users/${user.id}`, patchOps({ op: 'replace', path: `${ENTERPRISE_SCHEMA}:department`, value: department.name }))
+          : api.post(`/v2/departments/${department.id}/users/${user.id}`),
+      ),
+    );
+    // A loser is refused for the quota, or told to retry after a concurrent change won (409 either way).
+    expect(answers.filter((a) => a.status === 200)).toHaveLength(5);
+    expect(answers.every((a) => a.status === 200 || a.status === 409)).toBe(true);
+    expect((await api.get(`/v2/departments/${department.id}`)).body.user_count).toBe(5);
+    expect(await invariantViolations()).toEqual([]);
+  });
+
+  it('members added and removed by the identity provider while an administrator deletes users stay consistent', async () => {
+    const users = await Promise.all(Array.from({ length: 6 }, () => createUser()));
+    const group = (await scim.post('/Groups', { schemas: [GROUP_SCHEMA], displayName: unique('Churn ') })).body;
+    await Promise.all([
+      ...users.map((user) => scim.patch(`/Groups/${group.id}`, patchOps({ op: 'add', path: 'members', value: [{ value: user.id }] }))),
+      ...users.slice(0, 3).map((user) => api.delete(`/v2/users/${user.id}`)),
+    ]);
+    const members = ((await scim.get(`/Groups/${group.id}`)).body.members ?? []).map((m: { value: string }) => m.value).sort();
+    expect(members).toEqual(
+      users
+        .slice(3)
+        .map((user) => user.id)
+        .sort(),
+    );
+    expect(await invariantViolations()).toEqual([]);
+  });
+});
+
+describe('answers against the schemas the service publishes', () => {
+  interface PublishedAttribute {
+    name: string;
+    type: string;
+    multiValued: boolean;
+    subAttributes?: PublishedAttribute[];
+  }
+  const typeOf = (value: unknown) => (typeof value === 'object' && value !== null ? 'complex' : typeof value);
+
+  /** Every attribute of `resource` is one its schema lists, with the listed type and plurality. */
+  function conforms(resource: Record<string, unknown>, attributes: PublishedAttribute[], where: string): string[] {
+    const wrong: string[] = [];
+    for (const [key, value] of Object.entries(resource)) {
+      const attribute = attributes.find((a) => a.name === key);
+      if (!attribute) {
+        wrong.push(`${where}${key}: not in the published schema`);
+        continue;
+      }
+      const values = attribute.multiValued ? (Array.isArray(value) ? value : [Symbol('not an array')]) : [value];
+      for (const item of values) {
+        const expected = attribute.type === 'reference' || attribute.type === 'dateTime' ? 'string' : attribute.type;
+        if (typeOf(item) !== expected) wrong.push(`${where}${key}: ${typeOf(item)}, published ${attribute.type}`);
+        else if (expected === 'complex')
+          wrong.push(...conforms(item as Record<string, unknown>, attribute.subAttributes ?? [], `${where}${key}.`));
+      }
+    }
+    return wrong;
+  }
+
+  it('users and groups hold only attributes of /Schemas, of the published types', async () => {
+    const schemas = (await scim.get('/Schemas')).body.Resources as Array<{ id: string; attributes: PublishedAttribute[] }>;
+    const attributesOf = (id: string) => schemas.find((schema) => schema.id === id)!.attributes;
+    const department = (await api.post('/v2/departments', { id: unique('d'), name: unique('Schema ') })).body;
+    const user = await createUser({
+      externalId: unique('x'),
+      roles: [{ value: 'admin', primary: true }],
+      schemas: [USER_SCHEMA, ENTERPRISE_SCHEMA],
+      [ENTERPRISE_SCHEMA]: { department: department.id },
+    });
+    const group = (
+      await scim.post('/Groups', {
+        schemas: [GROUP_SCHEMA],
+        displayName: unique('Schema '),
+        externalId: unique('gx'),
+        members: [{ value: user.id }],
+      })
+    ).body;
+    const { schemas: _u, meta: _m, [ENTERPRISE_SCHEMA]: extension, ...core } = user;
+    const { schemas: _g, meta: _n, ...groupCore } = group;
+    expect([
+      ...conforms(core, attributesOf(USER_SCHEMA), 'User.'),
+      ...conforms(extension, attributesOf(ENTERPRISE_SCHEMA), 'EnterpriseUser.'),
+      ...conforms(groupCore, attributesOf(GROUP_SCHEMA), 'Group.'),
+    ]).toEqual([]);
+    // And every attribute the User schema lists is answered (none is published that the service never returns).
+    expect(
+      attributesOf(USER_SCHEMA)
+        .map((a) => a.name)
+        .filter((name) => !(name in core)),
+    ).toEqual([]);
   });
 });

@@ -28,6 +28,8 @@ import {
 
 const api = useApi();
 const entra = scimClient(api);
+/** The same client with the tenant URL Microsoft recommends, `…/scim/v2?aadOptscim062020`. */
+const flagged = scimClient(api, { flag: 'aadOptscim062020' });
 
 /** The user of Microsoft's tutorial ("Create User" request), with a fresh userName. */
 function entraUser(department?: string) {
@@ -143,6 +145,22 @@ describe('Entra: connection and users', () => {
     );
     expectScimError(clash, 409, 'uniqueness');
     expect((await entra.get(`/Users/${b.id}`)).body.name.givenName).toBe('givenName');
+  });
+});
+
+describe('Entra with ?aadOptscim062020 in its tenant URL', () => {
+  it('sends the flag on every request: look-up, create, RFC 7644 PATCH, roles by value filter, delete', async () => {
+    expect((await flagged.get(`/Users?${filterQuery(`userName eq "${randomUUID()}"`)}`)).body.totalResults).toBe(0);
+    const created = await flagged.post('/Users', entraUser(unique('Flagged ')));
+    expect(created.status, created.text).toBe(201);
+    const patched = await flagged.patch(
+      `/Users/${created.body.id}`,
+      patchOps({ op: 'replace', path: 'active', value: false }, { op: 'add', path: 'roles[primary eq "True"].value', value: 'manager' }),
+    );
+    expect(patched.status, patched.text).toBe(200);
+    expect(patched.body).toMatchObject({ active: false, roles: [{ value: 'manager', primary: true }] });
+    expect((await api.get(`/v2/users/${created.body.id}`)).body.account_role).toBe('manager');
+    expect((await flagged.delete(`/Users/${created.body.id}`)).status).toBe(204);
   });
 });
 

@@ -203,6 +203,18 @@ describe('Users', () => {
     expect(await invariantViolations()).toEqual([]);
   });
 
+  it('reactivation is checked against activated_users: 409, and the user stays deactivated', async () => {
+    const department = (await api.post('/v2/departments', { id: unique('d'), name: unique('Active ') })).body;
+    const inDepartment = { schemas: [USER_SCHEMA, ENTERPRISE_SCHEMA], [ENTERPRISE_SCHEMA]: { department: department.id } };
+    await createUser(inDepartment);
+    const sleeper = await createUser({ ...inDepartment, active: false });
+    expect((await api.put(`/v2/departments/${department.id}/quotas`, { name: 'activated_users', limit: 1 })).status).toBe(200);
+    const woken = await scim.patch(`/Users/${sleeper.id}`, patchOps({ op: 'Replace', path: 'active', value: 'True' }));
+    expectScimError(woken, 409);
+    expect(woken.body.detail).toContain('activated_users');
+    expect((await scim.get(`/Users/${sleeper.id}`)).body.active).toBe(false);
+  });
+
   it('PATCH as Entra writes it: capitalised op, string booleans, no path with dotted keys', async () => {
     const user = await createUser();
     const patched = await scim.patch(
@@ -331,6 +343,22 @@ describe('Groups', () => {
     const empty = await scim.get(`/Groups/${id}`);
     expect(empty.body.members ?? []).toEqual([]);
     expect((await api.get(`/v2/groups/${id}`)).body.user_count).toBe(0);
+    expect(await invariantViolations()).toEqual([]);
+  });
+
+  it('a retried member add or removal changes nothing the second time (identity providers retry)', async () => {
+    const user = await createUser();
+    const group = (await scim.post('/Groups', { schemas: [GROUP_SCHEMA], displayName: unique('Retry ') })).body;
+    const add = () => scim.patch(`/Groups/${group.id}`, patchOps({ op: 'add', path: 'members', value: [{ value: user.id }] }));
+    const remove = () => scim.patch(`/Groups/${group.id}`, patchOps({ op: 'remove', path: `members[value eq "${user.id}"]` }));
+    expect([(await add()).status, (await add()).status]).toEqual([204, 204]);
+    expect((await api.get(`/v2/groups/${group.id}`)).body.user_count).toBe(1);
+    expect([(await remove()).status, (await remove()).status]).toEqual([204, 204]);
+    expect((await api.get(`/v2/groups/${group.id}`)).body.user_count).toBe(0);
+    // A retried create after a lost answer finds the user taken, and creates no second one.
+    const body = userBody();
+    expect((await scim.post('/Users', body)).status).toBe(201);
+    expectScimError(await scim.post('/Users', body), 409, 'uniqueness');
     expect(await invariantViolations()).toEqual([]);
   });
 

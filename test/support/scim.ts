@@ -34,16 +34,19 @@ export interface ScimClient {
 /**
  * A client that sends what an identity provider sends: its token as bearer,
  * bodies as `application/scim+json` (Okta adds `; charset=utf-8`), and
- * `Accept: application/scim+json`.
+ * `Accept: application/scim+json`; `flag` is a query parameter sent on every
+ * request, as Entra sends the flags of its tenant URL.
  */
-export function scimClient(api: Api, options: { contentType?: string } = {}): ScimClient {
+export function scimClient(api: Api, options: { contentType?: string; flag?: string } = {}): ScimClient {
   let token: Promise<ScimToken> | undefined;
   const contentType = options.contentType ?? 'application/scim+json';
   const client: ScimClient = {
     token: () => (token ??= newScimToken(api)),
     async request(method, path, body, headers = {}) {
       const { token: secret } = await client.token();
-      return api.request(method, `/scim/v2${path}`, {
+      // Entra keeps a feature flag in the tenant URL and sends it on every request (`?aadOptscim062020`).
+      const url = options.flag ? `${path}${path.includes('?') ? '&' : '?'}${options.flag}` : path;
+      return api.request(method, `/scim/v2${url}`, {
         token: secret,
         ...(body === undefined ? {} : { rawBody: JSON.stringify(body) }),
         headers: { accept: 'application/scim+json', ...(body === undefined ? {} : { 'content-type': contentType }), ...headers },

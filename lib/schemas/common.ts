@@ -29,6 +29,19 @@ export const displayName = /* @__PURE__ */ built(() =>
     ),
 );
 
+/** An identity provider's own id of a user or group (`external_id`): 1–255 characters, or null. */
+export const externalId = /* @__PURE__ */ built(() =>
+  z.nullable(
+    z
+      .string()
+      .check(
+        z.minLength(1, 'must not be empty'),
+        z.maxLength(255, 'must be at most 255 characters'),
+        z.regex(NO_CONTROL_CHARACTERS, 'must not contain control characters'),
+      ),
+  ),
+);
+
 /** ISO 8601 time with an offset or Z; stored normalised to UTC milliseconds. */
 export const isoTime = /* @__PURE__ */ built(() =>
   z.pipe(

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { built, displayName, id, pagination, queryParam, sortParam } from './common';
+import { built, displayName, externalId, id, pagination, queryParam, sortParam } from './common';
 
 /** Up to 2,000 characters; tab and line breaks are allowed, other control characters are not. */
 const description = /* @__PURE__ */ built(() =>
@@ -9,19 +9,6 @@ const description = /* @__PURE__ */ built(() =>
       z.maxLength(2000, 'must be at most 2000 characters'),
       z.regex(/^[^\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]*$/, 'must not contain control characters other than tab and line breaks'),
     ),
-);
-
-/** The identity provider's own id of the group: 1–255 characters, or null. */
-const externalId = /* @__PURE__ */ built(() =>
-  z.nullable(
-    z
-      .string()
-      .check(
-        z.minLength(1, 'must not be empty'),
-        z.maxLength(255, 'must be at most 255 characters'),
-        z.regex(/^[^\u0000-\u001f\u007f]*$/, 'must not contain control characters'),
-      ),
-  ),
 );
 
 export const groupIdParams = /* @__PURE__ */ built(() => z.strictObject({ group_id: id }));

@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { ACCOUNT_ROLES } from './enums';
-import { built, displayName, id, isoTime, pagination, queryParam, sortParam } from './common';
+import { built, displayName, externalId, id, isoTime, pagination, queryParam, sortParam } from './common';
 import { NO_CONTROL_CHARACTERS } from '../text';
 
 const email = /* @__PURE__ */ built(() =>
@@ -23,18 +23,6 @@ const userName = /* @__PURE__ */ built(() =>
       z.maxLength(255, 'must be at most 255 characters'),
       z.regex(NO_CONTROL_CHARACTERS, 'must not contain control characters'),
     ),
-);
-/** The identity provider's own id of the user: 1–255 characters, or null. */
-const externalId = /* @__PURE__ */ built(() =>
-  z.nullable(
-    z
-      .string()
-      .check(
-        z.minLength(1, 'must not be empty'),
-        z.maxLength(255, 'must be at most 255 characters'),
-        z.regex(NO_CONTROL_CHARACTERS, 'must not contain control characters'),
-      ),
-  ),
 );
 
 export const createUserBody = /* @__PURE__ */ built(() =>

@@ -46,13 +46,17 @@ const attribute = (name: string, type: AttributeType, description: string, optio
   ...options,
 });
 
-const USER_ATTRIBUTES: Attribute[] = [
-  attribute('id', 'string', "The service's id of the user.", {
+/** `id`: the service's, read-only, always returned. */
+const idAttribute = (what: string) =>
+  attribute('id', 'string', `The service's id of the ${what}.`, {
     caseExact: true,
     mutability: 'readOnly',
     returned: 'always',
     uniqueness: 'server',
-  }),
+  });
+
+const USER_ATTRIBUTES: Attribute[] = [
+  idAttribute('user'),
   attribute('externalId', 'string', "The identity provider's id of the user (the service's `external_id`).", { caseExact: true }),
   attribute('userName', 'string', 'Sign-in name (`user_name`), unique case-insensitively.', { required: true, uniqueness: 'server' }),
   attribute('name', 'complex', "The user's name.", {
@@ -93,12 +97,7 @@ const ENTERPRISE_ATTRIBUTES: Attribute[] = [
 ];
 
 const GROUP_ATTRIBUTES: Attribute[] = [
-  attribute('id', 'string', "The service's id of the group.", {
-    caseExact: true,
-    mutability: 'readOnly',
-    returned: 'always',
-    uniqueness: 'server',
-  }),
+  idAttribute('group'),
   attribute('externalId', 'string', "The identity provider's id of the group (`external_id`), unique when set.", { caseExact: true }),
   attribute('displayName', 'string', 'The group name (`name`), unique case-insensitively.', { required: true, uniqueness: 'server' }),
   attribute('members', 'complex', 'The users of the group (at most 10,000).', {

@@ -318,7 +318,7 @@ export const operationDocs: Record<string, OperationDoc> = {
     requestExample: { description: 'Okta production' },
   },
   listScimTokens: {
-    description: 'Every SCIM token, newest first, without secrets; `last_used_at` is kept to the minute.',
+    description: 'Every SCIM token, oldest first, without secrets; `last_used_at` is kept to the minute.',
     responses: { 200: { description: 'The tokens.', schema: responses.scimTokenList } },
   },
   deleteScimToken: {

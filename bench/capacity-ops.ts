@@ -18,6 +18,7 @@
  *
  * Every command is also logged, so a Scan anywhere is flagged.
  */
+import { createHash } from 'node:crypto';
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { db } from '../lib/db/client';
 import { auditList } from '../lib/store/audit';
@@ -27,12 +28,14 @@ import { departmentKey, departmentList } from '../lib/store/departments';
 import { groupNameKey } from '../lib/store/group-names';
 import { groupKey, groupList } from '../lib/store/groups';
 import { groupMemberKey, membersPartition, userGroupKey } from '../lib/store/memberships';
+import { ENTERPRISE_SCHEMA, PATCH_SCHEMA, USER_SCHEMA } from '../lib/scim/schema';
 import { reportKey } from '../lib/store/reports';
 import { STATS_PARTITION } from '../lib/store/stats';
 import { departmentCopyKey, userKey, userLists } from '../lib/store/users';
 import type { Key } from '../lib/db/table';
+import { MAX_TRANSACTION_ITEMS } from '../lib/db/transact';
 import { INDEXES, type IndexDefinition } from '../lib/db/table';
-import { measure, meterCapacity } from './support/capacity';
+import { capacitySoFar, measure, meterCapacity } from './support/capacity';
 import { loadDataset, type Dataset, type Doc } from './support/dataset';
 import { invoke } from './support/lambda';
 import { get, itemSize, NOTHING, query, sum, tx, write, writeUnits, type Cost, type IndexChange, type Item } from './support/units';
@@ -44,6 +47,7 @@ const DEPARTMENTS_PARTITION = departmentList.byName().partition;
 const GROUPS_PARTITION = groupList.byName().partition;
 const usersPartition = (membership: 'IN' | 'OUT') => userLists.all({ membership }, 'name')[0].partition;
 const emailClaimKey = (email: string) => claimKey('email', email);
+const userNameClaimKey = (userName: string) => claimKey('user_name', userName);
 
 export interface CapacityResult {
   operation: string;
@@ -62,6 +66,8 @@ export interface CapacityResult {
   scans: number;
   meets_goal: boolean;
   note?: string;
+  /** A row made of several requests (the SCIM startIndex pages): each one's figures. */
+  steps?: unknown[];
 }
 
 // ---------------------------------------------------------------------------
@@ -147,6 +153,14 @@ function installCommandLog(sizer: Sizer): void {
       const result = await next(args);
       const afterItems = await sizer.maybeItems(keys);
       const charge = chargeTransaction(kinds, beforeItems, afterItems);
+      if (process.env.BENCH_DEBUG_TX) {
+        kinds.forEach((kind, i) => {
+          const one = chargeTransaction([kind], [beforeItems[i]], [afterItems[i]]);
+          console.error(
+            `  tx ${kind} ${keys[i].pk}|${keys[i].sk} ${itemSize(beforeItems[i])}->${itemSize(afterItems[i])} wcu ${one.wcu} idx ${one.indexWcu}`,
+          );
+        });
+      }
       charged.wcu += charge.wcu;
       charged.indexWcu += charge.indexWcu;
       for (const entry of [(result.output as { ConsumedCapacity?: unknown }).ConsumedCapacity ?? []].flat() as Array<{
@@ -207,6 +221,21 @@ class Sizer {
       startKey = page.LastEvaluatedKey;
     } while (startKey && items.length < limit);
     return items;
+  }
+
+  /** The first `limit` entries of a byName partition after the sort key `after` (from the start without one). */
+  async indexAfter(partition: string, after: string | undefined, limit: number): Promise<Item[]> {
+    const result = await this.client.send(
+      new QueryCommand({
+        TableName: this.table,
+        IndexName: INDEXES.byName.name,
+        KeyConditionExpression: after === undefined ? '#pk = :pk' : '#pk = :pk AND #sk > :after',
+        ExpressionAttributeNames: { '#pk': INDEXES.byName.partitionKey, ...(after === undefined ? {} : { '#sk': INDEXES.byName.sortKey }) },
+        ExpressionAttributeValues: { ':pk': partition, ...(after === undefined ? {} : { ':after': after }) },
+        Limit: limit,
+      }),
+    );
+    return result.Items ?? [];
   }
 
   /** Every item of a base-table partition. */
@@ -331,7 +360,9 @@ function counterChanges(moves: Array<{ before?: Item; after?: Item }>, reserved?
     }
     bump(cells, `${membership}#${cell}`, sign);
     if (login) bump(logins, `${membership}|${login.slice(0, 7)}|${login.slice(8, 10)}`, sign);
+    // Last names are counted per membership and, for a member, per department too (lib/users/counters.ts).
     bump(names, `${membership}|${String(user.last_name).toLowerCase()}`, sign);
+    if (user.department_id) bump(names, `D:${String(user.department_id)}|${String(user.last_name).toLowerCase()}`, sign);
   };
   for (const { before, after } of moves) {
     if (before) count(before, -1);
@@ -340,7 +371,7 @@ function counterChanges(moves: Array<{ before?: Item; after?: Item }>, reserved?
   const changed = (record: Record<string, number>) => Object.entries(record).filter(([, n]) => n !== 0);
   return {
     departments: [...departments].filter(([, counters]) => changed(counters).length > 0).map(([id]) => id),
-    /** Stats shard, login-day and last-name items. */
+    /** Stats shard, login-day and last-name items (per membership and per department). */
     shared:
       (changed(cells).length > 0 ? 1 : 0) +
       new Set(changed(logins).map(([key]) => key.split('|').slice(0, 2).join('|'))).size +
@@ -370,17 +401,22 @@ interface Op {
   run: () => Promise<unknown>;
   /** The minimum, from the items involved. */
   min: (context: MinContext) => Promise<Cost>;
-  note?: string;
+  /** Worked out after the minimum (it may use what that found). */
+  note?: string | (() => string);
+  /** Per-step figures of a row made of several requests (the SCIM pages), for results.json. */
+  steps?: () => unknown[];
 }
 
 export interface CapacityContext {
   client: Doc;
   table: string;
+  /** Users loaded for the SCIM startIndex walk (3,000; the quick run 1,000): a multiple of 200. */
+  scimPageUsers?: number;
 }
 
 const keyOf = (key: Key) => `${key.pk}|${key.sk}`;
 
-export async function measureCapacity({ client, table }: CapacityContext): Promise<CapacityResult[]> {
+export async function measureCapacity({ client, table, scimPageUsers = 3_000 }: CapacityContext): Promise<CapacityResult[]> {
   const sizer = new Sizer(client, table);
   progress('capacity: loading its dataset (5 departments of 60 users, 60 users in none, 4 groups)');
   const data: Dataset = await loadDataset(client, table, {
@@ -404,6 +440,67 @@ export async function measureCapacity({ client, table }: CapacityContext): Promi
   let groupGeneration = '';
   let groupMembers: string[] = [];
   const groupRef = () => ({ id: newGroup, generation: groupGeneration });
+
+  // SCIM rows. A member of d4 found by its user name; a new user; an activated member of d0 deactivated (not one G3
+  // takes); a member added to a dataset group (a user in none: groups take the first users of d0).
+  const scimLookup = data.members.get(d4)!.at(-1)!;
+  const scimLookupDepartment = d4;
+  const SCIM_NEW = { userName: 'Scim.Provisioned@Example.com', email: 'scim.provisioned@example.com', externalId: 'entra-0f3c9a7e' };
+  let scimNewId = '';
+  let scimDepartmentName = '';
+  const scimDeactivate = data.users.find((u) => u.department_id === d0 && u.activated && !g3Users.includes(u.id) && u.id !== g4User)!.id;
+  const scimGroup = { id: data.groups[2].id, generation: data.groups[2].generation };
+  const scimMember = data.unassigned[10];
+  if (data.groups.some((g) => g.members.includes(scimMember))) throw new Error(`SCIM group member: ${scimMember} is in a group already`);
+  // startIndex pages: an identity provider's import walks every user, a page after the other.
+  const SCIM_PAGE = 100;
+  const SCIM_PAGE_USERS = scimPageUsers;
+  const SCIM_PAGER = 'bench-pages';
+  let scimPages: Array<{ startIndex: number; ids: string[]; more: boolean; total: number; rcu: number; wcu: number }> = [];
+  const scimPageMins: Cost[] = [];
+  const pageOf = (result: { body?: string }) => {
+    const body = JSON.parse(result.body!) as {
+      totalResults: number;
+      startIndex: number;
+      itemsPerPage: number;
+      Resources: Array<{ id: string }>;
+    };
+    return {
+      ids: body.Resources.map((r) => r.id),
+      more: body.startIndex - 1 + body.itemsPerPage < body.totalResults,
+      total: body.totalResults,
+    };
+  };
+  /** Where lib/scim/users.ts keeps a list's cursors: `SCIMPAGE#<sha256(client|users|filter)>`, per next startIndex. */
+  const scimPageKey = (startIndex: number): Key => ({
+    pk: `SCIMPAGE#${createHash('sha256').update(`scim:${SCIM_PAGER}|users|`).digest('base64url')}`,
+    sk: String(startIndex),
+  });
+  /**
+   * One startIndex page of every user (no filter, by name: USERS#IN and USERS#OUT of byName merged): from each
+   * partition the entries the page takes after the page before and one more (to know the merge is right), one
+   * eventually consistent Query each; the counters (totalResults); each department of its users for the enterprise
+   * department name (eventually consistent, each item its own unit); after the first page, the kept cursor (one
+   * consistent GetItem); and, unless it is the last page, the put of the next page's cursor (a small item: 1 WCU).
+   */
+  const scimPageMin = async (i: number): Promise<Cost> => {
+    const page = scimPages[i];
+    const previous = i > 0 ? scimPages[i - 1].ids.at(-1) : undefined;
+    const after = previous === undefined ? undefined : String((await sizer.item(userKey(previous))).gsi1sk);
+    const users = await sizer.items(page.ids.map(userKey));
+    const inCount = users.filter((u) => u.department_id).length;
+    const departments = [...new Set(users.flatMap((u) => (u.department_id ? [String(u.department_id)] : [])))];
+    const cost = sum(
+      query(await sizer.indexAfter(usersPartition('IN'), after, inCount + 1), false),
+      query(await sizer.indexAfter(usersPartition('OUT'), after, users.length - inCount + 1), false),
+      statsRead(await sizer.partition(STATS_PARTITION)),
+      ...(await sizer.items(departments.map(departmentKey))).map((d) => get(d, false)),
+      i > 0 ? get(await sizer.item(scimPageKey(page.startIndex))) : NOTHING,
+      page.more ? write(await sizer.item(scimPageKey(page.startIndex + page.ids.length)), { transaction: false }) : NOTHING,
+    );
+    scimPageMins[i] = cost;
+    return cost;
+  };
 
   /** Every counter item is well under 1 KB; each written one costs what the largest of them costs. */
   const counterItem = async (): Promise<Cost> => {
@@ -439,18 +536,130 @@ export async function measureCapacity({ client, table }: CapacityContext): Promi
     );
   };
 
+  /**
+   * A department move of `ids` into `target` (E3): read the target (its limits) and every user; then one transaction
+   * when the writes fit in one (each user and its copy, every department whose counters move, the shared counters —
+   * stats shard, login days, last names per membership and per department —, the audit entry), else the bulk protocol.
+   */
+  const moveMin = async (c: MinContext, ids: string[], target: string): Promise<Cost> => {
+    const changed = counterChanges(ids.map((id) => ({ before: c.before(userKey(id)), after: c.after(userKey(id)) })));
+    const items = ids.length * 2 + changed.departments.length + changed.shared + 1;
+    if (ids.length * 2 >= MAX_TRANSACTION_ITEMS || items > MAX_TRANSACTION_ITEMS) return bulkMoveMin(c, ids, target);
+    return sum(
+      get(c.before(departmentKey(target))),
+      ...ids.map((id) => get(c.before(userKey(id)))),
+      await userChanges(c, ids),
+      auditWrites(await sizer.auditSince(c.since)),
+    );
+  };
+
+  /**
+   * The bulk protocol of bulk-move/. Reads as for one transaction. Parts: as many users as an apply holds (2 items a
+   * user + its counter items + part + header <= 100). Writes: reserve (the header put, in the BULK queue of byName; the
+   * target's usage, its entries rewritten); per part a hold (header check — on the last, its state update and the
+   * audit entry —, the part item, bulk_lock set on each user: six entries rewritten each); per part an apply (part
+   * deleted, header update, each user rewritten into the target (six entries) and its copy moved (six keys), the
+   * source's counters and the target's list counters, the shared counters); finish (header deleted).
+   */
+  const bulkMoveMin = async (c: MinContext, ids: string[], target: string): Promise<Cost> => {
+    const users = ids.map((id) => c.before(userKey(id))!);
+    const moves = (ids: string[]) => ids.map((id) => ({ before: c.before(userKey(id)), after: c.after(userKey(id)) }));
+    const parts: string[][] = [];
+    for (const id of ids) {
+      const last = parts[parts.length - 1];
+      const candidate = last ? [...last, id] : [id];
+      const changed = counterChanges(moves(candidate), target);
+      if (last && candidate.length * 2 + changed.departments.length + changed.shared + 2 <= MAX_TRANSACTION_ITEMS) last.push(id);
+      else parts.push([id]);
+    }
+    const op = 'x'.repeat(16);
+    const usage = (ids: string[]) => {
+      const members = ids.map((id) => c.before(userKey(id))!);
+      const role = (r: string) => members.filter((u) => u.account_role === r).length;
+      return {
+        users: ids.length,
+        activated_users: members.filter((u) => u.activated).length,
+        admins: role('admin'),
+        managers: role('manager'),
+        guests: role('guest'),
+      };
+    };
+    const usageFields = (prefix: string, ids: string[]) =>
+      Object.fromEntries(Object.entries(usage(ids)).map(([q, n]) => [`${prefix}${q}`, n]));
+    const header: Item = {
+      ...bulkHeaderKey(op),
+      type: 'bulk_move',
+      id: op,
+      state: 'preparing',
+      operation: 'E3',
+      target: target,
+      at: c.since,
+      lease_until: c.since,
+      parts: parts.length,
+      parts_left: parts.length,
+      ...usageFields('reserved_', ids),
+      gsi1pk: 'BULK',
+      gsi1sk: `${c.since}#${op}`,
+    };
+    const partItem = (ids: string[]): Item => ({
+      pk: `BULK#${op}`,
+      sk: 'PART#0000',
+      type: 'bulk_part',
+      user_ids: ids,
+      ...usageFields('usage_', ids),
+    });
+    const held = (id: string): Item => ({ ...c.before(userKey(id)), bulk_lock: op });
+    const audit = await sizer.auditSince(c.since);
+    const counterItemCost = await counterItem();
+    const reserve = sum(
+      txWrite('queued', undefined, header),
+      txWrite('department', c.before(departmentKey(target)), c.after(departmentKey(target))),
+    );
+    const holds = parts.map((ids, index) =>
+      sum(
+        index === parts.length - 1 ? txWrite('queued', header, { ...header, state: 'applying' }) : tx(header),
+        tx(partItem(ids)),
+        ...ids.map((id) => txWrite('user', c.before(userKey(id)), held(id))),
+      ),
+    );
+    const applies = parts.map((ids) => {
+      const changed = counterChanges(moves(ids), target);
+      return sum(
+        tx(partItem(ids)),
+        txWrite('queued', header, { ...header, parts_left: 0 }),
+        ...ids.flatMap((id) => [
+          txWrite('user', held(id), c.after(userKey(id))),
+          txWrite('departmentCopy', c.before(departmentCopyKey(id)), c.after(departmentCopyKey(id))),
+        ]),
+        ...changed.departments.map((id) => txWrite('department', c.before(departmentKey(id)), c.after(departmentKey(id)))),
+        { rcu: 0, wcu: changed.shared * counterItemCost.wcu },
+      );
+    });
+    return sum(
+      get(c.before(departmentKey(target))),
+      ...users.map((u) => get(u)),
+      reserve,
+      ...holds,
+      auditWrites(audit),
+      ...applies,
+      txWrite('queued', header, undefined),
+    );
+  };
+
   const ops: Op[] = [
     {
       operation: 'createUser',
-      watch: () => [userKey(newUser), emailClaimKey(`${newUser}@example.com`)],
+      watch: () => [userKey(newUser), emailClaimKey(`${newUser}@example.com`), userNameClaimKey(`${newUser}@example.com`)],
       run: () =>
         invoke('createUser', { body: { id: newUser, email: `${newUser}@example.com`, last_name: 'Capacity', first_name: 'Bench' } }),
-      // A new user in no department, never logged in: its item (six list entries put), its e-mail claim, the
-      // counters it joins (the stats shard: cell USERS#OUT#member.00; last name "capacity" of OUT), the audit entry.
+      // A new user in no department, never logged in: its item (six list entries put), its e-mail claim, its user-name
+      // claim (USERNAME#<folded>: the user name defaults to the e-mail, and user names are unique since SCIM: +2 WCU),
+      // the counters it joins (the stats shard: cell USERS#OUT#member.00; last name "capacity" of OUT), the audit entry.
       min: async (c) =>
         sum(
           await userChanges(c, [newUser]),
           txWrite('plain', undefined, c.after(emailClaimKey(`${newUser}@example.com`))),
+          txWrite('plain', undefined, c.after(userNameClaimKey(`${newUser}@example.com`))),
           auditWrites(await sizer.auditSince(c.since)),
         ),
     },
@@ -465,7 +674,8 @@ export async function measureCapacity({ client, table }: CapacityContext): Promi
       watch: () => userKeys([newUser]),
       run: () => invoke('updateUser', { params: { user_id: newUser }, body: { first_name: 'Changed' } }),
       // Read the user (the version for the condition); rewrite it: no list key moves, but all six entries hold the
-      // first name (ALL projection); no counter moves (same cell, login and last name); audit.
+      // first name (ALL projection); no counter moves (same cell, login and last name); no claim (e-mail, user name and
+      // external id unchanged: a claim is written only when its value changes); audit.
       min: async (c) => sum(get(c.before(userKey(newUser))), await userChanges(c, [newUser]), auditWrites(await sizer.auditSince(c.since))),
     },
     {
@@ -593,17 +803,12 @@ export async function measureCapacity({ client, table }: CapacityContext): Promi
       operation: 'E3 (40 users)',
       watch: () => userKeys(e3Forty, [d2, d3]),
       run: () => invoke('E3', { params: { department_id: d3 }, body: { user_ids: e3Forty } }),
-      // Fits one transaction. Read the target (its limits bound the addition) and every user (versions, usage); per user
-      // the user rewritten (six entries) and its copy moved (six keys: 12); the target's counters (reservation and
-      // cells in one update) and the source's; no shared counter (members stay members); the audit entry (it lists
-      // the users, so it is a few KB).
-      min: async (c) =>
-        sum(
-          get(c.before(departmentKey(d3))),
-          ...e3Forty.map((id) => get(c.before(userKey(id)))),
-          await userChanges(c, e3Forty),
-          auditWrites(await sizer.auditSince(c.since)),
-        ),
+      // Read the target (its limits bound the addition) and every user (versions, usage). One transaction when the move
+      // fits: per user the user rewritten (six entries) and its copy moved (six keys: 12); the target's counters
+      // (reservation and cells in one update) and the source's; the last-name counters of both departments (per
+      // department since the list work: 10 names × 2 here); the audit entry. 40 users with those counters are 103 items,
+      // more than a transaction holds, so the data model needs the bulk protocol (see E3 of 100) — moveMin decides.
+      min: (c) => moveMin(c, e3Forty, d3),
       note: 'compare per user with E2 (move): the same user and copy rewrite',
     },
     {
@@ -614,97 +819,7 @@ export async function measureCapacity({ client, table }: CapacityContext): Promi
       },
       watch: () => userKeys(e3Hundred, [d3, d4]),
       run: () => invoke('E3', { params: { department_id: d4 }, body: { user_ids: e3Hundred } }),
-      // More than one transaction holds: the bulk protocol of bulk-move/. Reads as for 40 users. Parts: as many users
-      // as an apply holds (2 items a user + its counter items + part + header <= 100: 48 users here). Writes:
-      // reserve (the header put, in the BULK queue of byName; the target's usage, two entries rewritten); per part a
-      // hold (header check — on the last, its state update and the audit entry —, the part item, bulk_lock set on each
-      // user: six entries rewritten each); per part an apply (part deleted, header update, each user rewritten into
-      // the target (six entries) and its copy moved (six keys), the source's counters and the target's list
-      // counters); finish (header deleted).
-      min: async (c) => {
-        const users = e3Hundred.map((id) => c.before(userKey(id))!);
-        const moves = (ids: string[]) => ids.map((id) => ({ before: c.before(userKey(id)), after: c.after(userKey(id)) }));
-        const parts: string[][] = [];
-        for (const id of e3Hundred) {
-          const last = parts[parts.length - 1];
-          const candidate = last ? [...last, id] : [id];
-          const changed = counterChanges(moves(candidate), d4);
-          if (last && candidate.length * 2 + changed.departments.length + changed.shared + 2 <= 100) last.push(id);
-          else parts.push([id]);
-        }
-        const op = 'x'.repeat(16);
-        const usage = (ids: string[]) => {
-          const members = ids.map((id) => c.before(userKey(id))!);
-          const role = (r: string) => members.filter((u) => u.account_role === r).length;
-          return {
-            users: ids.length,
-            activated_users: members.filter((u) => u.activated).length,
-            admins: role('admin'),
-            managers: role('manager'),
-            guests: role('guest'),
-          };
-        };
-        const usageFields = (prefix: string, ids: string[]) =>
-          Object.fromEntries(Object.entries(usage(ids)).map(([q, n]) => [`${prefix}${q}`, n]));
-        const header: Item = {
-          ...bulkHeaderKey(op),
-          type: 'bulk_move',
-          id: op,
-          state: 'preparing',
-          operation: 'E3',
-          target: d4,
-          at: c.since,
-          lease_until: c.since,
-          parts: parts.length,
-          parts_left: parts.length,
-          ...usageFields('reserved_', e3Hundred),
-          gsi1pk: 'BULK',
-          gsi1sk: `${c.since}#${op}`,
-        };
-        const partItem = (ids: string[]): Item => ({
-          pk: `BULK#${op}`,
-          sk: 'PART#0000',
-          type: 'bulk_part',
-          user_ids: ids,
-          ...usageFields('usage_', ids),
-        });
-        const held = (id: string): Item => ({ ...c.before(userKey(id)), bulk_lock: op });
-        const audit = await sizer.auditSince(c.since);
-        const counterItemCost = await counterItem();
-        const reserve = sum(
-          txWrite('queued', undefined, header),
-          txWrite('department', c.before(departmentKey(d4)), c.after(departmentKey(d4))),
-        );
-        const holds = parts.map((ids, index) =>
-          sum(
-            index === parts.length - 1 ? txWrite('queued', header, { ...header, state: 'applying' }) : tx(header),
-            tx(partItem(ids)),
-            ...ids.map((id) => txWrite('user', c.before(userKey(id)), held(id))),
-          ),
-        );
-        const applies = parts.map((ids) => {
-          const changed = counterChanges(moves(ids), d4);
-          return sum(
-            tx(partItem(ids)),
-            txWrite('queued', header, { ...header, parts_left: 0 }),
-            ...ids.flatMap((id) => [
-              txWrite('user', held(id), c.after(userKey(id))),
-              txWrite('departmentCopy', c.before(departmentCopyKey(id)), c.after(departmentCopyKey(id))),
-            ]),
-            ...changed.departments.map((id) => txWrite('department', c.before(departmentKey(id)), c.after(departmentKey(id)))),
-            { rcu: 0, wcu: changed.shared * counterItemCost.wcu },
-          );
-        });
-        return sum(
-          get(c.before(departmentKey(d4))),
-          ...users.map((u) => get(u)),
-          reserve,
-          ...holds,
-          auditWrites(audit),
-          ...applies,
-          txWrite('queued', header, undefined),
-        );
-      },
+      min: (c) => moveMin(c, e3Hundred, d4),
       note: 'protocol: every user is written twice (hold, apply), each time with its six list entries',
     },
     {
@@ -829,13 +944,14 @@ export async function measureCapacity({ client, table }: CapacityContext): Promi
     },
     {
       operation: 'deleteUser',
-      watch: () => [...userKeys([newUser]), emailClaimKey(`${newUser}@example.com`)],
+      watch: () => [...userKeys([newUser]), emailClaimKey(`${newUser}@example.com`), userNameClaimKey(`${newUser}@example.com`)],
       run: () => invoke('deleteUser', { params: { user_id: newUser } }),
       // Needed: the user as it stands (version, department, e-mail), the lock that stops group additions (an update of
       // the user item, so its six entries are rewritten: ALL projection) and, after the lock, its memberships. The
       // lock can hand back the user (ReturnValues ALL_OLD), so one read suffices: a consistent Query of partition
       // USER#<id> after the lock. One transaction: the user deleted (six entries; its copy too if it is a member), its
-      // e-mail claim, the counters it leaves (stats shard, last name), audit.
+      // e-mail claim and its user-name claim (released with the user since user names are claimed: +2 WCU), the
+      // counters it leaves (stats shard, last name), audit.
       min: async (c) => {
         const user = c.before(userKey(newUser))!;
         const locked = { ...user, group_lock: c.since };
@@ -844,6 +960,7 @@ export async function measureCapacity({ client, table }: CapacityContext): Promi
           write(locked, { transaction: false, indexes: indexChanges('user', user, locked) }),
           await userChanges({ ...c, before: (key) => (keyOf(key) === keyOf(userKey(newUser)) ? locked : c.before(key)) }, [newUser]),
           tx(c.before(emailClaimKey(`${newUser}@example.com`))!),
+          tx(c.before(userNameClaimKey(`${newUser}@example.com`))!),
           auditWrites(await sizer.auditSince(c.since)),
         );
       },
@@ -877,6 +994,212 @@ export async function measureCapacity({ client, table }: CapacityContext): Promi
       // cursor only, with no total (API.md), so nothing else.
       min: async () => query(await sizer.indexPage(AUDIT_PARTITION, 101, true), false),
     },
+    // --- SCIM 2.0 (issue 18): the requests identity providers send, through their handlers, as the SCIM authorizer
+    // lets them through (bench/support/lambda.ts: the token's id in the authorizer context; the authorizer's own read
+    // is cached by API Gateway per token and is not part of a route's cost).
+    {
+      operation: 'SCIM userName eq',
+      run: async () => {
+        const result = await invoke('scimListUsers', { query: { filter: `userName eq "${scimLookup.toUpperCase()}@EXAMPLE.COM"` } });
+        const total = (JSON.parse(result.body!) as { totalResults: number }).totalResults;
+        if (total !== 1) throw new Error(`SCIM userName eq: ${total} users found, not 1`);
+        return result;
+      },
+      // A key look-up: the user-name claim (USERNAME#<folded>; eventually consistent, as the look-up reads it), the user
+      // it names (strongly consistent, as every read of a user), and its department's item for the enterprise
+      // extension's department name (eventually consistent, as names are read for answers). Whatever the number of users.
+      min: async () =>
+        sum(
+          get(await sizer.item(userNameClaimKey(`${scimLookup}@example.com`)), false),
+          get(await sizer.item(userKey(scimLookup))),
+          get(await sizer.item(departmentKey(scimLookupDepartment)), false),
+        ),
+    },
+    {
+      operation: 'SCIM create user (department by name)',
+      setup: async () => {
+        scimDepartmentName = String((await sizer.item(departmentKey(d2))).name);
+      },
+      watch: () => [
+        departmentKey(d2),
+        emailClaimKey(SCIM_NEW.email),
+        userNameClaimKey(SCIM_NEW.userName),
+        claimKey('external_id', SCIM_NEW.externalId),
+      ],
+      run: async () => {
+        const result = await invoke('scimCreateUser', {
+          body: {
+            schemas: [USER_SCHEMA, ENTERPRISE_SCHEMA],
+            userName: SCIM_NEW.userName,
+            externalId: SCIM_NEW.externalId,
+            name: { givenName: 'Scim', familyName: 'Provisioned' },
+            emails: [{ value: SCIM_NEW.email, type: 'work', primary: true }],
+            active: true,
+            [ENTERPRISE_SCHEMA]: { department: scimDepartmentName.toLowerCase() },
+          },
+        });
+        scimNewId = (JSON.parse(result.body!) as { id: string }).id;
+        return result;
+      },
+      // The department reference resolved as API.md says: the department whose id it is (a key read that finds nothing
+      // here: 0.5, eventually consistent), else the one whose name it is (one Query of its name key in DEPTS of byName:
+      // 0.5). Nothing else need be read: the answer's department name is the one just found. One transaction: the user
+      // (six list entries put) and its department copy (six), its e-mail, user-name and external-id claims, the
+      // department's counters (usage under its quotas, cell; its entries rewritten), the stats shard (cell of IN), the
+      // last-name counters of IN and of the department (activated, never logged in: no login-day item), audit.
+      min: async (c) => {
+        const mine = new Set([keyOf(userKey(scimNewId)), keyOf(departmentCopyKey(scimNewId))]);
+        const created = new Map((await sizer.maybeItems([userKey(scimNewId), departmentCopyKey(scimNewId)])).map((item, i) => [i, item]));
+        const context: MinContext = {
+          ...c,
+          before: (key) => (mine.has(keyOf(key)) ? undefined : c.before(key)),
+          after: (key) =>
+            keyOf(key) === keyOf(userKey(scimNewId))
+              ? created.get(0)
+              : keyOf(key) === keyOf(departmentCopyKey(scimNewId))
+                ? created.get(1)
+                : c.after(key),
+        };
+        return sum(
+          get(undefined, false),
+          query([c.before(departmentKey(d2))!], false),
+          await userChanges(context, [scimNewId]),
+          txWrite('plain', undefined, c.after(emailClaimKey(SCIM_NEW.email))),
+          txWrite('plain', undefined, c.after(userNameClaimKey(SCIM_NEW.userName))),
+          txWrite('plain', undefined, c.after(claimKey('external_id', SCIM_NEW.externalId))),
+          auditWrites(await sizer.auditSince(c.since)),
+        );
+      },
+      note: 'Entra/Okta body: userName, externalId, name, emails, active, enterprise department (a name, lower-cased)',
+    },
+    {
+      operation: 'SCIM PATCH active false',
+      watch: () => userKeys([scimDeactivate], [d0]),
+      run: () =>
+        invoke('scimPatchUser', {
+          params: { user_id: scimDeactivate },
+          // As Entra sends it by default: capitalised op, the boolean as a string.
+          body: { schemas: [PATCH_SCHEMA], Operations: [{ op: 'Replace', path: 'active', value: 'False' }] },
+        }),
+      // Read the user (version, the audit's "from", the counters it leaves); the department's name only for the answer
+      // (0.5, eventually consistent: an `active` operation needs no department). One transaction: the user rewritten (its
+      // cell changes: the cell entries' keys move) and its copy likewise, the department's counters (activated_users,
+      // cell), the stats shard (cell), audit; no claim and no last-name or login counter moves.
+      min: async (c) =>
+        sum(
+          get(c.before(userKey(scimDeactivate))),
+          get(c.before(departmentKey(d0)), false),
+          await userChanges(c, [scimDeactivate]),
+          auditWrites(await sizer.auditSince(c.since)),
+        ),
+    },
+    {
+      operation: 'SCIM PATCH group add member',
+      watch: () => [groupKey(scimGroup.id), groupMemberKey(scimGroup, scimMember), userGroupKey(scimMember, scimGroup)],
+      run: () =>
+        invoke('scimPatchGroup', {
+          params: { group_id: scimGroup.id },
+          body: { schemas: [PATCH_SCHEMA], Operations: [{ op: 'Add', path: 'members', value: [{ value: scimMember }] }] },
+        }),
+      // As G4 without its answer: read the group (generation, version); whether the user is a member already need not be
+      // read (the member put is conditional on its absence: a retried add that fails there is answered as done), and
+      // the group need not be read back (204 with the ETag: the version the conditional write set). One transaction:
+      // the group's count and version (its entries rewritten, the count entry moved), a ConditionCheck on the user
+      // (exists, not being deleted), the membership items, audit.
+      min: async (c) =>
+        sum(
+          get(c.before(groupKey(scimGroup.id))),
+          txWrite('group', c.before(groupKey(scimGroup.id)), c.after(groupKey(scimGroup.id))),
+          tx(await sizer.item(userKey(scimMember))),
+          ...[groupMemberKey(scimGroup, scimMember), userGroupKey(scimMember, scimGroup)]
+            .map((key) => c.after(key))
+            .filter((item): item is Item => item !== undefined)
+            .filter((item, i, all) => all.findIndex((other) => keyOf(other as Key) === keyOf(item as Key)) === i)
+            .map((item) => tx(item)),
+          auditWrites(await sizer.auditSince(c.since)),
+        ),
+    },
+    {
+      operation: `SCIM list page 1 (count=${SCIM_PAGE})`,
+      setup: async () => {
+        progress(`capacity: loading ${SCIM_PAGE_USERS.toLocaleString('en-US')} more users for the SCIM startIndex pages`);
+        await loadDataset(client, table, {
+          prefix: 's',
+          departments: SCIM_PAGE_USERS / 200,
+          usersPerDepartment: 180,
+          unassignedUsers: SCIM_PAGE_USERS / 10,
+          groups: 0,
+          usersPerGroup: 0,
+        });
+        // A warm container: the lists' state read once (another client's list, so that no page of the walk is kept).
+        await invoke('scimListUsers', { query: { count: '1' }, scimTokenId: 'bench-warm' });
+      },
+      run: async () => {
+        const result = await invoke('scimListUsers', { query: { startIndex: '1', count: String(SCIM_PAGE) }, scimTokenId: SCIM_PAGER });
+        scimPages = [{ startIndex: 1, ...pageOf(result), rcu: 0, wcu: 0 }];
+        return result;
+      },
+      min: async () => scimPageMin(0),
+      note: "reads its page (USERS#IN and USERS#OUT merged by name) and keeps the next page's cursor (lib/store/scim-pages.ts)",
+    },
+    {
+      operation: `SCIM list pages 2+ (startIndex step ${SCIM_PAGE}, sum)`,
+      run: async () => {
+        let startIndex = 1 + SCIM_PAGE;
+        let more = scimPages[0].more;
+        while (more) {
+          const before = capacitySoFar();
+          const result = await invoke('scimListUsers', {
+            query: { startIndex: String(startIndex), count: String(SCIM_PAGE) },
+            scimTokenId: SCIM_PAGER,
+          });
+          const after = capacitySoFar();
+          const page = pageOf(result);
+          scimPages.push({ startIndex, ...page, rcu: after.rcu - before.rcu, wcu: after.wcu - before.wcu });
+          more = page.more;
+          startIndex += SCIM_PAGE;
+        }
+      },
+      // Each page as the first, plus the read of the cursor the page before kept (one consistent GetItem of the
+      // SCIMPAGE item): its own entries and one more from each partition, the counters (totalResults), its users'
+      // departments' names, and the put of the next page's cursor (none after the last page).
+      min: async () => {
+        const costs: Cost[] = [];
+        for (let i = 1; i < scimPages.length; i++) costs.push(await scimPageMin(i));
+        return sum(...costs);
+      },
+      note: () => {
+        const pages = scimPages.slice(1);
+        const full = pages.map((p, i) => ({ ...p, min: scimPageMins[i + 1] })).filter((p) => p.ids.length === SCIM_PAGE);
+        const range = (values: number[]) => `${round(Math.min(...values), 1)}–${round(Math.max(...values), 1)}`;
+        return (
+          `${pages.length} pages after the first (startIndex ${pages[0]?.startIndex}…${pages.at(-1)?.startIndex}) of ` +
+          `${scimPages[0].total} users; a full page: RCU ${range(full.map((p) => p.rcu))} ` +
+          `(min ${range(full.map((p) => p.min.rcu))}), WCU ${range(full.map((p) => p.wcu))}; each page in steps`
+        );
+      },
+      steps: () =>
+        scimPages.map((p, i) => ({
+          start_index: p.startIndex,
+          users: p.ids.length,
+          rcu: i === 0 ? undefined : round(p.rcu, 1),
+          wcu: i === 0 ? undefined : round(p.wcu, 1),
+          min_rcu: round(scimPageMins[i]?.rcu ?? NaN, 1),
+          min_wcu: round(scimPageMins[i]?.wcu ?? NaN, 1),
+        })),
+    },
+    {
+      operation: 'SCIM list page at depth (kept cursor)',
+      run: () => {
+        const deep = scimPages[scimPages.length - 2];
+        return invoke('scimListUsers', {
+          query: { startIndex: String(deep.startIndex), count: String(SCIM_PAGE) },
+          scimTokenId: SCIM_PAGER,
+        });
+      },
+      // The walk's last full page asked again (an identity provider's retry): the same minimum as in the walk.
+      min: async () => scimPageMin(scimPages.length - 2),
+    },
   ];
 
   meterCapacity();
@@ -889,6 +1212,7 @@ export async function measureCapacity({ client, table }: CapacityContext): Promi
     const since = new Date(Date.now() - 1).toISOString();
     log = [];
     charged = { wcu: 0, indexWcu: 0, reportedByLocal: 0 };
+    if (process.env.BENCH_DEBUG_TX) console.error(`op ${op.operation}`);
     const { result, capacity } = await measure(op.run);
     const calls = summarize(log);
     const scans = log.filter((name) => name === 'ScanCommand').length;
@@ -912,7 +1236,8 @@ export async function measureCapacity({ client, table }: CapacityContext): Promi
       calls,
       scans,
       meets_goal: scans === 0 && capacity.rcu <= min.rcu + 1e-9 && wcu <= min.wcu + 1e-9,
-      ...(op.note ? { note: op.note } : {}),
+      ...(op.note ? { note: typeof op.note === 'function' ? op.note() : op.note } : {}),
+      ...(op.steps ? { steps: op.steps() } : {}),
     });
   }
   return results;

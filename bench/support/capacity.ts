@@ -43,6 +43,9 @@ export function meterCapacity(): void {
   );
 }
 
+/** What was consumed since the current `measure` began (to split one measured run into its steps). */
+export const capacitySoFar = (): Capacity => ({ ...totals });
+
 /** Runs `work` and answers what it consumed (calls made by anything else meanwhile count too: measure alone). */
 export async function measure<T>(work: () => Promise<T>): Promise<{ result: T; capacity: Capacity; ms: number }> {
   totals = { rcu: 0, wcu: 0, calls: 0 };

@@ -16,6 +16,8 @@ export interface Invocation {
   query?: Record<string, string>;
   body?: unknown;
   headers?: Record<string, string>;
+  /** SCIM routes: the id of the token the SCIM authorizer found live (default `bench`; it names the audit actor and the list memo). */
+  scimTokenId?: string;
 }
 
 export interface LambdaResult {
@@ -57,7 +59,9 @@ export function routeEvent(operationId: string, invocation: Invocation = {}) {
   const headers: Record<string, string> = {
     host: 'bench.local',
     'user-agent': 'bench',
-    ...(invocation.body === undefined ? {} : { 'content-type': 'application/json' }),
+    ...(invocation.body === undefined
+      ? {}
+      : { 'content-type': routeOf(operationId).access === 'scim' ? 'application/scim+json' : 'application/json' }),
     ...invocation.headers,
   };
   return {
@@ -81,7 +85,10 @@ export function routeEvent(operationId: string, invocation: Invocation = {}) {
       timeEpoch: now.getTime(),
       ...(route.access === 'public'
         ? {}
-        : { authorizer: { jwt: { claims: { sub: 'bench', scope: 'admin/read admin/write' }, scopes: ['admin/read', 'admin/write'] } } }),
+        : route.access === 'scim'
+          ? // What the SCIM authorizer hands on for a live token (functions/scimAuthorizer.ts): its id.
+            { authorizer: { lambda: { tokenId: invocation.scimTokenId ?? 'bench' } } }
+          : { authorizer: { jwt: { claims: { sub: 'bench', scope: 'admin/read admin/write' }, scopes: ['admin/read', 'admin/write'] } } }),
     },
     body: invocation.body === undefined ? undefined : JSON.stringify(invocation.body),
     isBase64Encoded: false,

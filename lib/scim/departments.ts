@@ -20,12 +20,16 @@ import { invalidValue } from './errors';
 
 const idFor = (name: string) => `scim-${createHash('sha256').update(foldCase(name)).digest('hex').slice(0, 24)}`;
 
-/** The id of the department `reference` names, created when unknown (see the top of this file). */
-export async function resolveDepartment(ctx: ChangeContext, reference: string): Promise<string> {
-  const byId = await findDepartment(reference);
-  if (byId) return byId.id;
+/** The department `reference` names: its id and name, created when unknown (see the top of this file). */
+export async function resolveDepartment(ctx: ChangeContext, reference: string): Promise<{ id: string; name: string }> {
+  // Eventually consistent look-ups: the user's transaction checks that the department exists.
+  const byId = await findDepartment(reference, false);
+  if (byId) return { id: byId.id, name: byId.name };
   const [byName] = await findDepartmentsByName(reference);
-  if (byName) return byName.id;
+  if (byName) return { id: byName.id, name: byName.name };
+  // Before making one, make sure a department of that id was not created a moment ago.
+  const created = await findDepartment(reference);
+  if (created) return { id: created.id, name: created.name };
   if (!config().scimCreateDepartments) {
     throw invalidValue(`There is no department "${reference}", and this deployment does not create departments from SCIM.`);
   }
@@ -36,5 +40,5 @@ export async function resolveDepartment(ctx: ChangeContext, reference: string): 
     // Created at the same time by another request: it is the one.
     if (!(error instanceof Problem && error.slug === 'conflict')) throw error;
   }
-  return id;
+  return { id, name: reference };
 }

@@ -151,9 +151,16 @@ async function changeGroup(ctx: ChangeContext, id: string, changes: GroupChanges
       if (error instanceof MissingUserError) throw notFound('User', error.userId);
       throw error;
     }
-    const item = await findGroupItem(id);
-    if (!isPublished(item)) throw groupNotFound(id);
-    return toGroup(item);
+    // The write was conditioned on the version read, so the group now is that one changed as written: no read back.
+    return {
+      ...before,
+      ...(name === undefined ? {} : { name }),
+      ...(externalId === undefined ? {} : { external_id: externalId }),
+      generation,
+      user_count: startsOver ? adds.length : before.user_count + adds.length - removes.length,
+      version: before.version + 1,
+      updated_at: now,
+    };
   });
 }
 

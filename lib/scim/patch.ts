@@ -66,6 +66,12 @@ export function normalizeOperations(body: unknown): Operation[] {
   return operations;
 }
 
+/** Whether any operation names the enterprise extension (its `department`, or the extension whole). */
+export function touchesExtension(operations: Operation[]): boolean {
+  const urn = ENTERPRISE_SCHEMA.toLowerCase();
+  return operations.some((operation) => operation.path?.toLowerCase().startsWith(urn) ?? false);
+}
+
 /** A path: its attribute, an optional value filter, an optional sub-attribute after the filter. */
 interface Target {
   path: AttributePath;

@@ -16,20 +16,28 @@ import { resolveDepartment } from './departments';
 import { invalidValue } from './errors';
 import { equalities, matches, parseFilter, type Resolved } from './filter';
 import { canonical, userFields, type Canonical, type UserFields } from './input';
-import { applyToUser, normalizeOperations } from './patch';
+import { applyToUser, normalizeOperations, touchesExtension } from './patch';
 import { scimUser, type ScimResource } from './resources';
 import { ENTERPRISE_SCHEMA } from './schema';
 
 /** Where resources live, for `meta.location`: `https://host/scim/v2`. */
 export type Base = string;
 
-async function departmentNameOf(user: User): Promise<string | null> {
-  if (!user.department_id) return null;
-  return (await findDepartment(user.department_id))?.name ?? null;
+/** A user as a SCIM request leaves it, with its department's name when the request already knows it. */
+export interface ProvisionedUser {
+  user: StoredUser;
+  /** undefined: not known yet, read for the answer. */
+  departmentName?: string | null;
 }
 
-export async function asScimUser(user: StoredUser, base: Base): Promise<ScimResource> {
-  return scimUser(user, user.version, await departmentNameOf(user), base);
+/** The name of the user's department, for an answer (eventually consistent: a department's name rarely changes). */
+async function departmentNameOf(user: User): Promise<string | null> {
+  if (!user.department_id) return null;
+  return (await findDepartment(user.department_id, false))?.name ?? null;
+}
+
+export async function asScimUser({ user, departmentName }: ProvisionedUser, base: Base): Promise<ScimResource> {
+  return scimUser(user, user.version, departmentName === undefined ? await departmentNameOf(user) : departmentName, base);
 }
 
 /** Many users as resources, their departments' names read together. */
@@ -39,21 +47,24 @@ export async function asScimUsers(users: StoredUser[], base: Base): Promise<Scim
 }
 
 /** The service's change for the fields a SCIM resource sets: the department resolved, `activated` only when given. */
-async function changeFor(ctx: ChangeContext, fields: UserFields): Promise<UserFieldsChange> {
+async function changeFor(ctx: ChangeContext, fields: UserFields): Promise<{ change: UserFieldsChange; departmentName: string | null }> {
   const { department, ...rest } = fields;
-  return { ...rest, department_id: department === null ? null : await resolveDepartment(ctx, department) };
+  if (department === null) return { change: { ...rest, department_id: null }, departmentName: null };
+  const resolved = await resolveDepartment(ctx, department);
+  return { change: { ...rest, department_id: resolved.id }, departmentName: resolved.name };
 }
 
-export async function createScimUser(ctx: ChangeContext, body: unknown): Promise<StoredUser> {
+export async function createScimUser(ctx: ChangeContext, body: unknown): Promise<ProvisionedUser> {
   const fields = userFields(canonical('User', body));
-  const change = await changeFor(ctx, fields);
-  return createUser(ctx, { ...change, activated: change.activated ?? true, email: fields.email, last_name: fields.last_name });
+  const { change, departmentName } = await changeFor(ctx, fields);
+  const user = await createUser(ctx, { ...change, activated: change.activated ?? true, email: fields.email, last_name: fields.last_name });
+  return { user, departmentName };
 }
 
-export async function replaceScimUser(ctx: ChangeContext, id: string, body: unknown, expectedVersion?: number): Promise<StoredUser> {
+export async function replaceScimUser(ctx: ChangeContext, id: string, body: unknown, expectedVersion?: number): Promise<ProvisionedUser> {
   const fields = userFields(canonical('User', body));
-  const change = await changeFor(ctx, fields);
-  return changeUser(ctx, id, () => change, expectedVersion);
+  const { change, departmentName } = await changeFor(ctx, fields);
+  return { user: await changeUser(ctx, id, () => change, expectedVersion), departmentName };
 }
 
 /** The user as a canonical SCIM resource: what PATCH operations apply to. */
@@ -69,34 +80,43 @@ function canonicalOf(user: User, departmentName: string | null): Canonical {
   };
 }
 
-export async function patchScimUser(ctx: ChangeContext, id: string, body: unknown, expectedVersion?: number): Promise<StoredUser> {
+/**
+ * Applies the operations to the user as it is. Only operations on the
+ * enterprise extension need the department's name (an `active` PATCH reads
+ * the user alone); the department is then resolved only if it changed.
+ */
+export async function patchScimUser(ctx: ChangeContext, id: string, body: unknown, expectedVersion?: number): Promise<ProvisionedUser> {
   const operations = normalizeOperations(body);
-  return changeUser(
+  const touchesDepartment = touchesExtension(operations);
+  let departmentName: string | null | undefined;
+  const user = await changeUser(
     ctx,
     id,
     async (before) => {
-      const departmentName = await departmentNameOf(before);
-      const patched = applyToUser(canonicalOf(before, departmentName), operations);
-      const fields = userFields(patched);
-      // The department the user is in is named by its name: the same one, without a look-up.
-      if (fields.department !== null && before.department_id && fields.department === departmentName) {
-        const { department: _same, ...rest } = fields;
+      const current = touchesDepartment ? await departmentNameOf(before) : null;
+      const { department, ...rest } = userFields(applyToUser(canonicalOf(before, current), operations));
+      // Untouched, or named as it is: the department stays, without a look-up.
+      if (!touchesDepartment || (department !== null && before.department_id && department === current)) {
+        departmentName = touchesDepartment ? current : undefined;
         return { ...rest, department_id: before.department_id };
       }
-      return changeFor(ctx, fields);
+      const changed = await changeFor(ctx, { ...rest, department });
+      departmentName = changed.departmentName;
+      return changed.change;
     },
     expectedVersion,
   );
+  return { user, departmentName };
 }
 
 export async function deleteScimUser(ctx: ChangeContext, id: string, expectedVersion?: number): Promise<void> {
   await deleteUser(ctx, id, expectedVersion);
 }
 
-export async function getScimUser(id: string): Promise<StoredUser> {
+export async function getScimUser(id: string): Promise<ProvisionedUser> {
   const user = await findUser(id);
   if (!user) throw notFound('User', id);
-  return user;
+  return { user };
 }
 
 // --- lists -------------------------------------------------------------------------------

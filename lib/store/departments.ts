@@ -110,8 +110,8 @@ export function toDepartment(item: Item): StoredDepartment {
   };
 }
 
-export async function findDepartment(id: string): Promise<StoredDepartment | undefined> {
-  const item = await getItem(departmentKey(id));
+export async function findDepartment(id: string, consistent = true): Promise<StoredDepartment | undefined> {
+  const item = await getItem(departmentKey(id), consistent);
   return item ? toDepartment(item) : undefined;
 }
 

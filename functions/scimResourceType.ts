@@ -1,9 +1,7 @@
-import { scimOperation } from '../lib/http/scim';
-import { ScimError } from '../lib/scim/errors';
+import { scimDocument } from '../lib/http/scim-document';
 import { RESOURCE_TYPES } from '../lib/scim/schema';
 
-export const handler = scimOperation('scimResourceType', async ({ params }) => {
-  const found = RESOURCE_TYPES.find((type) => type.id.toLowerCase() === params.resource_type?.toLowerCase());
-  if (!found) throw new ScimError(undefined, `There is no resource type "${params.resource_type}".`, 404);
-  return { body: found };
+export const handler = scimDocument('scimResourceType', ({ resource_type: name }) => {
+  const found = RESOURCE_TYPES.find((type) => type.id.toLowerCase() === name?.toLowerCase());
+  return found ? { document: found } : { missing: `There is no resource type "${name}".` };
 });

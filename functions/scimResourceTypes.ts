@@ -1,8 +1,8 @@
-import { scimOperation } from '../lib/http/scim';
+import { scimDocument } from '../lib/http/scim-document';
 import { LIST_SCHEMA, RESOURCE_TYPES } from '../lib/scim/schema';
 
-export const handler = scimOperation('scimResourceTypes', async () => ({
-  body: {
+export const handler = scimDocument('scimResourceTypes', () => ({
+  document: {
     schemas: [LIST_SCHEMA],
     totalResults: RESOURCE_TYPES.length,
     startIndex: 1,

@@ -1,9 +1,7 @@
-import { scimOperation } from '../lib/http/scim';
-import { ScimError } from '../lib/scim/errors';
+import { scimDocument } from '../lib/http/scim-document';
 import { SCHEMAS } from '../lib/scim/schema';
 
-export const handler = scimOperation('scimSchema', async ({ params }) => {
-  const found = SCHEMAS.find((schema) => schema.id.toLowerCase() === params.schema_id?.toLowerCase());
-  if (!found) throw new ScimError(undefined, `There is no schema "${params.schema_id}".`, 404);
-  return { body: found };
+export const handler = scimDocument('scimSchema', ({ schema_id: id }) => {
+  const found = SCHEMAS.find((schema) => schema.id.toLowerCase() === id?.toLowerCase());
+  return found ? { document: found } : { missing: `There is no schema "${id}".` };
 });

@@ -8,10 +8,8 @@
 import { PROBLEM_STATUS, type Problem, type ProblemSlug } from '../problems';
 import { ScimError, type ScimType } from '../scim/errors';
 import { classifyError } from './problem';
-import { SECURITY_HEADERS, type HttpResponse } from './response';
-
-export const SCIM_CONTENT_TYPE = 'application/scim+json';
-export const ERROR_SCHEMA = 'urn:ietf:params:scim:api:messages:2.0:Error';
+import type { HttpResponse } from './response';
+import { scimErrorResponse } from './scim-wire';
 
 /** The scimType a problem of the domain takes, where one fits. */
 const SCIM_TYPE_OF: Partial<Record<ProblemSlug, ScimType>> = {
@@ -35,18 +33,6 @@ function detailOf(problem: Problem): string {
   if (missing_user_ids?.length) parts.push(`unknown users: ${missing_user_ids.join(', ')}`);
   if (errors?.length && !problem.message.includes(errors[0].message)) parts.push(errors.map((e) => `${e.field}: ${e.message}`).join('; '));
   return parts.join(' — ');
-}
-
-export function scimErrorBody(status: number, detail: string, scimType?: ScimType) {
-  return { schemas: [ERROR_SCHEMA], status: String(status), ...(scimType ? { scimType } : {}), detail };
-}
-
-export function scimErrorResponse(status: number, detail: string, scimType?: ScimType, headers: Record<string, string> = {}): HttpResponse {
-  return {
-    statusCode: status,
-    headers: { 'content-type': SCIM_CONTENT_TYPE, ...SECURITY_HEADERS, ...headers },
-    body: JSON.stringify(scimErrorBody(status, detail, scimType)),
-  };
 }
 
 /** Any error, as a SCIM error response. */

@@ -13,12 +13,8 @@ import { log, useLambdaContext } from '../log';
 import type { OperationId } from '../routes';
 import { parseJsonBody } from './parse';
 import { SECURITY_HEADERS, type HttpEvent, type HttpResponse } from './response';
-import { errorToScim, SCIM_CONTENT_TYPE, scimErrorResponse } from './scim-errors';
-
-/** What the SCIM authorizer hands on (simple responses' `context`), as the event carries it. */
-interface ScimAuthorizerContext {
-  lambda?: { tokenId?: string };
-}
+import { errorToScim } from './scim-errors';
+import { missingScimToken, SCIM_CONTENT_TYPE, scimTokenIdOf } from './scim-wire';
 
 export interface ScimInput {
   params: Record<string, string>;
@@ -70,13 +66,9 @@ export function scimOperation(operationId: OperationId, run: (input: ScimInput) 
       const headers: Record<string, string | undefined> = {};
       for (const [name, value] of Object.entries(event.headers ?? {}))
         headers[name.toLowerCase()] = typeof value === 'string' ? value : undefined;
-      const authorizer = event.requestContext?.authorizer as unknown as ScimAuthorizerContext | undefined;
-      const tokenId = authorizer?.lambda?.tokenId;
+      const tokenId = scimTokenIdOf(event);
       // The authorizer hands on the id of a live token only (see functions/scimAuthorizer.ts): refused here, as SCIM says.
-      if (!tokenId)
-        return scimErrorResponse(401, 'A valid SCIM token is required (Authorization: Bearer <token>).', undefined, {
-          'www-authenticate': 'Bearer',
-        });
+      if (!tokenId) return missingScimToken();
       const input: ScimInput = {
         params: Object.fromEntries(Object.entries(event.pathParameters ?? {}).filter((e): e is [string, string] => e[1] !== undefined)),
         query: Object.fromEntries(

@@ -10,7 +10,7 @@
  *
  * Docs-only, like operations.ts: no route function imports it.
  */
-import { SCIM_CONTENT_TYPE, ERROR_SCHEMA } from '../http/scim-errors';
+import { ERROR_SCHEMA, SCIM_CONTENT_TYPE } from '../http/scim-wire';
 import type { Route } from '../routes';
 import { ACCOUNT_ROLES } from '../schemas/enums';
 import { ENTERPRISE_SCHEMA, GROUP_SCHEMA, LIST_SCHEMA, MAX_RESULTS, PATCH_SCHEMA, USER_SCHEMA } from '../scim/schema';

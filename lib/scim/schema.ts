@@ -48,7 +48,7 @@ const attribute = (name: string, type: AttributeType, description: string, optio
 
 /** `id`: the service's, read-only, always returned. */
 const idAttribute = (what: string) =>
-  attribute('id', 'string', `The service's id of the ${what}.`, {
+  /* @__PURE__ */ attribute('id', 'string', `The service's id of the ${what}.`, {
     caseExact: true,
     mutability: 'readOnly',
     returned: 'always',
@@ -56,13 +56,13 @@ const idAttribute = (what: string) =>
   });
 
 const USER_ATTRIBUTES: Attribute[] = [
-  idAttribute('user'),
-  attribute('externalId', 'string', "The identity provider's id of the user (the service's `external_id`).", { caseExact: true }),
-  attribute('userName', 'string', 'Sign-in name (`user_name`), unique case-insensitively.', { required: true, uniqueness: 'server' }),
-  attribute('name', 'complex', "The user's name.", {
+  /* @__PURE__ */ idAttribute('user'),
+  /* @__PURE__ */ attribute('externalId', 'string', "The identity provider's id of the user (the service's `external_id`).", { caseExact: true }),
+  /* @__PURE__ */ attribute('userName', 'string', 'Sign-in name (`user_name`), unique case-insensitively.', { required: true, uniqueness: 'server' }),
+  /* @__PURE__ */ attribute('name', 'complex', "The user's name.", {
     subAttributes: [
-      attribute('givenName', 'string', 'First name (`first_name`).'),
-      attribute('familyName', 'string', 'Last name (`last_name`); when absent, the display name or the user name is used.'),
+      /* @__PURE__ */ attribute('givenName', 'string', 'First name (`first_name`).'),
+      /* @__PURE__ */ attribute('familyName', 'string', 'Last name (`last_name`); when absent, the display name or the user name is used.'),
     ],
   }),
   attribute(
@@ -72,18 +72,18 @@ const USER_ATTRIBUTES: Attribute[] = [
     {
       multiValued: true,
       subAttributes: [
-        attribute('value', 'string', 'The address.'),
-        attribute('type', 'string', 'Its kind; answered as `work`.', { canonicalValues: ['work', 'home', 'other'] }),
-        attribute('primary', 'boolean', 'Whether it is the address the service keeps; answered true.'),
+        /* @__PURE__ */ attribute('value', 'string', 'The address.'),
+        /* @__PURE__ */ attribute('type', 'string', 'Its kind; answered as `work`.', { canonicalValues: ['work', 'home', 'other'] }),
+        /* @__PURE__ */ attribute('primary', 'boolean', 'Whether it is the address the service keeps; answered true.'),
       ],
     },
   ),
-  attribute('active', 'boolean', 'Whether the account is activated (`activated`); false deprovisions it, and the user stays.'),
-  attribute('roles', 'complex', 'The account role (`account_role`): the primary value, else the first, of admin, manager, member, guest.', {
+  /* @__PURE__ */ attribute('active', 'boolean', 'Whether the account is activated (`activated`); false deprovisions it, and the user stays.'),
+  /* @__PURE__ */ attribute('roles', 'complex', 'The account role (`account_role`): the primary value, else the first, of admin, manager, member, guest.', {
     multiValued: true,
     subAttributes: [
-      attribute('value', 'string', 'The role.', { canonicalValues: ['admin', 'manager', 'member', 'guest'] }),
-      attribute('primary', 'boolean', 'Whether it is the role the service keeps; answered true.'),
+      /* @__PURE__ */ attribute('value', 'string', 'The role.', { canonicalValues: ['admin', 'manager', 'member', 'guest'] }),
+      /* @__PURE__ */ attribute('primary', 'boolean', 'Whether it is the role the service keeps; answered true.'),
     ],
   }),
 ];
@@ -97,15 +97,15 @@ const ENTERPRISE_ATTRIBUTES: Attribute[] = [
 ];
 
 const GROUP_ATTRIBUTES: Attribute[] = [
-  idAttribute('group'),
-  attribute('externalId', 'string', "The identity provider's id of the group (`external_id`), unique when set.", { caseExact: true }),
-  attribute('displayName', 'string', 'The group name (`name`), unique case-insensitively.', { required: true, uniqueness: 'server' }),
-  attribute('members', 'complex', 'The users of the group (at most 10,000).', {
+  /* @__PURE__ */ idAttribute('group'),
+  /* @__PURE__ */ attribute('externalId', 'string', "The identity provider's id of the group (`external_id`), unique when set.", { caseExact: true }),
+  /* @__PURE__ */ attribute('displayName', 'string', 'The group name (`name`), unique case-insensitively.', { required: true, uniqueness: 'server' }),
+  /* @__PURE__ */ attribute('members', 'complex', 'The users of the group (at most 10,000).', {
     multiValued: true,
     subAttributes: [
-      attribute('value', 'string', 'The user id.', { caseExact: true, mutability: 'immutable' }),
-      attribute('display', 'string', "The user's user name; answered, ignored on input.", { mutability: 'readOnly' }),
-      attribute('$ref', 'reference', 'The URI of the user.', { mutability: 'readOnly', referenceTypes: ['User'] }),
+      /* @__PURE__ */ attribute('value', 'string', 'The user id.', { caseExact: true, mutability: 'immutable' }),
+      /* @__PURE__ */ attribute('display', 'string', "The user's user name; answered, ignored on input.", { mutability: 'readOnly' }),
+      /* @__PURE__ */ attribute('$ref', 'reference', 'The URI of the user.', { mutability: 'readOnly', referenceTypes: ['User'] }),
     ],
   }),
 ];
@@ -120,9 +120,9 @@ const schemaResource = (id: string, name: string, description: string, attribute
 });
 
 export const SCHEMAS = [
-  schemaResource(USER_SCHEMA, 'User', 'User Account', USER_ATTRIBUTES),
-  schemaResource(ENTERPRISE_SCHEMA, 'EnterpriseUser', 'Enterprise User', ENTERPRISE_ATTRIBUTES),
-  schemaResource(GROUP_SCHEMA, 'Group', 'Group', GROUP_ATTRIBUTES),
+  /* @__PURE__ */ schemaResource(USER_SCHEMA, 'User', 'User Account', USER_ATTRIBUTES),
+  /* @__PURE__ */ schemaResource(ENTERPRISE_SCHEMA, 'EnterpriseUser', 'Enterprise User', ENTERPRISE_ATTRIBUTES),
+  /* @__PURE__ */ schemaResource(GROUP_SCHEMA, 'Group', 'Group', GROUP_ATTRIBUTES),
 ];
 
 export const RESOURCE_TYPES = [
@@ -188,13 +188,13 @@ const ATTRIBUTES_OF: Record<'User' | 'Group', Array<{ schema: string; attributes
 };
 
 /** The `meta` sub-attributes a filter may name. */
-const META = attribute('meta', 'complex', 'Resource metadata.', {
+const META = /* @__PURE__ */ attribute('meta', 'complex', 'Resource metadata.', {
   mutability: 'readOnly',
   subAttributes: [
-    attribute('created', 'dateTime', 'Creation time.'),
-    attribute('lastModified', 'dateTime', 'Last change.'),
-    attribute('version', 'string', 'The ETag.', { caseExact: true }),
-    attribute('resourceType', 'string', 'User or Group.', { caseExact: true }),
+    /* @__PURE__ */ attribute('created', 'dateTime', 'Creation time.'),
+    /* @__PURE__ */ attribute('lastModified', 'dateTime', 'Last change.'),
+    /* @__PURE__ */ attribute('version', 'string', 'The ETag.', { caseExact: true }),
+    /* @__PURE__ */ attribute('resourceType', 'string', 'User or Group.', { caseExact: true }),
   ],
 });
 

@@ -286,7 +286,8 @@ export const operationDocs: Record<string, OperationDoc> = {
     requestExample: { group_ids: ['designers', 'reviewers'] },
   },
   updateGroup: {
-    description: 'Give `name`, `description` or both; a new name must be unique case-insensitively (409).',
+    description:
+      'Give `name`, `description` or both; a new name must be unique case-insensitively (409). An empty body changes nothing (200).',
     responses: { 200: { description: 'The group as changed, with its users.', schema: responses.group, headers: { ETag: ETAG } } },
     problems: ['not-found'],
     requestExample: { name: 'Design', description: 'Product, brand and UX design' },

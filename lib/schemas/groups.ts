@@ -28,10 +28,9 @@ export const createGroupBody = /* @__PURE__ */ built(() =>
   }),
 );
 
+/** Any of the fields; an empty body changes nothing (200), as PATCH of a user. */
 export const updateGroupBody = /* @__PURE__ */ built(() =>
-  z
-    .strictObject({ name: z.optional(displayName), description: z.optional(description) })
-    .check(z.refine((body) => body.name !== undefined || body.description !== undefined, 'give name, description or both')),
+  z.strictObject({ name: z.optional(displayName), description: z.optional(description) }),
 );
 
 /** G7: 1–100 group ids; repeats are ignored. */

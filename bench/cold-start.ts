@@ -11,8 +11,8 @@
  * - `reportsBucket: 'presign'` adds the S3 client and the presigner;
  * - `reportsBucket: 'write'` adds the S3 client and lib-storage's Upload;
  * - `sendsEmail` adds the SES client.
- * Public routes (health, openapi, docs) use no client: their floor is a
- * trivial handler with nothing in it.
+ * Public routes (health, openapi, docs) and the fallback of the `$default`
+ * route use no client: their floor is a trivial handler with nothing in it.
  *
  * Import time: a fresh `node` process imports the bundle from a directory
  * that holds nothing else (as Lambda loads it) and reports
@@ -27,7 +27,7 @@ import { pathToFileURL } from 'node:url';
 import { build, type Metafile } from 'esbuild';
 import { functionBundling } from '../infra/bundling';
 import { backgroundFunctions } from '../lib/background';
-import { routes } from '../lib/routes';
+import { FALLBACK_FUNCTION, routes } from '../lib/routes';
 import { median, progress, ratio, round, runNode } from './support/util';
 
 export interface ClientSet {
@@ -76,6 +76,12 @@ export function stackFunctions(): FunctionEntry[] {
     handler: route.handler,
     clients: { dynamodb: route.access !== 'public', presign: route.reportsBucket === 'presign', upload: false, ses: false },
   }));
+  // The `$default` route's function: the route table and no client, so its floor is the empty handler.
+  entries.push({
+    name: FALLBACK_FUNCTION.name,
+    handler: FALLBACK_FUNCTION.handler,
+    clients: { dynamodb: false, presign: false, upload: false, ses: false },
+  });
   for (const fn of backgroundFunctions) {
     entries.push({
       name: fn.name,

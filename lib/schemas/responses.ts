@@ -135,6 +135,7 @@ const PROBLEM_EXTRAS = {
   'idempotency-key-reused': {},
   'payload-too-large': {},
   'unsupported-media-type': {},
+  'method-not-allowed': {},
   unavailable: {},
   internal: { request_id: z.string() },
 } satisfies Record<ProblemSlug, z.core.$ZodLooseShape>;

@@ -27,7 +27,7 @@ import { stackPropsFromContext } from '../../infra/context';
 import { PUBLIC_ROUTE_KEYS } from '../../infra/nag';
 import { DeptAdminStack, REPOSITORY_ROOT } from '../../infra/stack';
 import { backgroundFunctions } from '../../lib/background';
-import { routes } from '../../lib/routes';
+import { FALLBACK_FUNCTION, routes } from '../../lib/routes';
 
 type Json = any; // CloudFormation fragments: free-form by nature.
 
@@ -37,7 +37,7 @@ const cdkJsonContext = JSON.parse(readFileSync(join(REPOSITORY_ROOT, 'cdk.json')
 function placeholderProject(): string {
   const root = mkdtempSync(join(tmpdir(), 'dept-admin-nag-test-'));
   mkdirSync(join(root, 'functions'));
-  for (const handler of new Set([...routes, ...backgroundFunctions].map((entry) => entry.handler))) {
+  for (const handler of new Set([...routes, ...backgroundFunctions, FALLBACK_FUNCTION].map((entry) => entry.handler))) {
     writeFileSync(join(root, 'functions', `${handler}.ts`), 'export const handler = async () => ({ statusCode: 200 });\n');
   }
   writeFileSync(join(root, 'package-lock.json'), '{}\n');
@@ -110,9 +110,10 @@ describe('cdk-nag (AwsSolutions)', () => {
     // Stack-wide acknowledgements name one exact wildcard each, never a whole rule.
     const stackWide = acknowledged.filter(({ path }) => path === stack.node.path).map(({ id }) => id);
     for (const id of stackWide) expect(id).toMatch(/^AwsSolutions-IAM5\[Resource::<\w+\.Arn>\/(index|reports)\/\*\]$/);
-    // Only the contract's public routes go without authorization.
+    // Only the contract's public routes, and the $default route of the fallback, go without authorization.
     const openRoutes = acknowledged.filter(({ id }) => id === 'AwsSolutions-APIG4');
-    expect(openRoutes).toHaveLength(PUBLIC_ROUTE_KEYS.size);
+    expect(openRoutes).toHaveLength(PUBLIC_ROUTE_KEYS.size + 1);
+    expect(openRoutes.filter(({ path }) => path.endsWith('/DefaultRoute/Resource'))).toHaveLength(1);
   });
 
   it('fixes what it can: a strong password policy, stage access logs, no stream access on "*"', () => {

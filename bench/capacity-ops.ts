@@ -89,7 +89,9 @@ function indexEntry(item: Item | undefined, index: IndexDefinition): string | un
   if (!item) return undefined;
   const pk = item[index.partitionKey];
   const sk = item[index.sortKey];
-  return pk === undefined || sk === undefined ? undefined : `${String(pk)}\u0000${String(sk)}`;
+  // A multi-attribute sort key (the count indexes): an item without every attribute is not in the index.
+  const then = index.thenBy === undefined ? '' : item[index.thenBy];
+  return pk === undefined || sk === undefined || then === undefined ? undefined : `${String(pk)}\u0000${String(sk)}\u0000${String(then)}`;
 }
 
 const sameItem = (a: Item | undefined, b: Item | undefined) =>
@@ -248,9 +250,12 @@ const MODEL_INDEXES = {
   user: ['gsi1', 'gsi4', 'gsi5', 'gsi6', 'gsi7', 'gsi8'],
   /** A member's department copy: the same six lists within its department. */
   departmentCopy: ['gsi1', 'gsi4', 'gsi5', 'gsi6', 'gsi7', 'gsi8'],
-  /** Departments and published groups: by name and by creation. */
-  department: ['gsi1', 'gsi4'],
-  group: ['gsi1', 'gsi4'],
+  /**
+   * Departments and published groups: by name, by creation and by member count (the count itself is the sort key,
+   * so a change of `usage_users` / `user_count` moves that entry: 2 units; any other change rewrites it: 1).
+   */
+  department: ['gsi1', 'gsi4', 'gsi9'],
+  group: ['gsi1', 'gsi4', 'gsi10'],
   /** An audit entry: the whole trail, per actor, per operation, per resource (lib/store/audit.ts). */
   audit: ['gsi1', 'gsi5', 'gsi8', 'gsi2'],
   /** Bulk move headers, report jobs, cleanup markers, pending groups: one queue of byName. */

@@ -14,7 +14,9 @@
  * - E1 (GET /v2/departments/users), GET /v2/users (listUsers) and the
  *   largest department's users (listDepartmentUsers), each with the
  *   parameter sets of PARAMETER_SETS (a page of 100: count's default);
- * - GET /v2/audit (listAudit), default page.
+ * - GET /v2/audit (listAudit), default page;
+ * - GET /v2/departments (listDepartments) and GET /v2/groups (G2) sorted by
+ *   `user_count`, plain and with a name prefix (NAMED_REQUESTS).
  *
  * Per request: RCU and calls (median of the runs; capacity does not vary),
  * wall time (median of `runs`; a request whose call takes over 20 s runs
@@ -129,6 +131,22 @@ export const PARAMETER_SETS: ParameterSet[] = [
 ];
 
 const USER_LISTS = ['E1', 'listUsers', 'listDepartmentUsers'] as const;
+
+/**
+ * The named lists sorted by `user_count` (a count index each), and with a
+ * name prefix, which reads the prefix's matches (one name in twenty:
+ * support/list-dataset.ts names departments and groups after twenty functions).
+ */
+export const NAMED_REQUESTS: Array<{ operation: string; set: ParameterSet }> = [
+  { operation: 'listDepartments', set: { label: 'sort=user_count:desc', query: { sort: 'user_count:desc' } } },
+  {
+    operation: 'listDepartments',
+    set: { label: 'sort=user_count:desc&query=name:eng', query: { sort: 'user_count:desc', query: 'name:eng' } },
+  },
+  { operation: 'G2', set: { label: 'sort=user_count', query: { sort: 'user_count' } } },
+  { operation: 'G2', set: { label: 'sort=user_count:desc', query: { sort: 'user_count:desc' } } },
+  { operation: 'G2', set: { label: 'sort=user_count:desc&query=name:eng', query: { sort: 'user_count:desc', query: 'name:eng' } } },
+];
 
 // ---------------------------------------------------------------------------
 // Parent: a table and a child process per size, then the sizes paired.
@@ -370,7 +388,7 @@ async function child(): Promise<void> {
 
   // Warm-up: each handler loaded and the client connected, with a cheap request none of the rows makes (the audit
   // list's window bounded to its last day: a total over the whole trail would read all of it).
-  for (const operation of USER_LISTS) await call(operation, paramsOf(operation), { count: '1' });
+  for (const operation of [...USER_LISTS, 'listDepartments', 'G2']) await call(operation, paramsOf(operation), { count: '1' });
   await call('listAudit', undefined, { count: '1', since: new Date(Date.parse(DATASET_NOW) - 86_400_000).toISOString() });
 
   const rows: ListScaleRow[] = [];
@@ -379,6 +397,7 @@ async function child(): Promise<void> {
   const plan: Array<{ operation: string; set: ParameterSet }> = [
     ...USER_LISTS.flatMap((operation) => PARAMETER_SETS.map((set) => ({ operation, set }))),
     { operation: 'listAudit', set: { label: 'default', query: {} } },
+    ...NAMED_REQUESTS,
   ].filter(({ operation, set }) => !only || only.test(`${operation} ${set.label}`));
   for (const [i, { operation, set }] of plan.entries()) {
     const request = `${operation} ${set.label}`;
@@ -467,7 +486,12 @@ function consumedUnits(output: unknown): number {
 
 /** One line per call for BENCH_LIST_TRACE. */
 function describeCall(command: string, input: unknown, output: unknown): string {
-  const i = input as { IndexName?: string; Limit?: number; ExpressionAttributeValues?: Record<string, unknown>; Key?: Record<string, unknown> };
+  const i = input as {
+    IndexName?: string;
+    Limit?: number;
+    ExpressionAttributeValues?: Record<string, unknown>;
+    Key?: Record<string, unknown>;
+  };
   const o = output as { Count?: number; ScannedCount?: number };
   const units = consumedUnits(output);
   const values = JSON.stringify(i.Key ?? i.ExpressionAttributeValues ?? {}).slice(0, 120);

@@ -6,7 +6,15 @@
  * BENCH_REPORT_MODE: report (createReport, then the worker's runReport: rows
  *   read from the table, CSV, multipart upload to S3) | raw (the same Queries
  *   and BatchGetItems the report's row source makes, with a plain document
- *   client: no CSV, no S3)
+ *   client: no CSV, no S3) | g1 (G1 through its handler, BENCH_G1_GROUP,
+ *   BENCH_G1_RUNS times after one warm call: RCU and median time)
+ *
+ * Every DynamoDB call asks for its consumed capacity (both modes alike), so
+ * the run reports its read units. The report's fixed cost — what it does
+ * besides reading rows and uploading their bytes: claiming the job, the
+ * object's PutObject (or a multipart upload's create and complete), marking
+ * the job complete — is reported from the calls themselves, in round trips
+ * and milliseconds.
  *
  * Before timing, the DynamoDB client is made and used once (both modes), so
  * neither pays for it. Peak RSS growth: the largest resident set seen
@@ -19,7 +27,7 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { BatchGetCommand, DynamoDBDocumentClient, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 
 const type = process.env.BENCH_REPORT_TYPE as 'departments' | 'groups';
-const mode = process.env.BENCH_REPORT_MODE as 'report' | 'raw';
+const mode = process.env.BENCH_REPORT_MODE as 'report' | 'raw' | 'g1';
 const table = process.env.TABLE_NAME!;
 
 let scans = 0;
@@ -42,6 +50,11 @@ const dynamodbClock = new BusyClock();
 /** Summed duration and count of calls, per command (overlapping calls each count). */
 const perCommand: Record<string, { ms: number; calls: number }> = {};
 const s3Clock = new BusyClock();
+/** Every call in the order it started: which client, which command, how long. */
+let callLog: Array<{ client: 'dynamodb' | 's3'; command: string; ms: number }> = [];
+/** Read and write units DynamoDB reported (ReturnConsumedCapacity TOTAL on every call). */
+let units = { rcu: 0, wcu: 0 };
+const WRITES = /Put|Update|Delete|TransactWrite|BatchWrite/;
 
 interface Stackable {
   middlewareStack: {
@@ -52,24 +65,80 @@ interface Stackable {
   };
 }
 
-/** Times every call of the client (and counts scans). */
-function instrument(client: Stackable, clock: BusyClock): void {
+type Consumed = { CapacityUnits?: number; ReadCapacityUnits?: number; WriteCapacityUnits?: number };
+
+/** Times every call of the client (and counts scans); on DynamoDB, asks for and adds up the capacity consumed. */
+function instrument(client: Stackable, clock: BusyClock, kind: 'dynamodb' | 's3'): void {
   client.middlewareStack.add(
     (next, context) => async (args) => {
       if (context.commandName === 'ScanCommand') scans++;
+      const name = (context.commandName ?? 'unknown').replace(/Command$/, '');
+      const entry = { client: kind, command: name, ms: 0 };
+      callLog.push(entry);
+      if (kind === 'dynamodb') ((args as { input: Record<string, unknown> }).input ??= {}).ReturnConsumedCapacity = 'TOTAL';
       clock.enter();
       const start = performance.now();
       try {
-        return await next(args);
+        const result = (await next(args)) as { output?: { ConsumedCapacity?: Consumed | Consumed[] } };
+        for (const consumed of [result.output?.ConsumedCapacity ?? []].flat()) {
+          const total = consumed.CapacityUnits ?? 0;
+          if (WRITES.test(name)) units.wcu += consumed.WriteCapacityUnits ?? total;
+          else units.rcu += consumed.ReadCapacityUnits ?? total;
+        }
+        return result;
       } finally {
         clock.leave();
-        const name = (context.commandName ?? 'unknown').replace(/Command$/, '');
+        entry.ms = performance.now() - start;
         perCommand[name] ??= { ms: 0, calls: 0 };
-        perCommand[name].ms += performance.now() - start;
+        perCommand[name].ms += entry.ms;
         perCommand[name].calls++;
       }
     },
     { step: 'initialize', name: 'benchClock' },
+  );
+}
+
+/** The calls that read rows (the raw read makes the same), and those that upload the CSV's bytes: the rest is fixed cost. */
+const ROW_READS = new Set(['Query', 'BatchGetItem']);
+const VOLUME_UPLOADS = new Set(['UploadPart']);
+
+/**
+ * The report's fixed cost from its calls: claim, object write (PutObject, or
+ * CreateMultipartUpload and CompleteMultipartUpload around the parts),
+ * completion. Its minimum: 3 round trips for an object of one part (claim,
+ * put, complete the job), 4 for a multipart one.
+ */
+function fixedCost() {
+  const fixed = callLog.filter((call) => !ROW_READS.has(call.command) && !VOLUME_UPLOADS.has(call.command));
+  const multipart = callLog.some((call) => call.command === 'CreateMultipartUpload');
+  return {
+    ms: fixed.reduce((sum, call) => sum + call.ms, 0),
+    round_trips: fixed.length,
+    min_round_trips: multipart ? 4 : 3,
+    calls: fixed.map((call) => `${call.client === 's3' ? 'S3 ' : ''}${call.command} ${Math.round(call.ms * 10) / 10} ms`),
+  };
+}
+
+/** G1 through its handler on one group: RCU and time of each run after a warm call. */
+async function g1(): Promise<void> {
+  const { db } = await import('../lib/db/client');
+  const { prepared } = await import('./support/lambda');
+  instrument(db() as unknown as Stackable, dynamodbClock, 'dynamodb');
+  const call = await prepared('G1', { params: { group_id: process.env.BENCH_G1_GROUP! } });
+  await call();
+  const runs: Array<{ ms: number; rcu: number; calls: number }> = [];
+  for (let i = 0; i < Number(process.env.BENCH_G1_RUNS ?? 5); i++) {
+    units = { rcu: 0, wcu: 0 };
+    callLog = [];
+    const start = performance.now();
+    const result = await call();
+    const ms = performance.now() - start;
+    if (result.statusCode !== 200) throw new Error(`G1 answered ${result.statusCode}`);
+    runs.push({ ms, rcu: units.rcu, calls: callLog.length });
+  }
+  const mid = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+  process.stdout.write(
+    `${JSON.stringify({ mode: 'g1', rcu: mid(runs.map((r) => r.rcu)), calls: mid(runs.map((r) => r.calls)), ms: mid(runs.map((r) => r.ms)), ms_runs: runs.map((r) => r.ms), scans })}\n`,
   );
 }
 
@@ -156,6 +225,7 @@ async function rawRead(client: DynamoDBDocumentClient): Promise<number> {
 }
 
 async function main() {
+  if (mode === 'g1') return g1();
   let run: () => Promise<number>;
   let warm: () => Promise<unknown>;
   let check: ((rows: number) => Promise<number>) | undefined;
@@ -166,7 +236,7 @@ async function main() {
         marshallOptions: { removeUndefinedValues: true },
       },
     );
-    instrument(client as unknown as Stackable, dynamodbClock);
+    instrument(client as unknown as Stackable, dynamodbClock, 'dynamodb');
     warm = () => client.send(new GetCommand({ TableName: table, Key: { pk: 'none', sk: 'none' } }));
     run = () => rawRead(client);
   } else {
@@ -175,8 +245,8 @@ async function main() {
     const { createReport, findReport } = await import('../lib/reports/jobs');
     const { runReport } = await import('../lib/reports/worker');
     const { HeadBucketCommand } = await import('@aws-sdk/client-s3');
-    instrument(db() as unknown as Stackable, dynamodbClock);
-    instrument(s3() as unknown as Stackable, s3Clock);
+    instrument(db() as unknown as Stackable, dynamodbClock, 'dynamodb');
+    instrument(s3() as unknown as Stackable, s3Clock, 's3');
     // Both clients made and connected before timing (the raw read's client is too).
     warm = () =>
       Promise.all([
@@ -198,6 +268,8 @@ async function main() {
   Object.assign(dynamodbClock, { ms: 0, calls: 0 });
   Object.assign(s3Clock, { ms: 0, calls: 0 });
   for (const name of Object.keys(perCommand)) delete perCommand[name];
+  callLog = [];
+  units = { rcu: 0, wcu: 0 };
 
   const kernelPeak = resetPeak();
   const start0 = process.memoryUsage();
@@ -231,6 +303,9 @@ async function main() {
     s3_ms: s3Clock.ms,
     s3_calls: s3Clock.calls,
     commands,
+    rcu: units.rcu,
+    wcu: units.wcu,
+    ...(mode === 'report' ? { fixed_cost: fixedCost() } : {}),
   };
   if (check) rows = await check(rows);
   process.stdout.write(

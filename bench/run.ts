@@ -16,15 +16,26 @@
  * It starts its own DynamoDB Local, s3rver and SES stand-in (in memory,
  * free ports) and stops them at the end. Results: the tables on stdout and
  * bench/results.json.
+ *
+ * It runs on the Lambda runtime's Node (support/runtime.ts): started on
+ * another one, it starts itself again on that binary, so every section —
+ * the fresh-process imports of the cold start, the warm handlers of the
+ * overhead, the report and list children — runs on what the functions run
+ * on. `--host-node` keeps this machine's Node instead (results.json says so).
  */
+import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
-import { cpus, loadavg } from 'node:os';
+import { arch, cpus, loadavg, platform } from 'node:os';
 import { join } from 'node:path';
-import { startLocalServices } from '../infra/local/services';
-import { COLD_START_GOALS, measureColdStart, type ColdStartResult } from './cold-start';
+import type { ColdStartResult } from './cold-start';
+import type { ListScaleRow } from './list-scale';
+import type { G1ScaleResult, ReportResult } from './reports';
+import { findLambdaNode, major } from './support/runtime';
 import { progress, round, table } from './support/util';
 
 const quick = process.argv.includes('--quick');
+// --host-node: run on this machine's Node, not the Lambda runtime's (tools/lambda-node or LAMBDA_NODE).
+const hostNode = process.argv.includes('--host-node');
 const only = process.argv
   .find((arg) => arg.startsWith('--only='))
   ?.slice('--only='.length)
@@ -44,7 +55,7 @@ const SIZES = quick
       overheadWarmup: 3,
       bulkUsers: 1_000,
       bulkRuns: 1,
-      report: { users: 2_000, departments: 20, groups: 200, runs: { departments: 1, groups: 1 } },
+      report: { users: [200, 2_000], runs: { departments: 1, groups: 1 }, g1Runs: 3 },
       list: { users: [1_000, 10_000], departments: 100, runs: 1 },
     }
   : {
@@ -53,7 +64,7 @@ const SIZES = quick
       overheadWarmup: 5,
       bulkUsers: 1_000,
       bulkRuns: 5,
-      report: { users: 100_000, departments: 1_000, groups: 10_000, runs: { departments: 3, groups: 2 } },
+      report: { users: [10_000, 100_000], runs: { departments: 3, groups: 2 }, g1Runs: 11 },
       list: { users: [10_000, 100_000], departments: 1_000, runs: 5 },
     };
 
@@ -61,10 +72,14 @@ const SIZES = quick
 const importRuns = Number(process.argv.find((arg) => arg.startsWith('--import-runs='))?.slice('--import-runs='.length) ?? NaN);
 if (Number.isInteger(importRuns) && importRuns > 0) SIZES.importRuns = importRuns;
 
-// --report-users=N: the reports at another size (N users, N/100 departments, N/10 groups).
-const reportUsers = Number(process.argv.find((arg) => arg.startsWith('--report-users='))?.slice('--report-users='.length) ?? NaN);
-if (Number.isInteger(reportUsers) && reportUsers >= 100) {
-  Object.assign(SIZES.report, { users: reportUsers, departments: reportUsers / 100, groups: reportUsers / 10 });
+// --report-users=A,B: the reports at other sizes (each: N users, N/10 departments, N/10 groups; goals judged at the largest).
+const reportUsers = process.argv
+  .find((arg) => arg.startsWith('--report-users='))
+  ?.slice('--report-users='.length)
+  .split(',')
+  .map(Number);
+if (reportUsers && reportUsers.length >= 1 && reportUsers.every((n) => Number.isInteger(n) && n >= 100)) {
+  SIZES.report.users = reportUsers.sort((a, b) => a - b);
 }
 
 // --list-users=A,B: the list section at other sizes (smallest first); --list-runs=N: timed runs per request.
@@ -81,11 +96,59 @@ if (Number.isInteger(listRuns) && listRuns > 0) SIZES.list.runs = listRuns;
 
 const mark = (ok: boolean) => (ok ? 'yes' : 'NO');
 
+/**
+ * Starts this script again on the Lambda runtime's Node unless it runs on it
+ * already (or --host-node); answers the child's exit code, or undefined to
+ * go on here.
+ */
+async function onLambdaNode(): Promise<number | undefined> {
+  if (hostNode || process.env.BENCH_LAMBDA_NODE) return undefined;
+  const { node, reason } = findLambdaNode();
+  if (!node) throw new Error(`no Node.js of the Lambda runtime: ${reason}; or run on this machine's ${process.version} with --host-node`);
+  if (node.version === process.versions.node) return undefined;
+  progress(`starting again on Node ${node.version} (${node.source}), the Lambda runtime's; this machine's is ${process.version}`);
+  const child = spawn(node.path, ['--import', 'tsx', join(projectRoot, 'bench', 'run.ts'), ...process.argv.slice(2)], {
+    cwd: projectRoot,
+    stdio: 'inherit',
+    env: { ...process.env, BENCH_LAMBDA_NODE: node.source, BENCH_HOST_NODE: process.version },
+  });
+  // Ctrl-C reaches both processes; the child stops its services and exits, and this one follows it.
+  const ignore = () => {};
+  process.on('SIGINT', ignore);
+  process.on('SIGTERM', ignore);
+  return new Promise((resolve, reject) => {
+    child.on('error', reject);
+    child.on('exit', (code, signal) => resolve(code ?? (signal ? 1 : 0)));
+  });
+}
+
+/** What results.json and the output say about the Node the bench ran on, next to the Lambda runtime. */
+async function runtimeInfo() {
+  const { FUNCTION_ARCHITECTURE, FUNCTION_RUNTIME } = await import('../infra/bundling');
+  const lambdaMajor = Number(/^nodejs(\d+)\.x$/.exec(FUNCTION_RUNTIME.name)?.[1]);
+  return {
+    node: process.versions.node,
+    v8: process.versions.v8,
+    platform: platform(),
+    arch: arch(),
+    source: process.env.BENCH_LAMBDA_NODE ?? (hostNode ? "this machine's (--host-node)" : "this machine's"),
+    host_node: (process.env.BENCH_HOST_NODE ?? process.version).replace(/^v/, ''),
+    lambda_runtime: FUNCTION_RUNTIME.name,
+    lambda_architecture: FUNCTION_ARCHITECTURE.name,
+    /** The same major version as the Lambda runtime: the figures describe what deploys (but on this machine's CPU architecture). */
+    matches_lambda_runtime: major(process.versions.node) === lambdaMajor,
+  };
+}
+
 async function main() {
+  const code = await onLambdaNode();
+  if (code !== undefined) process.exit(code);
   const started = new Date();
   const loadBefore = loadavg()[0];
+  const runtime = await runtimeInfo();
   const results: Record<string, unknown> = {
     node: process.version,
+    runtime,
     quick,
     started_at: started.toISOString(),
     machine: { cpus: cpus().length, load_average_at_start: round(loadBefore, 2) },
@@ -94,12 +157,19 @@ async function main() {
   const print = (title: string, text: string) => {
     process.stdout.write(`\n${title}\n${text}\n`);
   };
+  process.stdout.write(
+    `Runtime: Node ${runtime.node} (${runtime.platform}/${runtime.arch}, ${runtime.source}); the functions run ${runtime.lambda_runtime} on ` +
+      `${runtime.lambda_architecture}${runtime.matches_lambda_runtime ? '' : ' — NOT the Lambda runtime: these figures do not prove its goals'}\n`,
+  );
 
   if (wanted('cold')) {
+    const { COLD_START_GOALS, measureColdStart } = await import('./cold-start');
     const cold: ColdStartResult[] = await measureColdStart(projectRoot, { runs: SIZES.importRuns, only: coldFunctions });
     results.cold_start = cold;
     print(
-      `Cold start (median of ${SIZES.importRuns} fresh-process imports each; goal: ≤ ${COLD_START_GOALS.bytes}× bytes and ≤ ${COLD_START_GOALS.import}× import time of the floor)`,
+      `Cold start on Node ${runtime.node} (median of ${SIZES.importRuns} alternating fresh-process imports each, function and floor; ` +
+        `goal: bytes ≤ ${COLD_START_GOALS.bytes}× the floor's — with no AWS client, ≤ the floor + ${COLD_START_GOALS.noClientBytes / 1024} KB — ` +
+        `and import ≤ ${COLD_START_GOALS.import}× the floor's wall time; CPU × is the same ratio of the import's CPU time)`,
       table(
         [
           'function',
@@ -109,6 +179,7 @@ async function main() {
           'floor bytes',
           'floor ms',
           'bytes ×',
+          'bytes limit',
           'import ×',
           'CPU ×',
           'goal',
@@ -122,6 +193,7 @@ async function main() {
           c.baseline_bytes,
           c.baseline_import_ms,
           c.bytes_ratio,
+          c.bytes_limit,
           c.import_ratio,
           c.import_cpu_ratio,
           mark(c.meets_goal),
@@ -132,11 +204,13 @@ async function main() {
         ]),
       ),
     );
+    for (const c of cold.filter((c) => c.clients_note)) process.stdout.write(`  ${c.name}: ${c.clients_note}\n`);
   }
 
   const needsServices = ['overhead', 'bulk', 'capacity', 'reports', 'list'].some(wanted);
   if (needsServices) {
     progress('starting DynamoDB Local, s3rver and the SES stand-in');
+    const { startLocalServices } = await import('../infra/local/services');
     const services = await startLocalServices({ tableName: 'bench' });
     // Before any lib/ module is imported: lib/config.ts and the logger read the environment once.
     Object.assign(process.env, services.env, {
@@ -211,29 +285,59 @@ async function main() {
       }
 
       if (wanted('reports')) {
-        const { measureReports, REPORT_GOALS } = await import('./reports');
-        const reports = await measureReports(services.env, SIZES.report);
+        const { measureReports, REPORT_GOALS, USERS_PER_DEPARTMENT, USERS_PER_GROUP } = await import('./reports');
+        const { reports, g1 } = await measureReports(services.env, SIZES.report);
         results.reports = reports;
+        results.reports_g1 = g1;
+        const largest = Math.max(...SIZES.report.users);
         print(
-          `Reports (${SIZES.report.users} users, ${SIZES.report.departments} departments, ${SIZES.report.groups} groups; each run in a fresh process; goal ≤ ${REPORT_GOALS.ratio}× the raw read, < ${REPORT_GOALS.rssMb} MB RSS growth)`,
+          `Reports on Node ${runtime.node} (${SIZES.report.users.join(' and ')} users, a department and a group per ` +
+            `${USERS_PER_DEPARTMENT === USERS_PER_GROUP ? USERS_PER_GROUP : `${USERS_PER_DEPARTMENT}/${USERS_PER_GROUP}`} of them; ` +
+            `each run in a fresh process, median of ${SIZES.report.runs.departments} (departments) and ${SIZES.report.runs.groups} (groups); ` +
+            `goal at ${largest} users: ≤ ${REPORT_GOALS.ratio}× the raw read, < ${REPORT_GOALS.rssMb} MB RSS growth; ` +
+            `fixed: the claim, the object's write and the completion, in ms and round trips (min))`,
           table(
-            ['report', 'rows', 's', 'rows/s', 'raw s', 'raw rows/s', '×', 'RSS +MB', 'raw RSS +MB', 'in DynamoDB s', 'in S3 s', 'goal'],
+            [
+              'report',
+              'users',
+              'rows',
+              's',
+              'rows/s',
+              'raw s',
+              '×',
+              'fixed ms',
+              'fixed RT (min)',
+              '× w/o fixed',
+              'RCU',
+              'raw RCU',
+              'RSS +MB',
+              'in DynamoDB s',
+              'in S3 s',
+              'goal',
+            ],
             reports.map((r) => [
               r.type,
+              r.users,
               r.rows,
               r.seconds,
               r.rows_per_second,
               r.raw_read_seconds,
-              r.raw_rows_per_second,
               r.ratio,
+              r.fixed_cost.ms,
+              `${r.fixed_cost.round_trips} (${r.fixed_cost.min_round_trips})`,
+              r.ratio_without_fixed_cost,
+              r.rcu,
+              r.raw_rcu,
               r.peak_rss_growth_mb,
-              r.raw_peak_rss_growth_mb,
               r.dynamodb_seconds,
               r.s3_seconds,
-              mark(r.meets_goal),
+              r.judged ? mark(r.meets_goal) : '-',
             ]),
           ),
         );
+        for (const r of reports.filter((r) => r.judged)) {
+          process.stdout.write(`  ${r.type} report's fixed cost at ${r.users} users: ${r.fixed_cost.calls.join(', ')}\n`);
+        }
       }
       if (wanted('list')) {
         const { measureListScale, listScaleTable, LIST_GOALS } = await import('./list-scale');
@@ -253,6 +357,24 @@ async function main() {
     }
   }
 
+  if (results.list_scale || results.reports) {
+    const { scaleOfCost, scaleTable } = await import('./scale');
+    const scale = scaleOfCost(
+      (results.list_scale as ListScaleRow[] | undefined) ?? [],
+      (results.reports as ReportResult[] | undefined) ?? [],
+      (results.reports_g1 as G1ScaleResult[] | undefined) ?? [],
+    );
+    if (scale.length > 0) {
+      results.scale = scale;
+      const { headers, lines } = scaleTable(scale);
+      print(
+        'Scale of cost (how RCU and time grow from the smaller dataset to the larger, next to what the data model says: ' +
+          'a page or a group reads the same whatever the number of users, a report reads every row; "as model": RCU × within 20% of it)',
+        table(headers, lines),
+      );
+    }
+  }
+
   const verdicts: Array<{ section: string; name: string; ok: boolean }> = [];
   for (const c of (results.cold_start as ColdStartResult[] | undefined) ?? [])
     verdicts.push({ section: 'cold_start', name: c.name, ok: c.meets_goal });
@@ -260,8 +382,9 @@ async function main() {
     verdicts.push({ section: 'capacity', name: c.operation, ok: c.meets_goal });
   for (const o of (results.overhead as Array<{ operation: string; meets_goal: boolean }> | undefined) ?? [])
     verdicts.push({ section: 'overhead', name: o.operation, ok: o.meets_goal });
-  for (const r of (results.reports as Array<{ type: string; meets_goal: boolean }> | undefined) ?? [])
-    verdicts.push({ section: 'reports', name: r.type, ok: r.meets_goal });
+  // The reports' goals hold at the largest size (the smaller ones are for the scale of cost).
+  for (const r of ((results.reports as ReportResult[] | undefined) ?? []).filter((r) => r.judged))
+    verdicts.push({ section: 'reports', name: `${r.type} (${r.rows} rows)`, ok: r.meets_goal });
   // One verdict per list request: every size within its goals (requests that cannot be made on this code count as missed).
   const listRows = (results.list_scale as Array<{ request: string; meets_goal: boolean }> | undefined) ?? [];
   for (const request of new Set(listRows.map((r) => r.request))) {
@@ -273,7 +396,25 @@ async function main() {
   const capacityScans = ((results.capacity as Array<{ scans: number }> | undefined) ?? []).reduce((n, c) => n + c.scans, 0);
   const reportScans = ((results.reports as Array<{ scans: number }> | undefined) ?? []).reduce((n, r) => n + r.scans, 0);
   results.scans = capacityScans + reportScans;
-  results.summary = { goals_met: verdicts.length - missed.length, goals_missed: missed.length, missed };
+  const scaleRows = (results.scale as Array<{ request: string; as_model: boolean | null }> | undefined) ?? [];
+  const scaleMisses = scaleRows.filter((r) => r.as_model === false).map((r) => r.request);
+  // What this run can prove: the goals hold on the Lambda runtime, at the full run's sizes and repetitions.
+  const proofGaps = [
+    quick && '--quick: small sizes and few runs (a smoke test)',
+    !runtime.matches_lambda_runtime && `Node ${runtime.node} is not the Lambda runtime's (${runtime.lambda_runtime})`,
+    only && `only ${only.join(', ')}`,
+    coldFunctions && `cold start of ${coldFunctions.join(', ')} only`,
+    wanted('cold') && SIZES.importRuns < 11 && `${SIZES.importRuns} imports per function (the goal needs the median of at least 11)`,
+  ].filter((gap): gap is string => typeof gap === 'string');
+  results.summary = {
+    goals_met: verdicts.length - missed.length,
+    goals_missed: missed.length,
+    missed,
+    scale_as_model: scaleRows.filter((r) => r.as_model === true).length,
+    scale_not_as_model: scaleMisses,
+    full_run: proofGaps.length === 0,
+    not_a_full_run_because: proofGaps,
+  };
   results.finished_at = new Date().toISOString();
   results.seconds = round((Date.now() - started.getTime()) / 1000, 0);
   results.machine = { ...(results.machine as object), load_average_at_end: round(loadavg()[0], 2) };
@@ -281,7 +422,13 @@ async function main() {
   writeFileSync(join(projectRoot, 'bench', 'results.json'), `${JSON.stringify(results, null, 2)}\n`);
   process.stdout.write(
     `\nScans: ${capacityScans + reportScans} (every command of the capacity section and of the report runs is logged)\n` +
-      `${verdicts.length - missed.length}/${verdicts.length} goals met in ${results.seconds} s${missed.length ? `; missed: ${missed.join(', ')}` : ''}\nwrote bench/results.json\n`,
+      `${verdicts.length - missed.length}/${verdicts.length} goals met in ${results.seconds} s on Node ${runtime.node}` +
+      `${missed.length ? `; missed: ${missed.join(', ')}` : ''}\n` +
+      (scaleRows.length > 0
+        ? `Scale of cost: ${scaleRows.length - scaleMisses.length}/${scaleRows.length} as the data model says${scaleMisses.length ? `; not: ${scaleMisses.join(', ')}` : ''}\n`
+        : '') +
+      (proofGaps.length > 0 ? `Not a full run (proves no goal): ${proofGaps.join('; ')}\n` : '') +
+      'wrote bench/results.json\n',
   );
 }
 

@@ -6,12 +6,16 @@ import { Duration, RemovalPolicy } from 'aws-cdk-lib';
 import { AttributeType, BillingMode, ProjectionType, StreamViewType, Table } from 'aws-cdk-lib/aws-dynamodb';
 import { BlockPublicAccess, Bucket, BucketEncryption } from 'aws-cdk-lib/aws-s3';
 import type { Construct } from 'constructs';
-import { indexList, ORIGINAL_INDEX_COUNT, PARTITION_KEY, SORT_KEY, TTL_ATTRIBUTE } from '../lib/db/table';
+import { indexList, keyAttributes, ORIGINAL_INDEX_COUNT, PARTITION_KEY, SORT_KEY, TTL_ATTRIBUTE, type KeyAttribute } from '../lib/db/table';
 
 /** Reports are fetched soon after they are made; after this they are gone. */
 export const REPORT_LIFETIME = Duration.days(7);
 
 const stringKey = (name: string) => ({ name, type: AttributeType.STRING });
+const cdkKey = (attribute: KeyAttribute) => ({
+  name: attribute.name,
+  type: attribute.type === 'N' ? AttributeType.NUMBER : AttributeType.STRING,
+});
 
 /**
  * `indexCount`: how many of the table's indexes (lib/db/table.ts, in order)
@@ -35,10 +39,11 @@ export function createTable(scope: Construct, id: string, indexCount = indexList
     removalPolicy: RemovalPolicy.RETAIN,
   });
   for (const index of indexList.slice(0, indexCount)) {
+    const { partition, sort } = keyAttributes(index);
     table.addGlobalSecondaryIndex({
       indexName: index.name,
-      partitionKey: stringKey(index.partitionKey),
-      sortKey: stringKey(index.sortKey),
+      partitionKey: cdkKey(partition),
+      ...(sort.length === 1 ? { sortKey: cdkKey(sort[0]) } : { sortKeys: sort.map(cdkKey) }),
       projectionType: ProjectionType.ALL,
     });
   }

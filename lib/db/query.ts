@@ -19,7 +19,12 @@ export interface IndexQuery {
   partition: string;
   /** Key condition on the index sort key: a prefix, or an inclusive range. */
   sortKeyPrefix?: string;
-  sortKeyBetween?: { from?: string; to?: string };
+  sortKeyBetween?: { from?: string | number; to?: string | number };
+  /**
+   * A multi-attribute sort key (`index.thenBy`): its first attribute equal to
+   * this, and `sortKeyBetween`, if any, then on the second.
+   */
+  sortKeyEquals?: string | number;
   filter?: Filter;
   /** Only these attributes in the answer (the read costs the same; the answer is smaller and parses faster). */
   attributes?: string[];
@@ -81,9 +86,17 @@ function queryInput(query: IndexQuery, descending: boolean): QueryCommandInput {
     values[':isk'] = query.sortKeyPrefix;
     keyCondition += ' AND begins_with(#isk, :isk)';
   }
+  let ranged = index.sortKey;
+  if (query.sortKeyEquals !== undefined) {
+    if (index.thenBy === undefined) throw new Error(`${index.name} has a single sort key attribute`);
+    names['#iskeq'] = index.sortKey;
+    values[':iskeq'] = query.sortKeyEquals;
+    keyCondition += ' AND #iskeq = :iskeq';
+    ranged = index.thenBy;
+  }
   const { from, to } = query.sortKeyBetween ?? {};
   if (from !== undefined || to !== undefined) {
-    names['#isk'] = index.sortKey;
+    names['#isk'] = ranged;
     if (from !== undefined) values[':from'] = from;
     if (to !== undefined) values[':to'] = to;
     if (from !== undefined && to !== undefined) keyCondition += ' AND #isk BETWEEN :from AND :to';

@@ -23,10 +23,31 @@ export interface IndexDefinition {
   name: string;
   partitionKey: string;
   sortKey: string;
+  /** The sort key's type: a string unless `'N'` (a number). */
+  sortKeyType?: 'N';
+  /**
+   * A multi-attribute sort key: `sortKey`, then this string attribute. A Query
+   * puts equality on `sortKey` before any condition on this one.
+   */
+  thenBy?: string;
+}
+
+/** One attribute of an index key, with its DynamoDB type. */
+export interface KeyAttribute {
+  name: string;
+  type: 'S' | 'N';
+}
+
+/** The key attributes of an index: its partition key, then its sort key attributes in order. */
+export function keyAttributes(index: IndexDefinition): { partition: KeyAttribute; sort: KeyAttribute[] } {
+  const sort: KeyAttribute[] = [{ name: index.sortKey, type: index.sortKeyType ?? 'S' }];
+  if (index.thenBy !== undefined) sort.push({ name: index.thenBy, type: 'S' });
+  return { partition: { name: index.partitionKey, type: 'S' }, sort };
 }
 
 /**
- * The global secondary indexes. An index is a pair of attributes; several
+ * The global secondary indexes. An index is a partition attribute and a sort
+ * attribute (or two: a multi-attribute sort key, `thenBy`); several
  * indexes share attributes (every name-sorted index sorts on `gsi1sk`), and
  * each item kind fills the attributes of the indexes it is listed in (its
  * store module says which). An item without both attributes of an index is
@@ -53,9 +74,21 @@ export const INDEXES = {
   cellById: { name: 'gsi7', partitionKey: 'gsi5pk', sortKey: 'gsi7sk' },
   /** Users by the month of their last login (or never), by name; audit entries by operation. */
   monthByName: { name: 'gsi8', partitionKey: 'gsi8pk', sortKey: 'gsi1sk' },
+  /**
+   * Departments by member count, then id: the byName partition sorted on the
+   * quota counter `usage_users` itself (a number) and `id`, so the blind ADD
+   * of every membership change moves the entry, and no attribute of its own
+   * has to follow the count.
+   */
+  departmentsByCount: { name: 'gsi9', partitionKey: 'gsi1pk', sortKey: 'usage_users', sortKeyType: 'N', thenBy: 'id' },
+  /** Groups by `user_count`, then id, the same way (a pending group sits in its own partition, GROUPS#PENDING). */
+  groupsByCount: { name: 'gsi10', partitionKey: 'gsi1pk', sortKey: 'user_count', sortKeyType: 'N', thenBy: 'id' },
 } as const satisfies Record<string, IndexDefinition>;
 
 export const indexList: IndexDefinition[] = Object.values(INDEXES);
 
 /** The indexes a table had before the list indexes (issue 15); a deployed table gains the others one by one. */
 export const ORIGINAL_INDEX_COUNT = 3;
+
+/** The indexes the named lists' `user_count` sorts read; until they are ACTIVE those sorts read the old way (lib/lists/migration.ts). */
+export const COUNT_INDEXES: IndexDefinition[] = [INDEXES.departmentsByCount, INDEXES.groupsByCount];

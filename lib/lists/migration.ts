@@ -14,7 +14,14 @@
  * 4. the per-role service counters the cell counters replace are removed;
  * 5. ready, once every list index is ACTIVE: from then on the lists read
  *    the new indexes and counters (lib/lists/users/index.ts); until then
- *    they read what every version keeps up to date (legacy.ts).
+ *    they read what every version keeps up to date (legacy.ts);
+ * 6. the count indexes (departments and groups by `user_count`): they sort
+ *    on the counters every version has kept up to date, so DynamoDB fills
+ *    them when they are created and nothing is backfilled; once both are
+ *    ACTIVE (a deployed table gains them one deploy at a time) the
+ *    `user_count` sorts read them instead of sorting the whole list in
+ *    memory (lib/lists/by-count.ts). A table that was ready before they
+ *    existed only waits for them.
  *
  * Each step walks an index partition page by page and saves where it is in
  * the table's META item after every page, so a run stopped anywhere goes on
@@ -23,13 +30,13 @@
 import { forEachConcurrently } from '../db/batch';
 import { indexStates } from '../db/items';
 import { queryPage, type IndexQuery } from '../db/query';
-import { INDEXES, type Item } from '../db/table';
+import { COUNT_INDEXES, indexList, type Item } from '../db/table';
 import { isConditionFailure, transactWrite, type Write } from '../db/transact';
 import { ContentionError, StaleReadError } from '../db/errors';
 import { auditList, indexOldEntry } from '../store/audit';
 import { departmentList, indexCreation as indexDepartmentCreation } from '../store/departments';
 import { groupList, indexCreation as indexGroupCreation } from '../store/groups';
-import { readListsState, saveListsProgress } from '../store/meta';
+import { readListsState, saveCountIndexesActive, saveListsProgress } from '../store/meta';
 import { removeObsoleteCounters } from '../store/stats';
 import { departmentCopyPut, LIST_VERSION, listAttributesWrite, toStoredUser, userLists, type StoredUser } from '../store/users';
 import { addContribution, counterWrites, noDeltas } from '../users/counters';
@@ -70,6 +77,20 @@ async function countUser(item: Item): Promise<void> {
 export interface BackfillReport {
   ready: boolean;
   visited: number;
+  /** The count indexes are ACTIVE and read (step 6). */
+  countIndexes: boolean;
+}
+
+/** The indexes of steps 1–5 (the count indexes need no backfill: step 6). */
+const LIST_INDEXES = indexList.filter((index) => !COUNT_INDEXES.includes(index));
+
+const allActive = (states: Map<string, string>, indexes: typeof indexList) => indexes.every((index) => states.get(index.name) === 'ACTIVE');
+
+/** Step 6: records the count indexes as read once both are ACTIVE; answers whether they are. */
+async function activateCountIndexes(states?: Map<string, string>): Promise<boolean> {
+  if (!allActive(states ?? (await indexStates()), COUNT_INDEXES)) return false;
+  await saveCountIndexesActive();
+  return true;
 }
 
 /**
@@ -79,7 +100,7 @@ export interface BackfillReport {
 export async function backfillLists(budgetMs = 8_000): Promise<BackfillReport> {
   const started = Date.now();
   const state = await readListsState(true);
-  if (state.ready) return { ready: true, visited: 0 };
+  if (state.ready) return { ready: true, visited: 0, countIndexes: state.countIndexes || (await activateCountIndexes()) };
   const progress = { ...state.progress };
   let visited = 0;
   for (const step of STEPS) {
@@ -88,7 +109,7 @@ export async function backfillLists(budgetMs = 8_000): Promise<BackfillReport> {
     for (;;) {
       if (Date.now() - started > budgetMs) {
         await saveListsProgress(progress, false);
-        return { ready: false, visited };
+        return { ready: false, visited, countIndexes: state.countIndexes };
       }
       const page = await queryPage(step.query, { limit: 200, startKey });
       await forEachConcurrently(page.items, 8, step.visit);
@@ -101,7 +122,7 @@ export async function backfillLists(budgetMs = 8_000): Promise<BackfillReport> {
   }
   await removeObsoleteCounters();
   const states = await indexStates();
-  const active = Object.values(INDEXES).every((index) => states.get(index.name) === 'ACTIVE');
+  const active = allActive(states, LIST_INDEXES);
   await saveListsProgress(progress, active);
-  return { ready: active, visited };
+  return { ready: active, visited, countIndexes: state.countIndexes || (await activateCountIndexes(states)) };
 }

@@ -1,21 +1,23 @@
 /**
  * Lists of named resources (departments, groups): API.md's paging by offset
- * or cursor, sort by `name` (byName) or `created_at` (byTime), each a key
- * order read page by page (lib/lists/streams.ts), and case-insensitive
- * `name` prefixes (a key range sorted by name, a residual filter otherwise).
+ * or cursor, sort by `name` (byName), `created_at` (byTime) or `user_count`
+ * (a count index: lib/lists/by-count.ts), each a key order read page by page,
+ * and case-insensitive `name` prefixes (a key range sorted by name, a
+ * residual filter sorted by creation).
  *
  * Two things read more than a page, both bounded by the number of
- * departments or groups, never by users: sort by `user_count` reads them all
- * and sorts in memory (a count moves with every membership change by a blind
- * ADD, which cannot move an index key with it), and a total under a name
- * prefix counts the matching keys (no counter per prefix).
+ * departments or groups, never by users: a total under a name prefix counts
+ * the matching keys (no counter per prefix), and a prefix sorted by
+ * `user_count` reads those same matches once, for its total and its page (a
+ * prefix and a count order cannot both be key conditions).
  */
-import { countMatches, readAll, type Filter, type IndexQuery } from '../db/query';
+import { countMatches, queryStream, type Filter, type IndexQuery } from '../db/query';
 import type { Item } from '../db/table';
 import type { NamedSortField } from '../schemas/enums';
 import { readCounters } from '../store/stats';
-import { compareCodePoints } from '../text';
+import { pickByCount, readCountPage } from './by-count';
 import { decodeCursor, encodeCursor } from './cursor';
+import { countListsReady } from './readiness';
 import type { SortOrder } from './order';
 import { MAX_KEY_CHAR, readPage, type Position, type Source } from './streams';
 
@@ -32,7 +34,13 @@ export interface NamedListSource<T> {
   /** Which list (names the cursor): `departments` or `groups`. */
   kind: string;
   /** Where the resources are listed (lib/store). */
-  list: { byName: () => IndexQuery; byCreation: () => IndexQuery; namePrefixes: (prefixes: string[]) => Filter };
+  list: {
+    byName: () => IndexQuery;
+    byCreation: () => IndexQuery;
+    /** By `user_count`, then id (a count index). */
+    byCount: () => IndexQuery;
+    namePrefixes: (prefixes: string[]) => Filter;
+  };
   /** Service counter that holds how many there are. */
   counter: string;
   toResource: (item: Item) => T & { id: string; name: string; created_at: string; user_count: number };
@@ -61,15 +69,26 @@ export async function listNamed<T>(source: NamedListSource<T>, request: NamedLis
     expected: 1,
     selectivity: 1,
   });
-  const total = prefixes
-    ? countMatches(prefixes.map((p) => ({ ...source.list.byName(), sortKeyBetween: { from: p, to: `${p}${MAX_KEY_CHAR}` } })))
-    : readCounters().then((c) => c[source.counter] ?? 0);
+  const prefixRanges = (prefixes ?? []).map((p) => ({ ...source.list.byName(), sortKeyBetween: { from: p, to: `${p}${MAX_KEY_CHAR}` } }));
+  const counted = () => readCounters().then((c) => c[source.counter] ?? 0);
 
   let items: Item[];
   let next: Position | undefined;
+  let total: Promise<number>;
   if (sort.field === 'user_count') {
-    ({ items, next } = await byCount(source, prefixes, sort.direction, state?.after, skip, request.count));
+    const page = { direction: sort.direction, after: state?.after, skip, take: request.count };
+    if (!prefixes && (await countListsReady())) {
+      total = counted();
+      ({ items, next } = await readCountPage({ query: source.list.byCount(), ...page }));
+    } else {
+      // The prefix's matches (a table without the count indexes yet: the whole list), once, for the page and the total.
+      const countOf = (item: Item) => source.toResource(item).user_count;
+      const picked = await pickByCount(matches(prefixes ? prefixRanges : [source.list.byName()]), countOf, page);
+      ({ items, next } = picked);
+      total = prefixes ? Promise.resolve(picked.matched) : counted();
+    }
   } else {
+    total = prefixes ? countMatches(prefixRanges) : counted();
     const sources =
       sort.field === 'name'
         ? (prefixes ?? [undefined]).map(byName)
@@ -87,27 +106,7 @@ export async function listNamed<T>(source: NamedListSource<T>, request: NamedLis
   };
 }
 
-/** Sorted by `user_count`: every item read and sorted here (see the top of this file). */
-async function byCount<T>(
-  source: NamedListSource<T>,
-  prefixes: string[] | undefined,
-  direction: SortOrder<NamedSortField>['direction'],
-  after: Position | undefined,
-  skip: number,
-  take: number,
-): Promise<{ items: Item[]; next?: Position }> {
-  const all = await readAll([{ ...source.list.byName(), filter: prefixes && source.list.namePrefixes(prefixes) }]);
-  const sign = direction === 'desc' ? -1 : 1;
-  const keyed = all
-    .map((item) => ({ item, position: { field: String(source.toResource(item).user_count).padStart(12, '0'), id: String(item.id) } }))
-    .sort((a, b) => sign * compareCodePoints(a.position.field, b.position.field) || compareCodePoints(a.position.id, b.position.id));
-  const start = after
-    ? keyed.findIndex(
-        ({ position: p }) =>
-          sign * compareCodePoints(p.field, after.field) > 0 || (p.field === after.field && compareCodePoints(p.id, after.id) > 0),
-      )
-    : skip;
-  const from = start < 0 ? keyed.length : start;
-  const page = keyed.slice(from, from + take);
-  return { items: page.map((e) => e.item), next: from + take < keyed.length ? page[page.length - 1]?.position : undefined };
+/** Every item of these key ranges, one range after another. */
+async function* matches(queries: IndexQuery[]): AsyncGenerator<Item> {
+  for (const query of queries) yield* queryStream(query, { pageSize: 1000 });
 }

@@ -1,6 +1,8 @@
 /**
  * Department items: `DEPT#<id>` / `DEPT`, listed in index partition DEPTS by
- * name (byName) and by creation (byTime). Each holds its quota counters,
+ * name (byName), by creation (byTime) and by member count (departmentsByCount,
+ * whose sort key is `usage_users` itself, then `id`: the counter update moves
+ * the entry, nothing else has to). Each holds its quota counters,
  * `usage_<quota>`, moved in the same transaction as every membership change,
  * and its limits, `limit_<quota>` (absent = no limit). It also counts its
  * members for the lists: per cell (`C#<cell>`, lib/store/users.ts) and per
@@ -225,6 +227,8 @@ export const departmentList = {
   byName: (): IndexQuery => ({ index: INDEXES.byName, partition: DEPARTMENTS_PARTITION }),
   /** Every department, by creation time then id. */
   byCreation: (): IndexQuery => ({ index: INDEXES.byTime, partition: DEPARTMENTS_PARTITION }),
+  /** Every department, by `user_count` (`usage_users`: members and the reservations of open bulk moves) then id. */
+  byCount: (): IndexQuery => ({ index: INDEXES.departmentsByCount, partition: DEPARTMENTS_PARTITION }),
   foldedName: (item: Item) => String(item.name_folded),
   /** Case-folded prefixes of the name. */
   namePrefixes: (prefixes: string[]): Filter => startsWithOneOf('name_folded', prefixes, 'np'),

@@ -5,9 +5,12 @@
  * so that a new group with the id of a deleted one never sees the old
  * group's memberships while they are being removed.
  *
- * A published group (`state` active) is listed by name in index partition
- * GROUPS (byName); a group still being created in steps (`pending`) only in
- * GROUPS#PENDING, sorted by the time its creator is presumed dead.
+ * A published group (`state` active) is listed in index partition GROUPS by
+ * name (byName), by creation (byTime) and by `user_count` then id
+ * (groupsByCount, sorted on the counter itself, so the ADD of every
+ * membership change moves the entry); a group still being created in steps
+ * (`pending`) in GROUPS#PENDING, sorted by the time its creator is presumed
+ * dead (byName; groupsByCount holds it there too, unread).
  */
 import { batchGetItems } from '../db/batch';
 import { Condition, Update } from '../db/expression';
@@ -189,6 +192,8 @@ export const groupList = {
   byName: (): IndexQuery => ({ index: INDEXES.byName, partition: GROUPS_PARTITION }),
   /** Published groups, by creation time then id. */
   byCreation: (): IndexQuery => ({ index: INDEXES.byTime, partition: GROUPS_PARTITION }),
+  /** Published groups, by `user_count` then id. */
+  byCount: (): IndexQuery => ({ index: INDEXES.groupsByCount, partition: GROUPS_PARTITION }),
   foldedName: (item: Item) => String(item.name_folded),
   /** Case-folded prefixes of the name. */
   namePrefixes: (prefixes: string[]): Filter => startsWithOneOf('name_folded', prefixes, 'np'),

@@ -16,15 +16,28 @@ export interface ListsState {
   ready: boolean;
   /** Where the backfill stands, by step (an opaque resume point per step). */
   progress: Record<string, unknown>;
+  /** The count indexes (lib/db/table.ts COUNT_INDEXES) are ACTIVE: the `user_count` sorts read them. */
+  countIndexes: boolean;
 }
 
 export async function readListsState(consistent = false): Promise<ListsState> {
   const item = await getItem(listsKey, consistent);
-  return { ready: item?.version === LIST_VERSION && item.state === 'ready', progress: (item?.progress as Record<string, unknown>) ?? {} };
+  return {
+    ready: item?.version === LIST_VERSION && item.state === 'ready',
+    progress: (item?.progress as Record<string, unknown>) ?? {},
+    countIndexes: item?.count_indexes === 'active',
+  };
 }
 
 /** The state of a new table: nothing to backfill, ready at once. */
-export const newTableListsItem = (): Item => ({ ...listsKey, type: 'meta', version: LIST_VERSION, state: 'ready', progress: {} });
+export const newTableListsItem = (): Item => ({
+  ...listsKey,
+  type: 'meta',
+  version: LIST_VERSION,
+  state: 'ready',
+  progress: {},
+  count_indexes: 'active',
+});
 
 export const markNewTableReady = () => putItem(newTableListsItem());
 
@@ -33,4 +46,9 @@ export async function saveListsProgress(progress: Record<string, unknown>, ready
     listsKey,
     new Update().setAll({ type: 'meta', version: LIST_VERSION, state: ready ? 'ready' : 'backfilling', progress }),
   );
+}
+
+/** Records that the count indexes are ACTIVE (they stay so: no version removes an index). */
+export async function saveCountIndexesActive(): Promise<void> {
+  await updateItem(listsKey, new Update().setAll({ type: 'meta', count_indexes: 'active' }));
 }

@@ -6,14 +6,20 @@
  * `<at>#<id>`, groups without their creation key) keeps working: its lists
  * answer the old way, exactly, until the backfill has counted and indexed
  * every item; changes made meanwhile are counted once; the backfill can stop
- * anywhere and go on, and running it again changes nothing.
+ * anywhere and go on, and running it again changes nothing. A table of the
+ * version before the count indexes sorts departments and groups by
+ * `user_count` in memory until both indexes are there and ACTIVE.
  */
-import { BatchWriteCommand, DeleteCommand } from '@aws-sdk/lib-dynamodb';
+import { CreateTableCommand } from '@aws-sdk/client-dynamodb';
+import { BatchWriteCommand, DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
+import { createTable } from '../../infra/local/services';
 import { db, tableName } from '../../lib/db/client';
+import { resetConfig } from '../../lib/config';
+import { COUNT_INDEXES, indexList, keyAttributes } from '../../lib/db/table';
 import { forgetListsState } from '../../lib/lists/users';
 import { backfillLists } from '../../lib/lists/migration';
-import { readListsState } from '../../lib/store/meta';
+import { newTableListsItem, readListsState } from '../../lib/store/meta';
 import type { User } from '../../lib/store/users';
 import { foldCase, nameSortKey } from '../../lib/text';
 import { useApi } from '../support/api';
@@ -188,5 +194,103 @@ describe('a table of the previous version', () => {
     const after = await scanTable();
     const stripMeta = (all: Record<string, unknown>[]) => all.filter((item) => item.pk !== 'META');
     expect(stripMeta(after)).toEqual(stripMeta(before));
+  }, 120_000);
+});
+
+describe('a table without the count indexes', () => {
+  const byCount = async (path: string) => {
+    const response = await api.get(path);
+    expect(response.status, response.text).toBe(200);
+    return response.body;
+  };
+  const walk = async (kind: 'departments' | 'groups', direction: 'asc' | 'desc') => {
+    const ids: string[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await byCount(
+        `/v2/${kind}?sort=user_count:${direction}&count=2${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+      );
+      ids.push(...page[kind].map((item: { id: string }) => item.id));
+      cursor = page.next_cursor ?? undefined;
+    } while (cursor);
+    return ids;
+  };
+
+  it('sorts by user_count in memory until both are ACTIVE, then reads them, with the same answers and cursors', async () => {
+    // A table as the version before the count indexes made it: the other indexes, ready for the other lists.
+    const fileTable = tableName();
+    const oldTable = `${fileTable}-before-counts`;
+    const previousIndexes = indexList.filter((index) => !COUNT_INDEXES.includes(index));
+    const attributes = new Map(
+      previousIndexes.flatMap((index) => [keyAttributes(index).partition, ...keyAttributes(index).sort]).map((a) => [a.name, a]),
+    );
+    await db().send(
+      new CreateTableCommand({
+        TableName: oldTable,
+        BillingMode: 'PAY_PER_REQUEST',
+        AttributeDefinitions: [
+          { AttributeName: 'pk', AttributeType: 'S' },
+          { AttributeName: 'sk', AttributeType: 'S' },
+          ...[...attributes.values()].map((a) => ({ AttributeName: a.name, AttributeType: a.type })),
+        ],
+        KeySchema: [
+          { AttributeName: 'pk', KeyType: 'HASH' },
+          { AttributeName: 'sk', KeyType: 'RANGE' },
+        ],
+        GlobalSecondaryIndexes: previousIndexes.map((index) => ({
+          IndexName: index.name,
+          KeySchema: [
+            { AttributeName: index.partitionKey, KeyType: 'HASH' },
+            { AttributeName: index.sortKey, KeyType: 'RANGE' },
+          ],
+          Projection: { ProjectionType: 'ALL' },
+        })),
+      }),
+    );
+    const { count_indexes: _, ...previousMeta } = newTableListsItem();
+    await db().send(new PutCommand({ TableName: oldTable, Item: previousMeta }));
+    process.env.TABLE_NAME = oldTable;
+    resetConfig();
+    forgetListsState();
+    try {
+      // Departments and groups with members, some of equal counts.
+      for (const [i, size] of [3, 1, 0, 1, 2].entries()) {
+        expect((await api.post('/v2/departments', { id: `cd${i}`, name: `Counted ${i}` })).status).toBe(201);
+        const members = Array.from({ length: size }, (_, k) => `cu${i}x${k}`);
+        for (const id of members) {
+          expect((await api.post('/v2/users', { id, email: `${id}@example.com`, last_name: 'Counted' })).status).toBe(201);
+          expect((await api.post(`/v2/departments/cd${i}/users/${id}`)).status).toBe(200);
+        }
+        expect((await api.post('/v2/groups', { id: `cg${i}`, name: `Counted ${i}`, user_ids: members })).status).toBe(201);
+      }
+
+      // The old way, while the indexes are missing: every sort, a prefix, and walks by cursor of 2 at a time.
+      const paths = [
+        '/v2/departments?sort=user_count:desc',
+        '/v2/groups?sort=user_count&query=name:count',
+        '/v2/departments?sort=user_count&offset=1&count=3',
+      ];
+      const before = await Promise.all(paths.map(byCount));
+      expect(before[0].departments.map((d: { id: string }) => d.id)).toEqual(['cd0', 'cd4', 'cd1', 'cd3', 'cd2']);
+      expect(before[1].groups.map((g: { id: string }) => g.id)).toEqual(['cg2', 'cg1', 'cg3', 'cg4', 'cg0']);
+      expect(before[2].departments.map((d: { id: string }) => d.id)).toEqual(['cd1', 'cd3', 'cd4']);
+      const walks = { desc: await walk('departments', 'desc'), asc: await walk('groups', 'asc') };
+      expect(walks).toEqual({ desc: ['cd0', 'cd4', 'cd1', 'cd3', 'cd2'], asc: ['cg2', 'cg1', 'cg3', 'cg4', 'cg0'] });
+      expect(await backfillLists()).toMatchObject({ ready: true, countIndexes: false });
+      expect((await readListsState(true)).countIndexes).toBe(false);
+
+      // npm start on an old data directory adds the missing indexes one at a time and waits for each; the next
+      // backfill run sees them ACTIVE, and the lists read them: the same answers and walks.
+      expect(await createTable(process.env.DYNAMODB_ENDPOINT!, oldTable, process.env.AWS_REGION)).toEqual(COUNT_INDEXES.map((i) => i.name));
+      expect(await backfillLists()).toMatchObject({ ready: true, countIndexes: true });
+      forgetListsState();
+      expect(await Promise.all(paths.map(byCount))).toEqual(before);
+      expect({ desc: await walk('departments', 'desc'), asc: await walk('groups', 'asc') }).toEqual(walks);
+      expect(await invariantViolations()).toEqual([]);
+    } finally {
+      process.env.TABLE_NAME = fileTable;
+      resetConfig();
+      forgetListsState();
+    }
   }, 120_000);
 });

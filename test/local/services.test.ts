@@ -7,7 +7,7 @@ import { HeadBucketCommand, S3Client } from '@aws-sdk/client-s3';
 import { execFileSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTable, ensureBucket, freePort, LOCAL_CREDENTIALS, startLocalServices, type LocalServices } from '../../infra/local/services';
-import { INDEXES, PARTITION_KEY, SORT_KEY, TTL_ATTRIBUTE } from '../../lib/db/table';
+import { INDEXES, keyAttributes, PARTITION_KEY, SORT_KEY, TTL_ATTRIBUTE } from '../../lib/db/table';
 
 interface ChildProcessInfo {
   pid: number;
@@ -77,9 +77,10 @@ describe('local services', () => {
     for (const index of Object.values(INDEXES)) {
       const found = indexes.find((candidate) => candidate.IndexName === index.name);
       expect(found, index.name).toBeDefined();
+      const { partition, sort } = keyAttributes(index);
       expect(found?.KeySchema).toEqual([
-        { AttributeName: index.partitionKey, KeyType: 'HASH' },
-        { AttributeName: index.sortKey, KeyType: 'RANGE' },
+        { AttributeName: partition.name, KeyType: 'HASH' },
+        ...sort.map((attribute) => ({ AttributeName: attribute.name, KeyType: 'RANGE' })),
       ]);
       expect(found?.Projection?.ProjectionType).toBe('ALL');
     }

@@ -5,19 +5,23 @@
  * at most one existing department with index keys and a department copy
  * that say so, every e-mail claim belongs to exactly its user, and every
  * service counter — departments, groups, users per cell, logins per day,
- * last names — equals what it counts. Scanning is fine here: this is a
- * test's view, never a request path.
+ * last names — equals what it counts; the count indexes hold every
+ * department and published group once, at the count it has, in count then
+ * id order. Scanning is fine here: this is a test's view, never a request
+ * path.
  */
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../../lib/db/client';
 import { NO_USAGE, sumUsage, usageOf, type Usage } from '../../lib/departments/quotas';
 import { COUNTED_QUOTAS } from '../../lib/schemas/enums';
 import { openReservations, partHolds } from '../../lib/store/bulk-moves';
-import { toDepartment } from '../../lib/store/departments';
+import { queryStream, type IndexQuery } from '../../lib/db/query';
+import { departmentList, toDepartment } from '../../lib/store/departments';
+import { groupList } from '../../lib/store/groups';
 import { dayAttribute } from '../../lib/store/login-counts';
 import { DEPARTMENTS_COUNTER } from '../../lib/store/stats';
 import { cellCode, cellOf, departmentCopyItem, loginMonth, membershipOf, toUser, userItem } from '../../lib/store/users';
-import { foldCase } from '../../lib/text';
+import { compareCodePoints, foldCase } from '../../lib/text';
 import { cellCounterName } from '../../lib/users/counters';
 import { expectedGroupCounters, groupViolations } from './group-invariants';
 
@@ -140,5 +144,29 @@ export async function invariantViolations(): Promise<string[]> {
   }
   compareCounts('last-name counter', storedNames, names, violations);
   violations.push(...groupViolations(items));
+  violations.push(...(await countIndexViolations('department', departmentList.byCount(), [...departments.values()])));
+  violations.push(
+    ...(await countIndexViolations(
+      'group',
+      groupList.byCount(),
+      byType('group').filter((g) => g.state === 'active'),
+    )),
+  );
   return violations;
+}
+
+/**
+ * A count index partition holds each of `listed` once, sorted by its count
+ * (the index's sort key, which the checks above compare with what it counts)
+ * and then by id, and nothing else.
+ */
+async function countIndexViolations(what: string, query: IndexQuery, listed: Item[]): Promise<string[]> {
+  const { sortKey } = query.index;
+  const entries: Item[] = [];
+  for await (const entry of queryStream(query)) entries.push(entry);
+  const expected = [...listed].sort((a, b) => Number(a[sortKey]) - Number(b[sortKey]) || compareCodePoints(a.id, b.id));
+  const show = (list: Item[]) => list.map((item) => `${item.id}:${item[sortKey]}`).join(' ');
+  return show(entries) === show(expected)
+    ? []
+    : [`the ${what} count index holds ${show(entries)}, expected ${show(expected)} (${sortKey})`];
 }

@@ -11,7 +11,6 @@
  * - skip.ts: an offset by name placed by the last-name counters;
  * - legacy.ts: the lists of a table still being backfilled.
  */
-import { readListsState } from '../../store/meta';
 import type { NameScope } from '../../store/name-counts';
 import type { Item } from '../../db/table';
 import { toUser, userLists, userSortKeys, type ScopeKey, type User } from '../../store/users';
@@ -19,6 +18,7 @@ import type { UserSortField } from '../../schemas/enums';
 import { compareCodePoints } from '../../text';
 import { decodeCursor, encodeCursor } from '../cursor';
 import type { SortOrder } from '../order';
+import { listsReady } from '../readiness';
 import { readPage, type Position, type Source } from '../streams';
 import { legacyUsers } from './legacy';
 import { planSources } from './plan';
@@ -27,6 +27,7 @@ import { skipByNames } from './skip';
 import { totalOf } from './totals';
 
 export type { LoginFilter, UserFilters, UserScope } from './scopes';
+export { forgetListsState } from '../readiness';
 
 export interface UserListRequest {
   count: number;
@@ -59,22 +60,6 @@ function listIdentity(scope: UserScope, { sort, filters }: UserListRequest): str
     filters.activated ?? null,
     filters.lastLogin ?? null,
   ]);
-}
-
-let ready = false;
-let checkedAt = 0;
-/** Whether the list indexes and counters are complete; once they are, they stay so. */
-async function listsReady(): Promise<boolean> {
-  if (ready || Date.now() - checkedAt < 5_000) return ready;
-  ready = (await readListsState()).ready;
-  checkedAt = Date.now();
-  return ready;
-}
-
-/** Forgets what this process knows of the migration (tests switch tables). */
-export function forgetListsState(): void {
-  ready = false;
-  checkedAt = 0;
 }
 
 export async function listUsers(scope: UserScope, request: UserListRequest): Promise<UserPage> {

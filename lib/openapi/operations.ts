@@ -19,6 +19,7 @@ import type { ProblemSlug } from '../problems';
 import { ACCOUNT_ROLES, AUDIT_FILTER_ATTRIBUTES, NAMED_SORT_FIELDS, USER_FILTER_ATTRIBUTES, USER_SORT_FIELDS } from '../schemas/enums';
 import { MAX_RECIPIENTS } from '../reports/recipients';
 import * as responses from '../schemas/responses';
+import { FILTER_VALUES, filterPattern, LAST_LOGIN_PATTERN, RECIPIENTS_PATTERN, sortSchema } from './parameters';
 
 export interface HeaderDoc {
   description: string;
@@ -43,6 +44,10 @@ export interface OperationDoc {
   problems?: ProblemSlug[];
   /** Text of the parameters of `handler.spec`, by name (common names have a default text). */
   parameters?: Record<string, string>;
+  /** JSON Schema keywords that narrow a parameter's schema for clients (an enum, a pattern), by name (parameters.ts). */
+  parameterSchemas?: Record<string, Record<string, unknown>>;
+  /** Examples of parameters, by name, where the default one (parameters.ts PARAMETER_EXAMPLES) does not fit. */
+  parameterExamples?: Record<string, unknown>;
   /** An example body; required for every operation that takes one, and checked against its schema. */
   requestExample?: unknown;
   /** PATCH/DELETE honouring `If-Match` (412 `precondition-failed` on a stale tag). */
@@ -76,13 +81,45 @@ const userListParameters: Record<string, string> = {
     '`never` (never logged in), `since:<ISO date or time>` or `before:<ISO date or time>` (these two match only users who have logged in).',
 };
 
+/** What every user list (E1, listUsers, listDepartmentUsers) adds to its parameters for clients. */
+const userList: Pick<OperationDoc, 'parameters' | 'parameterSchemas' | 'parameterExamples'> = {
+  parameters: userListParameters,
+  parameterSchemas: {
+    sort: sortSchema(USER_SORT_FIELDS),
+    query: {
+      pattern: filterPattern({
+        account_role: FILTER_VALUES.accountRole,
+        last_name: FILTER_VALUES.prefix,
+        department_id: FILTER_VALUES.id,
+      }),
+    },
+    last_login: { pattern: LAST_LOGIN_PATTERN },
+  },
+  parameterExamples: {
+    sort: 'last_name:desc',
+    query: 'account_role:member,last_name:Lov',
+    activated: 'true',
+    last_login: 'since:2026-01-01',
+  },
+};
+
+const namedList = (what: string): Pick<OperationDoc, 'parameters' | 'parameterSchemas' | 'parameterExamples'> => ({
+  parameters: namedListParameters(what),
+  parameterSchemas: { sort: sortSchema(NAMED_SORT_FIELDS), query: { pattern: filterPattern({ name: FILTER_VALUES.prefix }) } },
+  parameterExamples: { sort: 'user_count:desc', query: 'name:Eng' },
+});
+
 const namedListParameters = (what: string): Record<string, string> => ({
   sort: sortText(NAMED_SORT_FIELDS, 'name'),
   query: `\`name:<prefix>\`: ${what} whose name starts with the prefix (case-insensitive); repeat for either of several prefixes.`,
 });
 
-const reportEmail = {
-  email: `1–${MAX_RECIPIENTS} comma-separated e-mail addresses to send the CSV to when it is complete (in \`REPORT_EMAIL_DOMAINS\` when the deployment sets it).`,
+const reportEmail: Pick<OperationDoc, 'parameters' | 'parameterSchemas' | 'parameterExamples'> = {
+  parameters: {
+    email: `1–${MAX_RECIPIENTS} comma-separated e-mail addresses to send the CSV to when it is complete (in \`REPORT_EMAIL_DOMAINS\` when the deployment sets it).`,
+  },
+  parameterSchemas: { email: { pattern: RECIPIENTS_PATTERN } },
+  parameterExamples: { email: 'reports@example.com' },
 };
 
 const report = (type: string): ResponseDoc => ({
@@ -102,6 +139,7 @@ const downloadReport: OperationDoc = {
     'The link carries its own signature: a client that repeats `Authorization` on the redirect (Postman/newman, Prism, ' +
     'Python\'s urllib) is refused by S3 (400 "Only one auth mechanism allowed"). Such clients ask with `redirect=false` and ' +
     'fetch `download_url` without the header.',
+  parameterExamples: { redirect: 'false' },
   parameters: {
     redirect:
       '`false`: answer 200 with the link as JSON instead of the 303 (for clients that repeat `Authorization` on redirects). Default `true`.',
@@ -151,7 +189,7 @@ export const operationDocs: Record<string, OperationDoc> = {
   listUsers: {
     description: 'Every user, in or out of a department. Same parameters as E1.',
     responses: { 200: listResponse('users', responses.userList) },
-    parameters: userListParameters,
+    ...userList,
   },
   getUser: {
     responses: { 200: { description: 'The user.', schema: responses.user, headers: { ETag: ETAG } } },
@@ -182,7 +220,7 @@ export const operationDocs: Record<string, OperationDoc> = {
   },
   listDepartments: {
     responses: { 200: listResponse('departments', responses.departmentList) },
-    parameters: namedListParameters('departments'),
+    ...namedList('departments'),
   },
   getDepartment: {
     responses: { 200: { description: 'The department.', schema: responses.department, headers: { ETag: ETAG } } },
@@ -198,12 +236,12 @@ export const operationDocs: Record<string, OperationDoc> = {
     description: 'E1 restricted to one department.',
     responses: { 200: listResponse('users', responses.userList) },
     problems: ['not-found'],
-    parameters: userListParameters,
+    ...userList,
   },
   E1: {
     description: 'Users that belong to any department.',
     responses: { 200: listResponse('users', responses.userList) },
-    parameters: userListParameters,
+    ...userList,
   },
   E2: {
     description:
@@ -264,7 +302,7 @@ export const operationDocs: Record<string, OperationDoc> = {
   G2: {
     description: 'Groups without their users.',
     responses: { 200: listResponse('groups', responses.groupList) },
-    parameters: namedListParameters('groups'),
+    ...namedList('groups'),
   },
   G3: {
     description:
@@ -310,7 +348,7 @@ export const operationDocs: Record<string, OperationDoc> = {
   E9: {
     description: 'One CSV row per department, with its usage and limits. Create → poll → download.',
     responses: { 202: report('departments') },
-    parameters: reportEmail,
+    ...reportEmail,
   },
   getDepartmentsReport: getReport,
   downloadDepartmentsReport: downloadReport,
@@ -318,7 +356,7 @@ export const operationDocs: Record<string, OperationDoc> = {
     description:
       'One CSV row per group and member (a group with no users has one row with the user cells empty). Create → poll → download.',
     responses: { 202: report('groups') },
-    parameters: reportEmail,
+    ...reportEmail,
   },
   getGroupsReport: getReport,
   downloadGroupsReport: downloadReport,
@@ -340,5 +378,11 @@ export const operationDocs: Record<string, OperationDoc> = {
       since: 'Only entries at or after this time (ISO 8601).',
       before: 'Only entries before this time (ISO 8601).',
     },
+    parameterSchemas: {
+      query: {
+        pattern: filterPattern(Object.fromEntries(AUDIT_FILTER_ATTRIBUTES.map((attribute) => [attribute, FILTER_VALUES.exact]))),
+      },
+    },
+    parameterExamples: { query: 'resource_id:eng', since: '2026-11-01T00:00:00.000Z', before: '2026-12-01T00:00:00.000Z' },
   },
 };

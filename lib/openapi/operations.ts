@@ -204,6 +204,8 @@ export const operationDocs: Record<string, OperationDoc> = {
     ifMatch: true,
   },
   deleteUser: {
+    // Another user than the one the other examples read and change: a collection that runs every example in order keeps `ada`.
+    parameterExamples: { user_id: 'leaver' },
     description: 'The user leaves its department and its groups.',
     responses: { 204: { description: 'Deleted.' } },
     problems: ['not-found'],
@@ -287,6 +289,8 @@ export const operationDocs: Record<string, OperationDoc> = {
     requestExample: { name: 'users', limit: 10 },
   },
   E8: {
+    // Another department than `eng`, which the other examples use: an empty one that may go.
+    parameterExamples: { department_id: 'closing' },
     description: 'Only an empty department can go: 409 `department-not-empty` (with `user_count`) while it has users.',
     responses: { 200: { description: 'Deleted.', schema: responses.departmentDeleted } },
     problems: ['not-found', 'department-not-empty'],
@@ -324,6 +328,7 @@ export const operationDocs: Record<string, OperationDoc> = {
     problems: ['not-found', 'not-a-member'],
   },
   G6: {
+    parameterExamples: { group_id: 'old-group' },
     description: 'Its users stay; only the memberships go.',
     responses: { 204: { description: 'Deleted.' } },
     problems: ['not-found'],
@@ -333,7 +338,8 @@ export const operationDocs: Record<string, OperationDoc> = {
     description: 'All or nothing: any unknown group gives 404 `not-found` with `missing_group_ids`, and nothing is deleted.',
     responses: { 204: { description: 'Deleted.' } },
     problems: ['not-found'],
-    requestExample: { group_ids: ['designers', 'reviewers'] },
+    // Not `designers`, which the other examples use.
+    requestExample: { group_ids: ['reviewers', 'retired'] },
   },
   updateGroup: {
     description:
@@ -350,16 +356,19 @@ export const operationDocs: Record<string, OperationDoc> = {
     responses: { 202: report('departments') },
     ...reportEmail,
   },
-  getDepartmentsReport: getReport,
-  downloadDepartmentsReport: downloadReport,
+  getDepartmentsReport: { ...getReport, parameterExamples: { report_id: 'r-departments-example' } },
+  downloadDepartmentsReport: {
+    ...downloadReport,
+    parameterExamples: { ...downloadReport.parameterExamples, report_id: 'r-departments-example' },
+  },
   G8: {
     description:
       'One CSV row per group and member (a group with no users has one row with the user cells empty). Create → poll → download.',
     responses: { 202: report('groups') },
     ...reportEmail,
   },
-  getGroupsReport: getReport,
-  downloadGroupsReport: downloadReport,
+  getGroupsReport: { ...getReport, parameterExamples: { report_id: 'r-groups-example' } },
+  downloadGroupsReport: { ...downloadReport, parameterExamples: { ...downloadReport.parameterExamples, report_id: 'r-groups-example' } },
 
   // --- Audit ---------------------------------------------------------------
   listAudit: {

@@ -64,5 +64,6 @@ export const PARAMETER_EXAMPLES: Readonly<Record<string, unknown>> = {
   offset: 0,
   // The first page (an empty cursor is as if absent): a real one comes from `next_cursor`.
   cursor: '',
-  dry_run: 'true',
+  // A collection that runs every example does what they say; `true` answers the same without changing anything.
+  dry_run: 'false',
 };

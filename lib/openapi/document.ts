@@ -64,7 +64,8 @@ const DESCRIPTION = `The department and group administration API (contract v2). 
 - **Bodies**: JSON with \`Content-Type: application/json\`, at most 1 MiB (413); other media types 415. Malformed JSON, a wrong shape, an unknown field or a value out of range: 400.
 - **Ids**: \`^[A-Za-z0-9_-]{1,64}$\`; the server makes one when a create request gives none. **Times**: ISO 8601 UTC.
 - **Errors**: RFC 9457 problem details (\`application/problem+json\`), \`type\` \`/problems/<slug>\`; see each response for its slugs and extra members. No request gets a 5xx for bad input.
-- **Lists**: \`count\` (1–1000, default 100) and \`offset\`; the answer carries \`total\`, \`count\` and \`offset\`. Order is stable: ties are broken by \`id\`.
+- **Methods**: \`HEAD\` is answered wherever \`GET\` is (same status and headers, no body). A known path with a method it does not serve: 405 \`method-not-allowed\` with \`Allow\`; an unknown path: 404.
+- **Lists**: \`count\` (1–1000, default 100) and \`offset\` or \`cursor\` (an empty \`cursor\` is the first page); the answer carries \`total\`, \`count\` and \`offset\`. Order is stable: ties are broken by \`id\`.
 - **Idempotency-Key**: any POST, PUT, PATCH or DELETE may carry one; a repeat within 24 hours answers the first answer again without doing anything again.
 - **Concurrency**: GET of a user, department or group carries an \`ETag\`; PATCH and DELETE of those honour \`If-Match\` (412 on a stale tag). Any change may answer 409 \`conflict\` when a concurrent change to the same resources won: retry it.`;
 

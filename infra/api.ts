@@ -1,6 +1,9 @@
 /**
- * The HTTP API: one `$default` stage with throttling, optional CORS, and a
- * route per served path of each entry of the route table.
+ * The HTTP API: one `$default` stage with throttling, optional CORS, a route
+ * per route key of each entry of the route table (its method and HEAD for a
+ * GET, on each served path), and the `$default` route to the fallback
+ * function, which answers 404/405 problems where API Gateway would answer
+ * its own `{"message":"Not Found"}`.
  */
 import { Duration } from 'aws-cdk-lib';
 import {
@@ -8,6 +11,8 @@ import {
   type CorsPreflightOptions,
   HttpApi,
   HttpMethod,
+  HttpRoute,
+  HttpRouteKey,
   type HttpStage,
   type IHttpRouteAuthorizer,
   LogGroupLogDestination,
@@ -18,7 +23,7 @@ import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { LogGroup } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
-import { requiredScope, type Route, routes, servedPaths } from '../lib/routes';
+import { FALLBACK_FUNCTION, requiredScope, type Route, routes, servedMethods, servedPaths } from '../lib/routes';
 import { LOG_RETENTION } from './service-function';
 
 export interface ServiceApiProps {
@@ -50,13 +55,23 @@ const ACCESS_LOG_FORMAT = AccessLogFormat.custom(
   }),
 );
 
+/**
+ * One invoke permission per function, for any route of this API, rather
+ * than one per route key: a route is served under up to four keys (GET and
+ * HEAD, each with its `.json` form), and a permission each would take the
+ * stack towards CloudFormation's 500 resources as routes are added. Every
+ * route of this API is the service's own, so the wider source grants nothing
+ * another caller could use.
+ */
+const API_SCOPED_PERMISSION = { scopePermissionToRoute: false } as const;
+
 /** Request headers of the contract that a browser must be allowed to send (API.md, "Safety for scripts"). */
 const CORS_ALLOW_HEADERS = ['authorization', 'content-type', 'idempotency-key', 'if-match'];
 /** Response headers a browser script needs to read: the tag for If-Match, the address of a created resource. */
 const CORS_EXPOSE_HEADERS = ['etag', 'location'];
 
 function corsPreflight(allowOrigins: string[]): CorsPreflightOptions {
-  const methods = [...new Set(routes.map((route) => route.method))];
+  const methods = [...new Set(routes.flatMap(servedMethods))];
   return {
     allowOrigins,
     allowMethods: methods.map((method) => CorsHttpMethod[method]),
@@ -94,15 +109,33 @@ export class ServiceApi extends Construct {
     });
   }
 
-  /** Serves `route` on each of its paths with `handler`, behind the scope its access level demands. */
+  /** Serves `route` with `handler` under each of its route keys (HEAD too for a GET), behind the scope its access level demands. */
   addRoute(route: Route, handler: IFunction): void {
-    const integration = new HttpLambdaIntegration(`${route.operationId}Integration`, handler);
+    const integration = new HttpLambdaIntegration(`${route.operationId}Integration`, handler, API_SCOPED_PERMISSION);
     const scope = requiredScope(route.access);
     const auth =
-      route.access === 'scim' ? { authorizer: this.scimAuthorizer } : scope ? { authorizer: this.authorizer, authorizationScopes: [scope] } : {};
+      route.access === 'scim'
+        ? { authorizer: this.scimAuthorizer }
+        : scope
+          ? { authorizer: this.authorizer, authorizationScopes: [scope] }
+          : {};
+    const methods = servedMethods(route).map((method) => HttpMethod[method]);
     for (const path of servedPaths(route)) {
-      this.httpApi.addRoutes({ path, methods: [HttpMethod[route.method]], integration, ...auth });
+      this.httpApi.addRoutes({ path, methods, integration, ...auth });
     }
+  }
+
+  /**
+   * The `$default` route: every request no route key matches goes to
+   * `handler` (the fallback function), with no token, as the local gateway
+   * does; it answers 404, or 405 with Allow, and reads no data.
+   */
+  addFallback(handler: IFunction): HttpRoute {
+    return new HttpRoute(this, 'DefaultRoute', {
+      httpApi: this.httpApi,
+      routeKey: HttpRouteKey.DEFAULT,
+      integration: new HttpLambdaIntegration(`${FALLBACK_FUNCTION.name}Integration`, handler, API_SCOPED_PERMISSION),
+    });
   }
 
   get url(): string {

@@ -17,15 +17,13 @@ import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import type { IConstruct } from 'constructs';
-import { routes, servedPaths } from '../lib/routes';
+import { FALLBACK_FUNCTION, routeKeys, routes } from '../lib/routes';
 import { FUNCTION_RUNTIME } from './bundling';
 
 const BASIC_EXECUTION_ROLE = 'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole]';
 
-/** The route keys (`GET /v2/health`, ...) the contract serves without a token. */
-export const PUBLIC_ROUTE_KEYS: ReadonlySet<string> = new Set(
-  routes.filter((route) => route.access === 'public').flatMap((route) => servedPaths(route).map((path) => `${route.method} ${path}`)),
-);
+/** The route keys (`GET /v2/health`, `HEAD /v2/health`, ...) the contract serves without a token. */
+export const PUBLIC_ROUTE_KEYS: ReadonlySet<string> = new Set(routes.filter((route) => route.access === 'public').flatMap(routeKeys));
 
 function acknowledge(scope: IConstruct, id: string, reason: string): void {
   Validations.of(scope).acknowledge({ id, reason });
@@ -36,10 +34,11 @@ export interface NagSubject extends Stack {
   readonly table: ITable;
   readonly reportsBucket: IBucket;
   readonly routeFunctions: ReadonlyMap<string, NodejsFunction>;
+  readonly fallbackFunction: NodejsFunction;
   readonly backgroundJobs: ReadonlyMap<string, { function: NodejsFunction; deadLetterQueue: IQueue }>;
   readonly scimAuthorizerFunction: NodejsFunction;
   readonly changeEvents: { deadLetterQueue: IQueue };
-  readonly api: { httpApi: IConstruct };
+  readonly api: IConstruct;
 }
 
 export function acknowledgeNagFindings(stack: NagSubject): void {
@@ -47,6 +46,7 @@ export function acknowledgeNagFindings(stack: NagSubject): void {
 
   const functions: NodejsFunction[] = [
     ...stack.routeFunctions.values(),
+    stack.fallbackFunction,
     ...[...stack.backgroundJobs.values()].map((job) => job.function),
     stack.scimAuthorizerFunction,
   ];
@@ -102,7 +102,17 @@ export function acknowledgeNagFindings(stack: NagSubject): void {
     );
   }
 
-  for (const route of stack.api.httpApi.node.findAll().filter((node): node is CfnRoute => node instanceof CfnRoute)) {
+  for (const route of stack.api.node.findAll().filter((node): node is CfnRoute => node instanceof CfnRoute)) {
+    if (route.routeKey === FALLBACK_FUNCTION.routeKey) {
+      acknowledge(
+        route,
+        'AwsSolutions-APIG4',
+        'The $default route only catches requests no route key matches, for the fallback function to answer 404 or 405 ' +
+          '(API.md: an unknown path is 404, a known one with another method 405 with Allow) from the route table, which the ' +
+          'public OpenAPI document already shows. Its function reads no data and has no permission beyond its own logs.',
+      );
+      continue;
+    }
     if (!PUBLIC_ROUTE_KEYS.has(route.routeKey)) continue;
     acknowledge(
       route,

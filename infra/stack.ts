@@ -1,7 +1,8 @@
 /**
  * The whole service on AWS: table, reports bucket, token issuer, HTTP API,
- * one Lambda function per entry of the route table (lib/routes.ts) and one
- * scheduled function per background entry (lib/background.ts).
+ * one Lambda function per entry of the route table (lib/routes.ts), the
+ * fallback function of the `$default` route, and one scheduled function per
+ * background entry (lib/background.ts).
  */
 import { fileURLToPath } from 'node:url';
 import { CfnOutput, Duration, Stack, type StackProps } from 'aws-cdk-lib';
@@ -14,7 +15,7 @@ import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import type { Construct } from 'constructs';
 import { loadConfig, SERVICE_NAME } from '../lib/config';
 import { backgroundFunctions } from '../lib/background';
-import { routes } from '../lib/routes';
+import { FALLBACK_FUNCTION, routes } from '../lib/routes';
 import { SCIM_AUTHORIZER_ACTIONS, SCIM_TOKEN_KEY_PREFIX, tableActionsFor } from './access';
 import { ServiceAlarms } from './alarms';
 import { ServiceApi } from './api';
@@ -55,6 +56,8 @@ export class DeptAdminStack extends Stack {
   readonly api: ServiceApi;
   /** The function of each route, by operation id. */
   readonly routeFunctions = new Map<string, NodejsFunction>();
+  /** The function of the `$default` route: 404/405 for requests no route matches. */
+  readonly fallbackFunction: NodejsFunction;
   /** The bus that carries one event per change (stream → pipe → bus). */
   readonly changeEvents: ChangeEvents;
   /** Each background function and its dead-letter queue, by name. */
@@ -112,6 +115,16 @@ export class DeptAdminStack extends Stack {
       api.addRoute(route, handler);
       this.routeFunctions.set(route.operationId, handler);
     }
+    // No table, bucket or other access: it answers from the route table bundled with it.
+    this.fallbackFunction = new ServiceFunction(this, FALLBACK_FUNCTION.name, {
+      handler: FALLBACK_FUNCTION.handler,
+      description: `${FALLBACK_FUNCTION.name}: ${FALLBACK_FUNCTION.routeKey}`,
+      tableActions: [],
+      projectRoot,
+      environment,
+      table,
+    }).function;
+    api.addFallback(this.fallbackFunction);
     for (const job of backgroundFunctions) {
       this.backgroundJobs.set(
         job.name,

@@ -20,6 +20,7 @@ export type ProblemSlug =
   | 'idempotency-key-reused'
   | 'payload-too-large'
   | 'unsupported-media-type'
+  | 'method-not-allowed'
   | 'unavailable'
   | 'internal';
 
@@ -38,6 +39,7 @@ export const PROBLEM_STATUS: Record<ProblemSlug, number> = {
   'idempotency-key-reused': 422,
   'payload-too-large': 413,
   'unsupported-media-type': 415,
+  'method-not-allowed': 405,
   unavailable: 503,
   internal: 500,
 };
@@ -57,6 +59,7 @@ export const PROBLEM_TITLE: Record<ProblemSlug, string> = {
   'idempotency-key-reused': 'Idempotency key reused',
   'payload-too-large': 'Payload too large',
   'unsupported-media-type': 'Unsupported media type',
+  'method-not-allowed': 'Method not allowed',
   unavailable: 'Service unavailable',
   internal: 'Internal error',
 };

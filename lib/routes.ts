@@ -11,6 +11,9 @@
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
+/** A method a route is served under: its own, and HEAD wherever it is GET. */
+export type ServedMethod = HttpMethod | 'HEAD';
+
 /**
  * `public`: no token; `read`: scope admin/read; `write`: scope admin/write
  * (both JWTs, checked by the JWT authorizer); `scim`: a SCIM token, checked by
@@ -598,3 +601,30 @@ export function servedPaths(route: Route): string[] {
   if (route.access === 'scim') return paths;
   return paths.flatMap((path) => (path.endsWith('}') || /\.[a-z]+$/.test(path) ? [path] : [path, `${path}.json`]));
 }
+
+/**
+ * The methods a route is served under: its own, and HEAD for a GET (API.md:
+ * HEAD is answered wherever GET is, by the same function, without the body).
+ */
+export function servedMethods(route: Route): ServedMethod[] {
+  return route.method === 'GET' ? ['GET', 'HEAD'] : [route.method];
+}
+
+/** Every route key (`GET /v2/users`, `HEAD /v2/users.json`, ...) a route is served under, as API Gateway writes them. */
+export function routeKeys(route: Route): string[] {
+  return servedMethods(route).flatMap((method) => servedPaths(route).map((path) => `${method} ${path}`));
+}
+
+/**
+ * The function that answers every request no route key matches: API
+ * Gateway's `$default` route on AWS, and the local gateway's fallback. It
+ * reads this table, so routes added to it are covered with nothing more: 405
+ * `method-not-allowed` with `Allow` on a path some route serves, else 404.
+ */
+export const FALLBACK_FUNCTION = {
+  name: 'Fallback',
+  /** Module name under `functions/`. */
+  handler: 'fallback',
+  routeKey: '$default',
+  summary: 'Answers requests no route matches: 404, or 405 with Allow on a path served with other methods',
+} as const;

@@ -10,9 +10,7 @@ import type {
   APIGatewayProxyEventV2,
   Context,
 } from 'aws-lambda';
-import type { Route } from '../../lib/routes';
 import { jwtAuthorizer, type Principal } from './auth';
-import type { RouteMatch } from './router';
 
 /** The event a handler gets; `authorizer` is present on protected routes only, as on AWS. */
 export type GatewayEvent = APIGatewayProxyEventV2 & {
@@ -121,7 +119,10 @@ function requestTime(date: Date): string {
 
 export interface EventInput {
   request: IncomingMessage;
-  match: RouteMatch;
+  /** `GET /v2/users/{user_id}` as matched, or `$default` for the fallback. */
+  routeKey: string;
+  /** Undefined when the route has none, as on AWS. */
+  pathParameters?: Record<string, string>;
   rawPath: string;
   rawQueryString: string;
   body: Buffer;
@@ -134,7 +135,8 @@ export interface EventInput {
 
 export function buildEvent({
   request,
-  match,
+  routeKey,
+  pathParameters,
   rawPath,
   rawQueryString,
   body,
@@ -149,7 +151,6 @@ export function buildEvent({
   headers['x-forwarded-for'] ??= sourceIp;
   headers['x-forwarded-proto'] ??= 'http';
   headers['x-forwarded-port'] ??= String(request.socket.localPort ?? '');
-  const routeKey = `${match.compiled.route.method} ${match.compiled.servedPath}`;
   return {
     version: '2.0',
     routeKey,
@@ -158,7 +159,7 @@ export function buildEvent({
     cookies,
     headers,
     queryStringParameters: queryParameters(rawQueryString),
-    pathParameters: match.pathParameters,
+    pathParameters,
     requestContext: {
       accountId: LOCAL_ACCOUNT_ID,
       apiId: LOCAL_API_ID,
@@ -183,19 +184,19 @@ export function buildEvent({
   };
 }
 
-export function lambdaContext(route: Route, requestId: string): Context {
+export function lambdaContext(functionName: string, requestId: string): Context {
   const deadline = Date.now() + HANDLER_TIMEOUT_MS;
   const unsupported = () => {
     throw new Error('callback-style completion is not supported: return a promise');
   };
   return {
     callbackWaitsForEmptyEventLoop: true,
-    functionName: route.handler,
+    functionName,
     functionVersion: '$LATEST',
-    invokedFunctionArn: `arn:aws:lambda:${LOCAL_REGION}:${LOCAL_ACCOUNT_ID}:function:${route.handler}`,
+    invokedFunctionArn: `arn:aws:lambda:${LOCAL_REGION}:${LOCAL_ACCOUNT_ID}:function:${functionName}`,
     memoryLimitInMB: MEMORY_LIMIT_MB,
     awsRequestId: requestId,
-    logGroupName: `/aws/lambda/${route.handler}`,
+    logGroupName: `/aws/lambda/${functionName}`,
     logStreamName: 'local',
     getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()),
     done: unsupported,

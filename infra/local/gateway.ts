@@ -2,10 +2,12 @@
  * The local stand-in for API Gateway (HTTP API, Lambda proxy payload 2.0).
  *
  * It serves the route table (lib/routes.ts) the way the deployed API does:
- * route matching with literal segments before parameters (router.ts), the
- * JWT authorizer replaced by two static bearer tokens (auth.ts), the 6 MiB
- * Lambda payload limit and the event and context a Lambda handler receives
- * on AWS (event.ts). This module runs the server and the handlers.
+ * route matching with literal segments before parameters, HEAD routes to
+ * the GET functions (lib/http/router.ts), the `$default` route's fallback
+ * for every request no route matches (lib/http/fallback.ts: 404, or 405 with
+ * Allow), the JWT authorizer replaced by two static bearer tokens (auth.ts),
+ * the 6 MiB Lambda payload limit and the event and context a Lambda handler
+ * receives on AWS (event.ts). This module runs the server and the handlers.
  */
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -13,14 +15,15 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
+import { fallbackHandler } from '../../lib/http/fallback';
 import { problemResponse } from '../../lib/http/problem';
 import type { HttpResponse } from '../../lib/http/response';
+import { createRouter } from '../../lib/http/router';
 import type { ProblemSlug } from '../../lib/problems';
-import { routes as routeTable, type Route } from '../../lib/routes';
+import { FALLBACK_FUNCTION, routes as routeTable, type Route } from '../../lib/routes';
 import { verifyScimToken } from '../../lib/scim/tokens';
 import { createAuthenticator, type Principal } from './auth';
 import { buildEvent, lambdaContext, MAX_REQUEST_BYTES, PayloadTooLarge, readBody, type GatewayEvent } from './event';
-import { createRouter } from './router';
 
 export { MAX_REQUEST_BYTES, type GatewayEvent };
 
@@ -34,7 +37,7 @@ export interface GatewayOptions {
   tokens: { write: string; read?: string };
   /** Defaults to importing `functions/<route.handler>.ts`. */
   loadHandler?: (route: Route) => Promise<LambdaHandler>;
-  /** Defaults to the route table; tests pass a fixture. */
+  /** Defaults to the route table; tests pass a fixture (the fallback answers from the same list). */
   routes?: readonly Route[];
   /** One line per request (method, path, status, ms); off when absent. */
   accessLog?: (line: string) => void;
@@ -108,8 +111,10 @@ function problem(
   };
 }
 
-function send(response: ServerResponse, wire: WireResponse, closeConnection = false): void {
-  const headers: Record<string, string | string[]> = { ...wire.headers, 'content-length': String(wire.body.length) };
+/** A HEAD answer keeps the Content-Length its handler gave (what GET would send); Node sends no body for HEAD. */
+function send(response: ServerResponse, wire: WireResponse, closeConnection = false, head = false): void {
+  const length = head && typeof wire.headers['content-length'] === 'string' ? wire.headers['content-length'] : String(wire.body.length);
+  const headers: Record<string, string | string[]> = { ...wire.headers, 'content-length': length };
   if (closeConnection) headers.connection = 'close';
   response.writeHead(wire.statusCode, headers);
   response.end(wire.body);
@@ -117,9 +122,24 @@ function send(response: ServerResponse, wire: WireResponse, closeConnection = fa
 
 // ---------------------------------------------------------------------------
 
+/** The request body, or the 413 that answers one over Lambda's payload limit. */
+async function readBodyWithin(request: IncomingMessage): Promise<Buffer | { wire: WireResponse; close: boolean }> {
+  try {
+    return await readBody(request);
+  } catch (error) {
+    if (!(error instanceof PayloadTooLarge)) throw error;
+    const limit = `${MAX_REQUEST_BYTES / 1024 / 1024} MiB`;
+    // Close the connection: the rest of the body is never read.
+    return { wire: problem('payload-too-large', `The request body exceeds ${limit}.`), close: true };
+  }
+}
+
 export async function startGateway(options: GatewayOptions): Promise<Gateway> {
   const host = options.host ?? '127.0.0.1';
-  const findRoute = createRouter(options.routes ?? routeTable);
+  const routes = options.routes ?? routeTable;
+  const router = createRouter(routes);
+  // The same code as functions/fallback.ts, over the gateway's own routes (a test's fixture, or the table).
+  const fallback = fallbackHandler(routes);
   const authenticate = createAuthenticator(options.tokens);
   const loadHandler = options.loadHandler ?? defaultHandlerLoader();
 
@@ -129,8 +149,14 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
     const rawPath = queryStart === -1 ? target : target.slice(0, queryStart);
     const rawQueryString = queryStart === -1 ? '' : target.slice(queryStart + 1);
 
-    const match = findRoute(request.method ?? '', rawPath);
-    if (!match) return { wire: problem('not-found', `No route for ${request.method} ${rawPath}.`) };
+    const match = router.match(request.method ?? '', rawPath);
+    if (!match) {
+      // API Gateway's `$default` route: no authorizer, the fallback function answers.
+      const body = await readBodyWithin(request);
+      if (!Buffer.isBuffer(body)) return body;
+      const event = buildEvent({ request, routeKey: FALLBACK_FUNCTION.routeKey, rawPath, rawQueryString, body, requestId, receivedAt });
+      return { wire: toWireResponse(await fallback(event)) };
+    }
     const { route } = match.compiled;
 
     let principal: Principal | undefined;
@@ -153,19 +179,24 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
       }
     }
 
-    let body: Buffer;
-    try {
-      body = await readBody(request);
-    } catch (error) {
-      if (!(error instanceof PayloadTooLarge)) throw error;
-      const limit = `${MAX_REQUEST_BYTES / 1024 / 1024} MiB`;
-      // Close the connection: the rest of the body is never read.
-      return { wire: problem('payload-too-large', `The request body exceeds ${limit}.`), close: true };
-    }
+    const body = await readBodyWithin(request);
+    if (!Buffer.isBuffer(body)) return body;
 
-    const event = buildEvent({ request, match, rawPath, rawQueryString, body, principal, scimTokenId, requestId, receivedAt });
+    const routeKey = `${match.method} ${match.compiled.servedPath}`;
+    const event = buildEvent({
+      request,
+      routeKey,
+      pathParameters: match.pathParameters,
+      rawPath,
+      rawQueryString,
+      body,
+      principal,
+      scimTokenId,
+      requestId,
+      receivedAt,
+    });
     const handler = await loadHandler(route);
-    return { wire: toWireResponse(await handler(event, lambdaContext(route, requestId))) };
+    return { wire: toWireResponse(await handler(event, lambdaContext(route.handler, requestId))) };
   }
 
   const server = createServer((request, response) => {
@@ -178,7 +209,7 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
         return { wire: problem('internal', 'An unexpected error occurred.', {}, { request_id: requestId }), close: false };
       })
       .then(({ wire, close }) => {
-        send(response, wire, close);
+        send(response, wire, close, request.method === 'HEAD');
         options.accessLog?.(`${request.method} ${request.url} ${wire.statusCode} ${Date.now() - receivedAt.getTime()}ms`);
       });
   });

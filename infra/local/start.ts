@@ -12,6 +12,7 @@ import { randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadConfig } from '../../lib/config';
+import { FUNCTION_RUNTIME } from '../bundling';
 import { startBackgroundJobs, type BackgroundRunner } from './background';
 import { startGateway, type Gateway } from './gateway';
 import { JavaUnavailableError, startLocalServices, type LocalServices } from './services';
@@ -50,8 +51,26 @@ function readSettings() {
   };
 }
 
+/** The Node major version the Lambdas run (FUNCTION_RUNTIME, e.g. `nodejs22.x`). */
+const LAMBDA_NODE = /^nodejs(\d+)\.x$/.exec(FUNCTION_RUNTIME.name)?.[1] ?? FUNCTION_RUNTIME.name;
+
+/**
+ * The banner's line about Node. Under an older Node than the Lambdas', the
+ * AWS SDK prints a multi-line warning that its future versions need a newer
+ * Node, which a newcomer takes for an error; it is left out only because this
+ * line says it, once.
+ */
+function nodeLine(): string {
+  const here = Number(process.versions.node.split('.')[0]);
+  const lambdas = `the Lambdas run Node ${LAMBDA_NODE} (${FUNCTION_RUNTIME.name})`;
+  if (!(here < Number(LAMBDA_NODE))) return `  Node          ${process.version} here; ${lambdas}`;
+  return `  Node          ${process.version} here; ${lambdas}, which newer AWS SDK versions will require (their warning is not repeated)`;
+}
+
 async function main(): Promise<void> {
   const settings = readSettings();
+  // Before any SDK client exists; the banner's Node line says what the warning would (nodeLine).
+  process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
   let services: LocalServices | undefined;
   let gateway: Gateway | undefined;
   let background: BackgroundRunner | undefined;
@@ -104,6 +123,7 @@ async function main(): Promise<void> {
       `  read token    ${settings.readToken ?? '(none; set ADMIN_API_READ_TOKEN for a read-only token)'}`,
       `  SES inbox     ${services.sesInboxUrl}`,
       `  data dir      ${settings.dataDir}`,
+      nodeLine(),
       'Ctrl+C stops everything.',
     ].join('\n'),
   );

@@ -19,7 +19,7 @@
  *   time has run out;
  * - a request that fails stores nothing (its record is deleted), so a retry
  *   after a 4xx or 5xx runs again;
- * - requests without the header, and GETs, skip all of this and cost nothing.
+ * - requests without the header, and GETs and HEADs, skip all of this and cost nothing.
  */
 import { createHash } from 'node:crypto';
 import type middy from '@middy/core';
@@ -42,7 +42,8 @@ const sha256 = (text: string) => createHash('sha256').update(text).digest('base6
 const claims = new WeakMap<Request, IdempotencyClaim>();
 
 function headerKey(request: Request): string | undefined {
-  if (request.event.requestContext?.http?.method === 'GET') return undefined; // reads are safe to repeat
+  const method = request.event.requestContext?.http?.method;
+  if (method === 'GET' || method === 'HEAD') return undefined; // reads are safe to repeat
   return request.event.headers?.[IDEMPOTENCY_HEADER];
 }
 

@@ -61,8 +61,11 @@ function prefixes(values: string[] | undefined, attribute: string): string[] | u
   return values && [...new Set(values.map(foldCase))];
 }
 
+/** An ISO date or time as `last_login` takes it (then checked as a real time). */
+export const LOGIN_TIME = /^\d{4}-\d{2}-\d{2}([T ][\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/;
+
 function parseLoginTime(raw: string): string | undefined {
-  if (!/^\d{4}-\d{2}-\d{2}([T ][\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/.test(raw)) return undefined;
+  if (!LOGIN_TIME.test(raw)) return undefined;
   const time = new Date(/^\d{4}-\d{2}-\d{2}$/.test(raw) ? `${raw}T00:00:00.000Z` : raw);
   return Number.isNaN(time.getTime()) ? undefined : time.toISOString();
 }

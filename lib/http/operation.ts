@@ -12,7 +12,7 @@ import type { OperationId } from '../routes';
 import { idempotency } from './idempotency';
 import { errorToProblem } from './problem';
 import { parseJsonBody, validate } from './parse';
-import { jsonResponse, type HttpEvent, type HttpResponse, type Reply } from './response';
+import { answerFor, jsonResponse, methodOf, type HttpEvent, type HttpResponse, type Reply } from './response';
 
 export type { HttpEvent };
 
@@ -94,6 +94,14 @@ function parseRequest<P, Q, B>(spec: OperationSpec<P, Q, B>): middy.MiddlewareOb
   };
 }
 
+/** HEAD is answered as GET without the body; registered first, so it sees the final answer, problems included. */
+function headWithoutBody(): middy.MiddlewareObj<HttpEvent, HttpResponse, Error, Context> {
+  const strip = async (request: middy.Request<HttpEvent, HttpResponse, Error, Context>) => {
+    if (request.response) request.response = answerFor(methodOf(request.event), request.response);
+  };
+  return { after: strip, onError: strip };
+}
+
 /** Turns any error into problem+json; unexpected ones are logged with the request id. */
 function problemDetails(): middy.MiddlewareObj<HttpEvent, HttpResponse, Error, Context> {
   return {
@@ -128,6 +136,7 @@ export function operation<P = Record<string, never>, Q = Record<string, never>, 
   const spec: OperationSpec<P, Q, B> = { operationId, ...schemas };
   const handler = middy<HttpEvent, HttpResponse, Error, Context>()
     .use({ before: (request) => useLambdaContext(request.context) })
+    .use(headWithoutBody())
     .use(problemDetails())
     .use(parseRequest(spec))
     .use(idempotency())

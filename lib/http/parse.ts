@@ -1,5 +1,5 @@
 import { safeParse } from 'zod/mini';
-import type { $ZodIssue, $ZodType } from 'zod/v4/core';
+import type { $ZodIssue, $ZodRawIssue, $ZodType } from 'zod/v4/core';
 import { Problem, validationError, type FieldError } from '../problems';
 
 /** Largest accepted request body (API.md: over 1 MiB → 413). */
@@ -9,6 +9,17 @@ export const MAX_JSON_DEPTH = 32;
 
 type Location = 'path' | 'query' | 'body';
 
+const article = (word: string) => (/^[aeiou]/.test(word) ? `an ${word}` : `a ${word}`);
+
+/**
+ * The message of a wrong type where the schema gives none (zod's own is a
+ * bare "Invalid input"): what the value must be.
+ */
+function typeMessage(issue: $ZodRawIssue): string | undefined {
+  if (issue.code !== 'invalid_type') return undefined;
+  return `must be ${article(issue.expected === 'int' ? 'integer' : issue.expected)}`;
+}
+
 function toFieldErrors(location: Location, issues: readonly $ZodIssue[]): FieldError[] {
   return issues.map((issue) => {
     const path = issue.path.map(String).join('.');
@@ -17,13 +28,16 @@ function toFieldErrors(location: Location, issues: readonly $ZodIssue[]): FieldE
       const keys = issue.keys.join(', ');
       return { field: path || location, message: `Unknown field(s): ${keys}` };
     }
+    // Nothing where a value is required: say so, whatever the field's own message about a wrong value.
+    if (issue.code === 'invalid_type' && issue.input === undefined) return { field: path || location, message: 'is required' };
     return { field: path || location, message: issue.message };
   });
 }
 
 /** Validates `input` with `schema`, throwing a 400 `validation` problem that names each bad field. */
 export function validate<T>(schema: $ZodType<T>, input: unknown, location: Location): T {
-  const result = safeParse(schema, input);
+  // reportInput: the issues carry the value, so a missing one can be told from a wrong one.
+  const result = safeParse(schema, input, { reportInput: true, error: typeMessage });
   if (!result.success) throw validationError(toFieldErrors(location, result.error.issues));
   return result.data;
 }

@@ -9,6 +9,7 @@ export interface HttpResponse {
   statusCode: number;
   headers: Record<string, string>;
   body?: string;
+  isBase64Encoded?: boolean;
 }
 
 /** Sent on every response: admin data must not be cached or sniffed. */
@@ -33,8 +34,27 @@ export function jsonResponse(reply: Reply): HttpResponse {
 }
 
 /**
- * A route handler that is not an `operation()` (the public ones, which carry
- * no pipeline): tagged with its operation id like every other.
+ * The answer to `method`: a HEAD gets the GET answer without its body
+ * (API.md), with the Content-Length the body would have had; any other
+ * method gets the answer as it is. Every handler's answer passes here (the
+ * `operation()` pipeline, routeHandler, the fallback), so a HEAD never
+ * carries a body, wherever it is answered.
  */
-export const routeHandler = <H extends (...args: never[]) => Promise<unknown>>(operationId: OperationId, serve: H) =>
-  Object.assign(serve, { spec: { operationId } });
+export function answerFor(method: string | undefined, response: HttpResponse): HttpResponse {
+  if (method !== 'HEAD' || response.body === undefined) return response;
+  const { body, isBase64Encoded: base64, ...rest } = response;
+  return { ...rest, headers: { ...rest.headers, 'content-length': String(Buffer.byteLength(body, base64 ? 'base64' : 'utf8')) } };
+}
+
+/** The method of a request as API Gateway passes it. */
+export const methodOf = (event: { requestContext?: { http?: { method?: string } } } | undefined) => event?.requestContext?.http?.method;
+
+/**
+ * A route handler that is not an `operation()` (the public ones, which carry
+ * no pipeline): tagged with its operation id like every other, and answering
+ * HEAD like GET without the body.
+ */
+export const routeHandler = <E extends { requestContext?: { http?: { method?: string } } }>(
+  operationId: OperationId,
+  serve: (event: E) => Promise<HttpResponse>,
+) => Object.assign(async (event: E) => answerFor(methodOf(event), await serve(event)), { spec: { operationId } });

@@ -30,7 +30,8 @@ function detailOf(problem: Problem): string {
       overages.map((o) => `${o.quota}: limit ${o.limit}, usage ${o.usage}, requested ${o.requested} (${o.overage} over)`).join('; '),
     );
   }
-  if (missing_user_ids?.length) parts.push(`unknown users: ${missing_user_ids.join(', ')}`);
+  if (missing_user_ids?.length && !problem.message.includes(missing_user_ids[0]))
+    parts.push(`unknown users: ${missing_user_ids.join(', ')}`);
   if (errors?.length && !problem.message.includes(errors[0].message)) parts.push(errors.map((e) => `${e.field}: ${e.message}`).join('; '));
   return parts.join(' — ');
 }

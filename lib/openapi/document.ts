@@ -14,6 +14,7 @@ import { PROBLEM_STATUS, PROBLEM_TITLE, type ProblemSlug } from '../problems';
 import { requiredScope, servedPaths, type Route } from '../routes';
 import { IDEMPOTENCY_HEADER, KEY_PATTERN } from '../http/idempotency';
 import { operationDocs as defaultOperationDocs, type OperationDoc, type ResponseDoc } from './operations';
+import { PARAMETER_EXAMPLES } from './parameters';
 import { SCIM_DOCUMENTED, SCIM_SCHEMAS, SCIM_SECURITY, SCIM_SECURITY_SCHEME, scimOperationObject } from './scim';
 import { ALL_SLUGS, componentSchemas, parameterSchemas, problemComponent, requestSchema, stripDialect, type Json } from './schemas';
 
@@ -62,11 +63,12 @@ const TAGS: Record<Route['tag'], string> = {
 const DESCRIPTION = `The department and group administration API (contract v2). Ids E1–E9 and G1–G8 are those of the original description.
 
 - **Auth**: every operation except the *Service* ones needs \`Authorization: Bearer <token>\` with scope \`admin/read\` (GET) or \`admin/write\` (everything else). Missing or wrong token: 401; a read-only token on a change: 403.
-- **\`.json\` suffix**: any path may end in \`.json\` (\`/v2/groups/g1.json\` is \`/v2/groups/g1\`).
+- **\`.json\` suffix**: any path may end in \`.json\` (\`/v2/groups/g1.json\` is \`/v2/groups/g1\`): a path that ends in a parameter allows it in that parameter's pattern, and every other path has its \`.json\` twin listed (operation id ending in \`Json\`).
 - **Bodies**: JSON with \`Content-Type: application/json\`, at most 1 MiB (413); other media types 415. Malformed JSON, a wrong shape, an unknown field or a value out of range: 400.
 - **Ids**: \`^[A-Za-z0-9_-]{1,64}$\`; the server makes one when a create request gives none. **Times**: ISO 8601 UTC.
 - **Errors**: RFC 9457 problem details (\`application/problem+json\`), \`type\` \`/problems/<slug>\`; see each response for its slugs and extra members. No request gets a 5xx for bad input.
-- **Lists**: \`count\` (1–1000, default 100) and \`offset\`; the answer carries \`total\`, \`count\` and \`offset\`. Order is stable: ties are broken by \`id\`.
+- **Methods**: \`HEAD\` is answered wherever \`GET\` is (same status and headers, no body). A known path with a method it does not serve: 405 \`method-not-allowed\` with \`Allow\`; an unknown path: 404.
+- **Lists**: \`count\` (1–1000, default 100) and \`offset\` or \`cursor\` (an empty \`cursor\` is the first page); the answer carries \`total\`, \`count\` and \`offset\`. Order is stable: ties are broken by \`id\`.
 - **Idempotency-Key**: any POST, PUT, PATCH or DELETE may carry one; a repeat within 24 hours answers the first answer again without doing anything again.
 - **Concurrency**: GET of a user, department or group carries an \`ETag\`; PATCH and DELETE of those honour \`If-Match\` (412 on a stale tag). Any change may answer 409 \`conflict\` when a concurrent change to the same resources won: retry it.`;
 
@@ -108,12 +110,19 @@ function parametersOf({ route, spec, doc, problems }: OperationContext): Json[] 
     for (const [name, property] of Object.entries(properties)) {
       const description = doc.parameters?.[name] ?? PARAMETER_TEXT[name];
       if (!description) problems.push(`${route.operationId}: parameter "${name}" has no description (operations.ts)`);
+      const example = doc.parameterExamples?.[name] ?? PARAMETER_EXAMPLES[name];
+      if (example === undefined) problems.push(`${route.operationId}: parameter "${name}" has no example (parameters.ts or operations.ts)`);
+      const schema: Json = { ...property, ...doc.parameterSchemas?.[name] };
+      // The last segment of a path takes the `.json` suffix (API.md), so its parameter's pattern says so.
+      const last = location === 'path' && route.path.endsWith(`{${name}}`);
+      if (last && typeof schema.pattern === 'string') schema.pattern = schema.pattern.replace(/\$$/, '(?:\\.json)?$');
       parameters.push({
         name,
         in: location,
         required: location === 'path' || required.includes(name),
-        ...(description ? { description } : {}),
-        schema: property,
+        ...(description ? { description: last ? `${description} It may end in \`.json\`, as any path may.` : description } : {}),
+        schema,
+        ...(example === undefined ? {} : { example }),
       });
     }
   };
@@ -129,8 +138,10 @@ function parametersOf({ route, spec, doc, problems }: OperationContext): Json[] 
       in: 'header',
       required: false,
       description:
+        'A fresh value for each request, e.g. a new UUID (in Postman `{{$guid}}`, as the example shows: it makes a new one each time). ' +
         'A repeat with the same key and the same method, path and body within 24 hours answers the first answer again (same status and body) without doing anything again; the same key with another request: 422. While the first is still running: 409.',
       schema: { type: 'string', minLength: 1, maxLength: 255, pattern: KEY_PATTERN.source },
+      example: '{{$guid}}',
     });
   }
   if (doc.ifMatch) {
@@ -138,8 +149,10 @@ function parametersOf({ route, spec, doc, problems }: OperationContext): Json[] 
       name: 'If-Match',
       in: 'header',
       required: false,
-      description: 'Change only if the resource still has this `ETag`; otherwise 412 and nothing changes.',
+      description:
+        'Change only if the resource still has this `ETag` (e.g. `"3"`); otherwise 412 and nothing changes. `*` matches any version.',
       schema: { type: 'string' },
+      example: '*',
     });
   }
   return parameters;
@@ -211,9 +224,12 @@ function problemResponses(slugs: ProblemSlug[]): Record<string, Json> {
 function operationObject(context: OperationContext, operationId: string, summary: string): Json {
   const { route, spec, doc, nameOf, problems } = context;
   const operation: Json = { operationId, summary, tags: [route.tag] };
-  if (doc.description) operation.description = doc.description;
+  // The scope goes in words: `bearerAuth` is an HTTP scheme, whose requirement lists no scopes (only OAuth2 and OpenID Connect ones do).
   const scope = requiredScope(route.access);
-  operation.security = scope ? [{ [SECURITY_SCHEME]: [scope] }] : [];
+  const access = scope ? `Needs a token with scope \`${scope}\`.` : 'No token needed.';
+  operation.description = doc.description ? `${doc.description}\n\n${access}` : access;
+  operation.security = scope ? [{ [SECURITY_SCHEME]: [] }] : [];
+  if (scope) operation['x-required-scopes'] = [scope];
   const parameters = parametersOf(context);
   if (parameters.length > 0) operation.parameters = parameters;
   if (spec.body) {
@@ -239,14 +255,24 @@ function operationObject(context: OperationContext, operationId: string, summary
   return operation;
 }
 
-/** Every path of a route as the document lists it: its path, then each alias (with an id of its own). */
+/**
+ * Every path of a route as the document lists it: its path, then each alias
+ * (with an id of its own), each followed by its `.json` twin where the twin
+ * is a path of its own (a path that ends in a parameter takes the suffix in
+ * the parameter: see parametersOf). A validating proxy then accepts every
+ * URL the service serves.
+ */
 function documentedPaths(route: Route): Array<{ path: string; operationId: string; summary: string }> {
   const aliases = (route.aliases ?? []).map((path, i) => ({
     path,
     operationId: `${route.operationId}Alias${i + 1}`,
     summary: `${route.summary} (as ${route.path})`,
   }));
-  return [{ path: route.path, operationId: route.operationId, summary: route.summary }, ...aliases];
+  return [{ path: route.path, operationId: route.operationId, summary: route.summary }, ...aliases].flatMap((entry) =>
+    servedPaths({ ...route, path: entry.path, aliases: [] }).map((path) =>
+      path === entry.path ? entry : { path, operationId: `${entry.operationId}Json`, summary: `${entry.summary} (\`.json\` form)` },
+    ),
+  );
 }
 
 // --- the document ----------------------------------------------------------------
@@ -291,7 +317,12 @@ export function buildDocument({ routes, specs, operationDocs = defaultOperationD
 
   const document: OpenApiDocument = {
     openapi: '3.1.0',
-    info: { title: 'Department and group administration API', version, description: DESCRIPTION },
+    info: {
+      title: 'Department and group administration API',
+      version,
+      description: DESCRIPTION,
+      contact: { name: 'The team that runs this deployment (its operators answer for its tokens and data)' },
+    },
     servers: [{ url: '/', description: 'The deployment that serves this document' }],
     tags: [...new Set(routes.map((route) => route.tag))].map((name) => ({ name, description: TAGS[name] })),
     security: [{ [SECURITY_SCHEME]: [] }],

@@ -19,6 +19,7 @@ import type { ProblemSlug } from '../problems';
 import { ACCOUNT_ROLES, AUDIT_FILTER_ATTRIBUTES, NAMED_SORT_FIELDS, USER_FILTER_ATTRIBUTES, USER_SORT_FIELDS } from '../schemas/enums';
 import { MAX_RECIPIENTS } from '../reports/recipients';
 import * as responses from '../schemas/responses';
+import { FILTER_VALUES, filterPattern, LAST_LOGIN_PATTERN, RECIPIENTS_PATTERN, sortSchema } from './parameters';
 
 export interface HeaderDoc {
   description: string;
@@ -43,6 +44,10 @@ export interface OperationDoc {
   problems?: ProblemSlug[];
   /** Text of the parameters of `handler.spec`, by name (common names have a default text). */
   parameters?: Record<string, string>;
+  /** JSON Schema keywords that narrow a parameter's schema for clients (an enum, a pattern), by name (parameters.ts). */
+  parameterSchemas?: Record<string, Record<string, unknown>>;
+  /** Examples of parameters, by name, where the default one (parameters.ts PARAMETER_EXAMPLES) does not fit. */
+  parameterExamples?: Record<string, unknown>;
   /** An example body; required for every operation that takes one, and checked against its schema. */
   requestExample?: unknown;
   /** PATCH/DELETE honouring `If-Match` (412 `precondition-failed` on a stale tag). */
@@ -76,13 +81,45 @@ const userListParameters: Record<string, string> = {
     '`never` (never logged in), `since:<ISO date or time>` or `before:<ISO date or time>` (these two match only users who have logged in).',
 };
 
+/** What every user list (E1, listUsers, listDepartmentUsers) adds to its parameters for clients. */
+const userList: Pick<OperationDoc, 'parameters' | 'parameterSchemas' | 'parameterExamples'> = {
+  parameters: userListParameters,
+  parameterSchemas: {
+    sort: sortSchema(USER_SORT_FIELDS),
+    query: {
+      pattern: filterPattern({
+        account_role: FILTER_VALUES.accountRole,
+        last_name: FILTER_VALUES.prefix,
+        department_id: FILTER_VALUES.id,
+      }),
+    },
+    last_login: { pattern: LAST_LOGIN_PATTERN },
+  },
+  parameterExamples: {
+    sort: 'last_name:desc',
+    query: 'account_role:member,last_name:Lov',
+    activated: 'true',
+    last_login: 'since:2026-01-01',
+  },
+};
+
+const namedList = (what: string): Pick<OperationDoc, 'parameters' | 'parameterSchemas' | 'parameterExamples'> => ({
+  parameters: namedListParameters(what),
+  parameterSchemas: { sort: sortSchema(NAMED_SORT_FIELDS), query: { pattern: filterPattern({ name: FILTER_VALUES.prefix }) } },
+  parameterExamples: { sort: 'user_count:desc', query: 'name:Eng' },
+});
+
 const namedListParameters = (what: string): Record<string, string> => ({
   sort: sortText(NAMED_SORT_FIELDS, 'name'),
   query: `\`name:<prefix>\`: ${what} whose name starts with the prefix (case-insensitive); repeat for either of several prefixes.`,
 });
 
-const reportEmail = {
-  email: `1–${MAX_RECIPIENTS} comma-separated e-mail addresses to send the CSV to when it is complete (in \`REPORT_EMAIL_DOMAINS\` when the deployment sets it).`,
+const reportEmail: Pick<OperationDoc, 'parameters' | 'parameterSchemas' | 'parameterExamples'> = {
+  parameters: {
+    email: `1–${MAX_RECIPIENTS} comma-separated e-mail addresses to send the CSV to when it is complete (in \`REPORT_EMAIL_DOMAINS\` when the deployment sets it).`,
+  },
+  parameterSchemas: { email: { pattern: RECIPIENTS_PATTERN } },
+  parameterExamples: { email: 'reports@example.com' },
 };
 
 const report = (type: string): ResponseDoc => ({
@@ -98,9 +135,22 @@ const getReport: OperationDoc = {
 };
 
 const downloadReport: OperationDoc = {
+  description:
+    'The link carries its own signature: a client that repeats `Authorization` on the redirect (Postman/newman, Prism, ' +
+    'Python\'s urllib) is refused by S3 (400 "Only one auth mechanism allowed"). Such clients ask with `redirect=false` and ' +
+    'fetch `download_url` without the header.',
+  parameterExamples: { redirect: 'false' },
+  parameters: {
+    redirect:
+      '`false`: answer 200 with the link as JSON instead of the 303 (for clients that repeat `Authorization` on redirects). Default `true`.',
+  },
   responses: {
+    200: {
+      description: 'With `redirect=false`: the link to the CSV (valid 15 minutes) and when it expires.',
+      schema: responses.reportDownload,
+    },
     303: {
-      description: 'See the CSV at `Location` (a link valid 15 minutes).',
+      description: 'See the CSV at `Location` (a link valid 15 minutes). Follow it without the `Authorization` header.',
       headers: { Location: { description: 'The CSV.', required: true } },
     },
   },
@@ -139,7 +189,7 @@ export const operationDocs: Record<string, OperationDoc> = {
   listUsers: {
     description: 'Every user, in or out of a department. Same parameters as E1.',
     responses: { 200: listResponse('users', responses.userList) },
-    parameters: userListParameters,
+    ...userList,
   },
   getUser: {
     responses: { 200: { description: 'The user.', schema: responses.user, headers: { ETag: ETAG } } },
@@ -154,6 +204,8 @@ export const operationDocs: Record<string, OperationDoc> = {
     ifMatch: true,
   },
   deleteUser: {
+    // Another user than the one the other examples read and change: a collection that runs every example in order keeps `ada`.
+    parameterExamples: { user_id: 'leaver' },
     description: 'The user leaves its department and its groups.',
     responses: { 204: { description: 'Deleted.' } },
     problems: ['not-found'],
@@ -170,7 +222,7 @@ export const operationDocs: Record<string, OperationDoc> = {
   },
   listDepartments: {
     responses: { 200: listResponse('departments', responses.departmentList) },
-    parameters: namedListParameters('departments'),
+    ...namedList('departments'),
   },
   getDepartment: {
     responses: { 200: { description: 'The department.', schema: responses.department, headers: { ETag: ETAG } } },
@@ -186,12 +238,12 @@ export const operationDocs: Record<string, OperationDoc> = {
     description: 'E1 restricted to one department.',
     responses: { 200: listResponse('users', responses.userList) },
     problems: ['not-found'],
-    parameters: userListParameters,
+    ...userList,
   },
   E1: {
     description: 'Users that belong to any department.',
     responses: { 200: listResponse('users', responses.userList) },
-    parameters: userListParameters,
+    ...userList,
   },
   E2: {
     description:
@@ -237,6 +289,8 @@ export const operationDocs: Record<string, OperationDoc> = {
     requestExample: { name: 'users', limit: 10 },
   },
   E8: {
+    // Another department than `eng`, which the other examples use: an empty one that may go.
+    parameterExamples: { department_id: 'closing' },
     description: 'Only an empty department can go: 409 `department-not-empty` (with `user_count`) while it has users.',
     responses: { 200: { description: 'Deleted.', schema: responses.departmentDeleted } },
     problems: ['not-found', 'department-not-empty'],
@@ -252,7 +306,7 @@ export const operationDocs: Record<string, OperationDoc> = {
   G2: {
     description: 'Groups without their users.',
     responses: { 200: listResponse('groups', responses.groupList) },
-    parameters: namedListParameters('groups'),
+    ...namedList('groups'),
   },
   G3: {
     description:
@@ -274,6 +328,7 @@ export const operationDocs: Record<string, OperationDoc> = {
     problems: ['not-found', 'not-a-member'],
   },
   G6: {
+    parameterExamples: { group_id: 'old-group' },
     description: 'Its users stay; only the memberships go.',
     responses: { 204: { description: 'Deleted.' } },
     problems: ['not-found'],
@@ -283,10 +338,12 @@ export const operationDocs: Record<string, OperationDoc> = {
     description: 'All or nothing: any unknown group gives 404 `not-found` with `missing_group_ids`, and nothing is deleted.',
     responses: { 204: { description: 'Deleted.' } },
     problems: ['not-found'],
-    requestExample: { group_ids: ['designers', 'reviewers'] },
+    // Not `designers`, which the other examples use.
+    requestExample: { group_ids: ['reviewers', 'retired'] },
   },
   updateGroup: {
-    description: 'Give `name`, `description` or both; a new name must be unique case-insensitively (409).',
+    description:
+      'Give `name`, `description` or both; a new name must be unique case-insensitively (409). An empty body changes nothing (200).',
     responses: { 200: { description: 'The group as changed, with its users.', schema: responses.group, headers: { ETag: ETAG } } },
     problems: ['not-found'],
     requestExample: { name: 'Design', description: 'Product, brand and UX design' },
@@ -297,23 +354,26 @@ export const operationDocs: Record<string, OperationDoc> = {
   E9: {
     description: 'One CSV row per department, with its usage and limits. Create → poll → download.',
     responses: { 202: report('departments') },
-    parameters: reportEmail,
+    ...reportEmail,
   },
-  getDepartmentsReport: getReport,
-  downloadDepartmentsReport: downloadReport,
+  getDepartmentsReport: { ...getReport, parameterExamples: { report_id: 'r-departments-example' } },
+  downloadDepartmentsReport: {
+    ...downloadReport,
+    parameterExamples: { ...downloadReport.parameterExamples, report_id: 'r-departments-example' },
+  },
   G8: {
     description:
       'One CSV row per group and member (a group with no users has one row with the user cells empty). Create → poll → download.',
     responses: { 202: report('groups') },
-    parameters: reportEmail,
+    ...reportEmail,
   },
-  getGroupsReport: getReport,
-  downloadGroupsReport: downloadReport,
+  getGroupsReport: { ...getReport, parameterExamples: { report_id: 'r-groups-example' } },
+  downloadGroupsReport: { ...downloadReport, parameterExamples: { ...downloadReport.parameterExamples, report_id: 'r-groups-example' } },
 
   // --- SCIM tokens -----------------------------------------------------------
   createScimToken: {
     description:
-      "A token for an identity provider's SCIM connection (Okta, Entra ID: \"Secret token\"). The answer carries its secret, `token`, this once: the service keeps only a hash. Paste it in the identity provider with the SCIM base URL `{base_url}/scim/v2`.",
+      'A token for an identity provider\'s SCIM connection (Okta, Entra ID: "Secret token"). The answer carries its secret, `token`, this once: the service keeps only a hash. Paste it in the identity provider with the SCIM base URL `{base_url}/scim/v2`.',
     responses: { 201: { description: 'The token, with its secret.', schema: responses.scimTokenCreated } },
     requestExample: { description: 'Okta production' },
   },
@@ -323,7 +383,7 @@ export const operationDocs: Record<string, OperationDoc> = {
   },
   deleteScimToken: {
     description:
-      'The token stops working: locally at once; on AWS within the SCIM authorizer\'s cache time (5 minutes). Its provisioning keeps what it made.',
+      "The token stops working: locally at once; on AWS within the SCIM authorizer's cache time (5 minutes). Its provisioning keeps what it made.",
     responses: { 204: { description: 'Revoked.' } },
     problems: ['not-found'],
     parameters: { token_id: 'Id of the token (`id` of its creation).' },
@@ -346,5 +406,11 @@ export const operationDocs: Record<string, OperationDoc> = {
       since: 'Only entries at or after this time (ISO 8601).',
       before: 'Only entries before this time (ISO 8601).',
     },
+    parameterSchemas: {
+      query: {
+        pattern: filterPattern(Object.fromEntries(AUDIT_FILTER_ATTRIBUTES.map((attribute) => [attribute, FILTER_VALUES.exact]))),
+      },
+    },
+    parameterExamples: { query: 'resource_id:eng', since: '2026-11-01T00:00:00.000Z', before: '2026-12-01T00:00:00.000Z' },
   },
 };

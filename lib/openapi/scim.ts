@@ -107,6 +107,33 @@ export const SCIM_SCHEMAS: Record<string, Json> = {
       meta: meta('Group'),
     },
   },
+  ScimUserRequest: {
+    type: 'object',
+    description:
+      'A user as an identity provider sends it: `userName` and the attributes of ScimUser; attributes of RFC 7643 the service does not keep (`displayName`, `title`, `password`, …) are accepted and not kept.',
+    required: ['userName'],
+    properties: {
+      schemas: { type: 'array', items: text },
+      userName: text,
+      externalId: text,
+      name: { type: 'object' },
+      emails: { type: 'array', items: { type: 'object' } },
+      active: { type: ['boolean', 'string'], description: 'A boolean, or `"True"` / `"False"` as Entra sends it.' },
+      roles: { type: 'array', items: { type: 'object' } },
+      [ENTERPRISE_SCHEMA]: { type: 'object', properties: { department: { type: 'string', description: 'A department id or name.' } } },
+    },
+  },
+  ScimGroupRequest: {
+    type: 'object',
+    description: 'A group as an identity provider sends it; `members[].display` is ignored.',
+    required: ['displayName'],
+    properties: {
+      schemas: { type: 'array', items: text },
+      displayName: text,
+      externalId: text,
+      members: { type: 'array', items: { type: 'object', required: ['value'], properties: { value: text } } },
+    },
+  },
   ScimPatchOp: {
     type: 'object',
     description: 'RFC 7644 §3.5.2: operations applied in order, all or none. `op` in any case (Entra writes `Replace`).',
@@ -182,19 +209,36 @@ const LOCATION = { Location: { description: 'The new resource (`meta.location`).
 
 const error = (description: string) => ({ description, content: scimContent('ScimError') });
 
-const parameter = (name: string, location: 'path' | 'query' | 'header', description: string, schema: Json = text): Json => ({
+const parameter = (
+  name: string,
+  location: 'path' | 'query' | 'header',
+  description: string,
+  example: unknown,
+  schema: Json = text,
+): Json => ({
   name,
   in: location,
   required: location === 'path',
   description,
   schema,
+  example,
 });
 
 const PROJECTION = [
-  parameter('attributes', 'query', 'Only these attributes (comma-separated; `id`, `schemas` and `meta` always).'),
-  parameter('excludedAttributes', 'query', 'All attributes but these (comma-separated): `members` spares reading a large group.'),
+  parameter('attributes', 'query', 'Only these attributes (comma-separated; `id`, `schemas` and `meta` always).', 'userName,active'),
+  parameter(
+    'excludedAttributes',
+    'query',
+    'All attributes but these (comma-separated): `members` spares reading a large group.',
+    'members',
+  ),
 ];
-const IF_MATCH = parameter('If-Match', 'header', 'Change only if the resource still has this version (`W/"<n>"`); otherwise 412.');
+const IF_MATCH = parameter(
+  'If-Match',
+  'header',
+  'Change only if the resource still has this version (`W/"<n>"`; `*`: any); otherwise 412.',
+  '*',
+);
 
 interface ScimDoc {
   description: string;
@@ -207,24 +251,32 @@ interface ScimDoc {
 
 const userExample = {
   schemas: [USER_SCHEMA, ENTERPRISE_SCHEMA],
-  userName: 'ada@example.com',
+  userName: 'hopper@example.com',
   externalId: '00u1ab2cd3',
-  name: { givenName: 'Ada', familyName: 'Lovelace' },
-  emails: [{ value: 'ada@example.com', type: 'work', primary: true }],
+  name: { givenName: 'Grace', familyName: 'Hopper' },
+  emails: [{ value: 'hopper@example.com', type: 'work', primary: true }],
   active: true,
   [ENTERPRISE_SCHEMA]: { department: 'Engineering' },
 };
-const groupExample = { schemas: [GROUP_SCHEMA], displayName: 'Engineering leads', externalId: 'grp-42', members: [{ value: 'u_ada' }] };
+/** A PUT replaces a user that exists (`ada`): its own new name and address, not the creation example's. */
+const replaceUserExample = {
+  ...userExample,
+  userName: 'ada.lovelace@example.com',
+  name: { givenName: 'Ada', familyName: 'Lovelace' },
+  emails: [{ value: 'ada.lovelace@example.com', type: 'work', primary: true }],
+  externalId: '00u9zy8xw7',
+};
+const groupExample = { schemas: [GROUP_SCHEMA], displayName: 'Engineering leads', externalId: 'grp-42', members: [{ value: 'grace' }] };
 
-const listParameters = (filters: string) => [
-  parameter('filter', 'query', `A SCIM filter (RFC 7644 §3.4.2.2). ${filters}`),
-  parameter('startIndex', 'query', '1-based index of the first result (below 1 is 1).', { type: 'integer' }),
-  parameter('count', 'query', `Results per page (0–${MAX_RESULTS}; more is ${MAX_RESULTS}).`, { type: 'integer' }),
+const listParameters = (filters: string, filterExample: string) => [
+  parameter('filter', 'query', `A SCIM filter (RFC 7644 §3.4.2.2). ${filters}`, filterExample),
+  parameter('startIndex', 'query', '1-based index of the first result (below 1 is 1).', 1, { type: 'integer' }),
+  parameter('count', 'query', `Results per page (0–${MAX_RESULTS}; more is ${MAX_RESULTS}).`, 100, { type: 'integer' }),
   ...PROJECTION,
 ];
 
-const USER_ID = parameter('user_id', 'path', 'The `id` of the user.');
-const GROUP_ID = parameter('group_id', 'path', 'The `id` of the group.');
+const USER_ID = parameter('user_id', 'path', 'The `id` of the user.', 'ada');
+const GROUP_ID = parameter('group_id', 'path', 'The `id` of the group.', 'designers');
 
 const definitions = (what: string, schema: string, path?: Json): ScimDoc => ({
   description: `${what} (RFC 7643), as the service publishes it: what an identity provider reads when it connects.`,
@@ -236,13 +288,13 @@ const definitions = (what: string, schema: string, path?: Json): ScimDoc => ({
 const DOCS: Record<string, ScimDoc> = {
   scimServiceProviderConfig: definitions('The service provider configuration', 'ScimDefinition'),
   scimResourceTypes: definitions('The resource types', 'ScimDefinitionList'),
-  scimResourceType: definitions('One resource type', 'ScimDefinition', parameter('resource_type', 'path', '`User` or `Group`.')),
+  scimResourceType: definitions('One resource type', 'ScimDefinition', parameter('resource_type', 'path', '`User` or `Group`.', 'User')),
   scimSchemas: definitions('The schemas', 'ScimDefinitionList'),
-  scimSchema: definitions('One schema', 'ScimDefinition', parameter('schema_id', 'path', 'The schema URN.')),
+  scimSchema: definitions('One schema', 'ScimDefinition', parameter('schema_id', 'path', 'The schema URN.', USER_SCHEMA)),
   scimListUsers: {
     description:
       'Identity providers find a user by `userName eq "..."` (case-insensitive) or `externalId eq "..."`: answered from a unique claim, one read. `id`, `emails[type eq "work"].value` / `emails.value`, `active`, `roles.value` and `name.familyName sw` are indexed too; any other filter reads the list. `startIndex` pages: sequential pages continue where the last one ended.',
-    parameters: listParameters('Operators eq, ne, co, sw, ew, gt, ge, lt, le, pr, and, or, not.'),
+    parameters: listParameters('Operators eq, ne, co, sw, ew, gt, ge, lt, le, pr, and, or, not.', 'userName eq "ada@example.com"'),
     responses: { 200: { description: 'A page of users.', content: scimContent('ScimUserList') } },
     errors: { 400: 'A filter the service cannot parse or an attribute it does not know (`invalidFilter`).' },
   },
@@ -250,7 +302,7 @@ const DOCS: Record<string, ScimDoc> = {
     description:
       "Makes a user. The enterprise extension's `department` names a department (by id or name); an unknown one is created with that name (a 400 `invalidValue` where the deployment sets `SCIM_CREATE_DEPARTMENTS=false`). The user's department quota holds as for E3.",
     parameters: PROJECTION,
-    body: { schema: 'ScimUser', example: userExample },
+    body: { schema: 'ScimUserRequest', example: userExample },
     responses: { 201: { description: 'The user.', headers: { ...ETAG, ...LOCATION }, content: scimContent('ScimUser') } },
     errors: {
       400: 'A missing or invalid attribute.',
@@ -266,7 +318,7 @@ const DOCS: Record<string, ScimDoc> = {
   scimReplaceUser: {
     description: 'Replaces the attributes the service keeps (PUT: what the body leaves out is cleared where it may be).',
     parameters: [USER_ID, IF_MATCH, ...PROJECTION],
-    body: { schema: 'ScimUser', example: userExample },
+    body: { schema: 'ScimUserRequest', example: replaceUserExample },
     responses: { 200: { description: 'The user.', headers: ETAG, content: scimContent('ScimUser') } },
     errors: { 400: 'An invalid attribute.', 404: 'No such user.', 409: '`uniqueness`, or a full department.', 412: 'A stale `If-Match`.' },
   },
@@ -295,14 +347,14 @@ const DOCS: Record<string, ScimDoc> = {
   scimListGroups: {
     description:
       'Identity providers find a group by `displayName eq "..."` (case-insensitive) or `externalId eq "..."`: one read. Members are read only when asked for (`excludedAttributes=members` spares them).',
-    parameters: listParameters('Operators eq, ne, co, sw, ew, gt, ge, lt, le, pr, and, or, not.'),
+    parameters: listParameters('Operators eq, ne, co, sw, ew, gt, ge, lt, le, pr, and, or, not.', 'displayName eq "Designers"'),
     responses: { 200: { description: 'A page of groups.', content: scimContent('ScimGroupList') } },
     errors: { 400: 'A filter the service cannot parse (`invalidFilter`).' },
   },
   scimCreateGroup: {
     description: 'Makes a group, with its members.',
     parameters: PROJECTION,
-    body: { schema: 'ScimGroup', example: groupExample },
+    body: { schema: 'ScimGroupRequest', example: groupExample },
     responses: { 201: { description: 'The group.', headers: { ...ETAG, ...LOCATION }, content: scimContent('ScimGroup') } },
     errors: { 400: 'An invalid attribute or an unknown member.', 409: '`uniqueness`: the displayName or externalId is taken.' },
   },
@@ -315,7 +367,7 @@ const DOCS: Record<string, ScimDoc> = {
   scimReplaceGroup: {
     description: 'Replaces the group: its name, externalId and its members.',
     parameters: [GROUP_ID, IF_MATCH, ...PROJECTION],
-    body: { schema: 'ScimGroup', example: groupExample },
+    body: { schema: 'ScimGroupRequest', example: { ...groupExample, displayName: 'Designers', externalId: 'grp-43' } },
     responses: { 200: { description: 'The group.', headers: ETAG, content: scimContent('ScimGroup') } },
     errors: { 400: 'An invalid attribute or an unknown member.', 404: 'No such group.', 409: '`uniqueness`.', 412: 'A stale `If-Match`.' },
   },
@@ -325,7 +377,7 @@ const DOCS: Record<string, ScimDoc> = {
     parameters: [GROUP_ID, IF_MATCH, ...PROJECTION],
     body: {
       schema: 'ScimPatchOp',
-      example: { schemas: [PATCH_SCHEMA], Operations: [{ op: 'add', path: 'members', value: [{ value: 'u_ada' }] }] },
+      example: { schemas: [PATCH_SCHEMA], Operations: [{ op: 'add', path: 'members', value: [{ value: 'grace' }] }] },
     },
     responses: {
       200: { description: 'The group (with `attributes`).', headers: ETAG, content: scimContent('ScimGroup') },
@@ -371,7 +423,7 @@ export function scimOperationObject(route: Route, problems: string[]): Json {
       required: true,
       content: {
         [SCIM_CONTENT_TYPE]: { schema: ref(doc.body.schema), example: doc.body.example },
-        'application/json': { schema: ref(doc.body.schema) },
+        'application/json': { schema: ref(doc.body.schema), example: doc.body.example },
       },
     };
   }

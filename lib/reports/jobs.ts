@@ -78,13 +78,13 @@ function representation({ object_key: _key, attempts: _attempts, ...report }: St
 }
 
 /** A pre-signed GET of the CSV, made when asked for (never stored); the API's links live 15 minutes. */
-export async function downloadUrl(report: StoredReport, expiresIn = DOWNLOAD_URL_SECONDS): Promise<string> {
+export async function downloadUrl(report: StoredReport, expiresIn = DOWNLOAD_URL_SECONDS, signingDate = new Date()): Promise<string> {
   const command = new GetObjectCommand({
     Bucket: config().reportsBucket,
     Key: report.object_key,
     ResponseContentDisposition: `attachment; filename="${report.type}-report-${report.id}.csv"`,
   });
-  return getSignedUrl(s3(), command, { expiresIn });
+  return getSignedUrl(s3(), command, { expiresIn, signingDate });
 }
 
 /** The report as API.md shows it; `download_url` once complete. */
@@ -93,15 +93,24 @@ export async function getReport(type: ReportType, id: string): Promise<Report> {
   return representation(report, report.status === 'complete' ? await downloadUrl(report) : null);
 }
 
-/** Where `/download` redirects; 409 `report-not-ready` until the report is complete. */
-export async function reportDownloadUrl(type: ReportType, id: string): Promise<string> {
+/** A download link of a complete report and when it stops working. */
+export interface ReportDownload {
+  download_url: string;
+  expires_at: string;
+}
+
+/** Where `/download` points; 409 `report-not-ready` until the report is complete. */
+export async function reportDownload(type: ReportType, id: string): Promise<ReportDownload> {
   const report = await getStoredReport(type, id);
   if (report.status !== 'complete') {
     throw new Problem('report-not-ready', `Report "${id}" is ${report.status}; download it once it is complete.`, {
       report_status: report.status,
     });
   }
-  return downloadUrl(report);
+  // Signed at a whole second (as X-Amz-Date writes it), so expires_at is exactly when S3 stops honouring the link.
+  const signedAt = new Date(Math.floor(Date.now() / 1000) * 1000);
+  const download_url = await downloadUrl(report, DOWNLOAD_URL_SECONDS, signedAt);
+  return { download_url, expires_at: new Date(signedAt.getTime() + DOWNLOAD_URL_SECONDS * 1000).toISOString() };
 }
 
 // --- the worker's side --------------------------------------------------------

@@ -8,7 +8,7 @@ import { validationError } from '../problems';
 
 export const MAX_RECIPIENTS = 10;
 // Deliberately narrower than RFC 5322: what admins type, and nothing a mail header could misread.
-const ADDRESS =
+export const ADDRESS =
   /^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]{1,64}@(?=.{1,253}$)[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+$/;
 
 export function parseRecipients(raw: string | undefined): string[] | null {

@@ -69,14 +69,21 @@ export function queryInteger(min: number, max: number, fallback: number) {
 /** API.md: an offset reads what it skips, hence its bound; a cursor does not. */
 export const MAX_OFFSET = 10_000;
 
-/** A `next_cursor` as the service writes it (base64url, a dot, a digest). */
+/**
+ * A `next_cursor` as the service writes it (base64url, a dot, a digest), or
+ * empty: `cursor=` is the first page, as if absent, so a client that always
+ * sends the parameter (a generated collection sends every one) can leave it blank.
+ */
 const cursor = /* @__PURE__ */ built(() =>
-  z
-    .string()
-    .check(
-      z.maxLength(2000, 'must be a next_cursor of this list'),
-      z.regex(/^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/, 'must be a next_cursor of this list'),
-    ),
+  z.pipe(
+    z
+      .string()
+      .check(
+        z.maxLength(2000, 'must be a next_cursor of this list'),
+        z.regex(/^(?:[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+)?$/, 'must be a next_cursor of this list'),
+      ),
+    z.transform((value: string) => (value === '' ? undefined : value)),
+  ),
 );
 
 /** `count`, and `offset` or `cursor` (never both: lib/http/list-params.ts says so). */

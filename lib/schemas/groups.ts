@@ -29,15 +29,9 @@ export const createGroupBody = /* @__PURE__ */ built(() =>
   }),
 );
 
+/** Any of the fields; an empty body changes nothing (200), as PATCH of a user. */
 export const updateGroupBody = /* @__PURE__ */ built(() =>
-  z
-    .strictObject({ name: z.optional(displayName), description: z.optional(description), external_id: z.optional(externalId) })
-    .check(
-      z.refine(
-        (body) => body.name !== undefined || body.description !== undefined || body.external_id !== undefined,
-        'give name, description, external_id or several',
-      ),
-    ),
+  z.strictObject({ name: z.optional(displayName), description: z.optional(description), external_id: z.optional(externalId) }),
 );
 
 /** G7: 1–100 group ids; repeats are ignored. */

@@ -99,6 +99,9 @@ export const report = z.strictObject({
   email: z.nullable(z.strictObject({ recipients: z.array(z.email()), status: z.enum(EMAIL_STATUSES) })),
 });
 
+/** `/download?redirect=false`: the link the 303 would point to, and when it stops working. */
+export const reportDownload = z.strictObject({ download_url: z.url(), expires_at: time });
+
 export const auditEntry = z.strictObject({
   id,
   at: time,
@@ -151,6 +154,7 @@ const PROBLEM_EXTRAS = {
   'idempotency-key-reused': {},
   'payload-too-large': {},
   'unsupported-media-type': {},
+  'method-not-allowed': {},
   unavailable: {},
   internal: { request_id: z.string() },
 } satisfies Record<ProblemSlug, z.core.$ZodLooseShape>;

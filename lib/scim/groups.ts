@@ -95,16 +95,16 @@ async function changeGroup(ctx: ChangeContext, id: string, changes: GroupChanges
     const before = await getGroup(id);
     if (expectedVersion !== undefined && expectedVersion !== before.version) throw preconditionFailed();
     const now = new Date().toISOString();
-    const candidates = [...changes.adds, ...changes.removes];
-    const present = changes.clear ? new Set<string>() : await membersAmong(before, candidates);
-    const adds = [...changes.adds].filter((u) => !present.has(u));
+    const current = changes.clear ? await memberIds(before) : [];
+    // Replacing the members by exactly those the group has changes nothing of its members (a retried PUT).
+    const sameMembers = changes.clear && current.length === changes.adds.size && current.every((u) => changes.adds.has(u));
+    const startsOver = changes.clear && !sameMembers;
+    // A new generation is written whole; otherwise only who is not there yet is added, and only who is there removed.
+    const present = changes.clear ? new Set(current) : await membersAmong(before, [...changes.adds, ...changes.removes]);
+    const adds = startsOver ? [...changes.adds] : [...changes.adds].filter((u) => !present.has(u));
     const removes = [...changes.removes].filter((u) => present.has(u));
     const name = changes.name !== undefined && changes.name !== before.name ? changes.name : undefined;
     const externalId = changes.external_id !== undefined && changes.external_id !== before.external_id ? changes.external_id : undefined;
-    const current = changes.clear ? await memberIds(before) : [];
-    // Clearing a group whose members are exactly those to keep changes nothing of its members.
-    const sameMembers = current.length === adds.length && adds.every((u) => current.includes(u));
-    const startsOver = changes.clear && !sameMembers;
     if (!startsOver && adds.length === 0 && removes.length === 0 && name === undefined && externalId === undefined) return before;
 
     const generation = startsOver ? newId() : before.generation;

@@ -57,8 +57,13 @@ const idAttribute = (what: string) =>
 
 const USER_ATTRIBUTES: Attribute[] = [
   /* @__PURE__ */ idAttribute('user'),
-  /* @__PURE__ */ attribute('externalId', 'string', "The identity provider's id of the user (the service's `external_id`).", { caseExact: true }),
-  /* @__PURE__ */ attribute('userName', 'string', 'Sign-in name (`user_name`), unique case-insensitively.', { required: true, uniqueness: 'server' }),
+  /* @__PURE__ */ attribute('externalId', 'string', "The identity provider's id of the user (the service's `external_id`).", {
+    caseExact: true,
+  }),
+  /* @__PURE__ */ attribute('userName', 'string', 'Sign-in name (`user_name`), unique case-insensitively.', {
+    required: true,
+    uniqueness: 'server',
+  }),
   /* @__PURE__ */ attribute('name', 'complex', "The user's name.", {
     subAttributes: [
       /* @__PURE__ */ attribute('givenName', 'string', 'First name (`first_name`).'),
@@ -78,14 +83,23 @@ const USER_ATTRIBUTES: Attribute[] = [
       ],
     },
   ),
-  /* @__PURE__ */ attribute('active', 'boolean', 'Whether the account is activated (`activated`); false deprovisions it, and the user stays.'),
-  /* @__PURE__ */ attribute('roles', 'complex', 'The account role (`account_role`): the primary value, else the first, of admin, manager, member, guest.', {
-    multiValued: true,
-    subAttributes: [
-      /* @__PURE__ */ attribute('value', 'string', 'The role.', { canonicalValues: ['admin', 'manager', 'member', 'guest'] }),
-      /* @__PURE__ */ attribute('primary', 'boolean', 'Whether it is the role the service keeps; answered true.'),
-    ],
-  }),
+  /* @__PURE__ */ attribute(
+    'active',
+    'boolean',
+    'Whether the account is activated (`activated`); false deprovisions it, and the user stays.',
+  ),
+  /* @__PURE__ */ attribute(
+    'roles',
+    'complex',
+    'The account role (`account_role`): the primary value, else the first, of admin, manager, member, guest.',
+    {
+      multiValued: true,
+      subAttributes: [
+        /* @__PURE__ */ attribute('value', 'string', 'The role.', { canonicalValues: ['admin', 'manager', 'member', 'guest'] }),
+        /* @__PURE__ */ attribute('primary', 'boolean', 'Whether it is the role the service keeps; answered true.'),
+      ],
+    },
+  ),
 ];
 
 const ENTERPRISE_ATTRIBUTES: Attribute[] = [
@@ -98,8 +112,13 @@ const ENTERPRISE_ATTRIBUTES: Attribute[] = [
 
 const GROUP_ATTRIBUTES: Attribute[] = [
   /* @__PURE__ */ idAttribute('group'),
-  /* @__PURE__ */ attribute('externalId', 'string', "The identity provider's id of the group (`external_id`), unique when set.", { caseExact: true }),
-  /* @__PURE__ */ attribute('displayName', 'string', 'The group name (`name`), unique case-insensitively.', { required: true, uniqueness: 'server' }),
+  /* @__PURE__ */ attribute('externalId', 'string', "The identity provider's id of the group (`external_id`), unique when set.", {
+    caseExact: true,
+  }),
+  /* @__PURE__ */ attribute('displayName', 'string', 'The group name (`name`), unique case-insensitively.', {
+    required: true,
+    uniqueness: 'server',
+  }),
   /* @__PURE__ */ attribute('members', 'complex', 'The users of the group (at most 10,000).', {
     multiValued: true,
     subAttributes: [

@@ -1,6 +1,7 @@
 /** API.md "Conventions" through the gateway: auth, bodies, .json forms, problem+json, headers. */
 import { describe, expect, it } from 'vitest';
 import { READ_TOKEN, useApi } from '../support/api';
+import { unique } from '../support/fixtures';
 
 const api = useApi();
 
@@ -88,9 +89,59 @@ describe('bodies', () => {
 });
 
 describe('paths', () => {
-  it('answers 404 not-found for an unknown route', async () => {
+  it('answers 404 not-found for an unknown path, whatever the method and token', async () => {
     expectProblem(await api.get('/v2/nothing-here'), 404, 'not-found');
-    expectProblem(await api.request('PUT', '/v2/users'), 404, 'not-found');
+    expectProblem(await api.request('DELETE', '/v2/nothing-here', { token: null }), 404, 'not-found');
+    expectProblem(await api.get('/v2/users/ada/nothing'), 404, 'not-found');
+  });
+
+  it.each([
+    ['PUT', '/v2/users', 'GET, HEAD, POST'],
+    ['DELETE', '/v2/users.json', 'GET, HEAD, POST'],
+    ['POST', '/v2/users/ada', 'GET, HEAD, PATCH, DELETE'],
+    ['PUT', '/v2/departments/exports', 'GET, HEAD, POST, PATCH, DELETE'],
+    ['PUT', '/v2/groups/exports', 'GET, HEAD, POST, PATCH, DELETE'],
+    ['POST', '/v2/health', 'GET, HEAD'],
+    ['OPTIONS', '/departments/eng/quotas', 'GET, HEAD'],
+  ])('answers 405 method-not-allowed with Allow to %s %s, before any token', async (method, path, allow) => {
+    for (const token of [undefined, null]) {
+      const response = await api.request(method, path, { token });
+      expectProblem(response, 405, 'method-not-allowed');
+      expect(response.headers.get('allow')).toBe(allow);
+      expect(response.headers.get('cache-control')).toBe('no-store');
+    }
+  });
+
+  it('answers HEAD wherever GET is: the same status and headers, no body', async () => {
+    const department = unique('head');
+    expect((await api.post('/v2/departments', { id: department, name: 'Heads' })).status).toBe(201);
+    for (const [path, token] of [
+      [`/v2/departments/${department}`, undefined],
+      [`/v2/departments/${department}.json`, undefined],
+      ['/v2/departments?count=1', undefined],
+      [`/departments/${department}/quotas.json`, undefined],
+      ['/v2/departments/nobody', undefined],
+      ['/v2/users?sort=sideways', undefined],
+      ['/v2/health', null],
+      ['/v2/openapi.json', null],
+      ['/docs', null],
+      ['/v2/users', null],
+    ] as const) {
+      const get = await api.get(path, { token });
+      const head = await api.request('HEAD', path, { token });
+      expect(head.status, path).toBe(get.status);
+      expect(head.text, path).toBe('');
+      const headers = (response: typeof get) =>
+        Object.fromEntries([...response.headers].filter(([name]) => !['date', 'keep-alive', 'connection'].includes(name)));
+      expect(headers(head), path).toEqual(headers(get));
+    }
+  });
+
+  it('treats HEAD as a read: an Idempotency-Key on it stores nothing', async () => {
+    const key = unique('head-key');
+    expect((await api.request('HEAD', '/v2/users', { headers: { 'idempotency-key': key } })).status).toBe(200);
+    const created = await api.post('/v2/users', { email: `${key}@example.com`, last_name: 'Key' }, { headers: { 'idempotency-key': key } });
+    expect(created.status, created.text).toBe(201);
   });
 
   it('serves list routes under the .json form', async () => {

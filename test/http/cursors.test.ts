@@ -218,4 +218,16 @@ describe('a cursor belongs to its list', () => {
     expect((await api.get('/v2/users?offset=10001')).status).toBe(400);
     expect((await api.get('/v2/users?offset=10000')).status).toBe(200);
   });
+
+  it('takes an empty cursor as none: the first page, also beside an offset (a generated collection sends every parameter)', async () => {
+    for (const path of ['/v2/users?count=2', '/v2/departments?count=2', '/v2/groups?count=2', '/v2/audit?count=2']) {
+      const plain = await api.get(path);
+      const empty = await api.get(`${path}&cursor=`);
+      expect(empty.status, empty.text).toBe(200);
+      expect(empty.body, path).toEqual(plain.body);
+    }
+    const withOffset = await api.get('/v2/users?count=2&offset=1&cursor=');
+    expect(withOffset.status, withOffset.text).toBe(200);
+    expect(withOffset.body.offset).toBe(1);
+  });
 });

@@ -50,7 +50,11 @@ describe('API documentation', () => {
     expect(gunzipSync(raw.body).toString('utf8')).toBe(response.text);
   });
 
-  it('answers no other method on these paths', async () => {
-    expect((await api.post('/v2/openapi.json', undefined, { token: null })).status).toBe(404);
+  it('answers no other method on these paths: 405 with Allow', async () => {
+    for (const path of ['/v2/openapi.json', '/docs', `/docs/${RENDERER_FILE}`]) {
+      const response = await api.post(path, undefined, { token: null });
+      expect(response.status, path).toBe(405);
+      expect(response.headers.get('allow'), path).toBe('GET, HEAD');
+    }
   });
 });

@@ -454,10 +454,21 @@ describe('PATCH /v2/groups/{group_id}', () => {
     expect(await invariantViolations()).toEqual([]);
   });
 
+  it('changes nothing for an empty body (200, same ETag, no audit entry), as PATCH of a user does', async () => {
+    const a = await group({ description: 'Kept' });
+    const before = await api.get(`/v2/groups/${a.id}`);
+    const patched = await api.patch(`/v2/groups/${a.id}`, {});
+    expect(patched.status, patched.text).toBe(200);
+    expect(patched.headers.get('etag')).toBe(before.headers.get('etag'));
+    expect(patched.body).toEqual(before.body);
+    const audit = await api.get(`/v2/audit?query=resource_id:${a.id}`);
+    expect(audit.body.entries.map((entry: { operation: string }) => entry.operation)).toEqual(['G3']);
+    expect((await api.patch(`/v2/groups/${a.id}`, {}, { headers: { 'if-match': '"7"' } })).status).toBe(412);
+  });
+
   it('answers 404, 400 and 412 as it should', async () => {
     const a = await group();
     expect((await api.patch('/v2/groups/nope', { name: 'X' })).status).toBe(404);
-    expect((await api.patch(`/v2/groups/${a.id}`, {})).status).toBe(400);
     expect((await api.patch(`/v2/groups/${a.id}`, { name: 'A', user_count: 3 })).status).toBe(400);
     expect((await api.patch(`/v2/groups/${a.id}`, { description: 'd'.repeat(2001) })).status).toBe(400);
     expect((await api.patch(`/v2/groups/${a.id}`, { name: 'X' }, { headers: { 'if-match': '"7"' } })).status).toBe(412);

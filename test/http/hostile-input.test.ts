@@ -24,7 +24,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startGateway, type Gateway } from '../../infra/local/gateway';
 import { db } from '../../lib/db/client';
-import { routes, servedPaths } from '../../lib/routes';
+import { routes, SCIM_BASE_PATH, servedPaths } from '../../lib/routes';
 import { READ_TOKEN, WRITE_TOKEN } from '../support/api';
 import { invariantViolations } from '../support/invariants';
 
@@ -482,10 +482,10 @@ function checkAnswer(sent: Sent & { route?: (typeof routes)[number] }, received:
     // A body may echo what was asked (an unknown id in a 404): only what the caller did not send is a leak.
     if (!asked.includes(leak)) expect(text, `${label} contains ${leak}`).not.toContain(leak);
   }
-  // The gateway's own answer to a path or method no route serves is problem+json, on /scim/v2 too.
-  const unrouted = received.status === 404 && text.includes('No route for');
-  const reachedScimRoute = sent.route?.access === 'scim' && !unrouted;
-  if (received.status >= 400 && sent.method !== 'HEAD' && reachedScimRoute) {
+  // Under SCIM's base path every error is a SCIM error, the fallback's 404 and 405 included.
+  const rawPath = sent.path.split('?')[0];
+  const underScim = rawPath === SCIM_BASE_PATH || rawPath.startsWith(`${SCIM_BASE_PATH}/`);
+  if (received.status >= 400 && sent.method !== 'HEAD' && underScim) {
     // SCIM routes answer SCIM errors (RFC 7644 §3.12), never problem+json.
     expect(received.headers['content-type'], label).toBe('application/scim+json');
     expect(JSON.parse(text), label).toMatchObject({

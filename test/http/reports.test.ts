@@ -199,12 +199,42 @@ describe('E9 POST /v2/departments/exports', () => {
     expect(response.body.errors[0].message).toContain('no@elsewhere.org');
   });
 
+  it('answers ?redirect=false with the link as JSON, which works without the Authorization header', async () => {
+    for (const type of ['departments', 'groups'] as const) {
+      const created = await api.post(`/v2/${type}/exports`);
+      const location = created.headers.get('location')!;
+      expect((await untilFinished(location)).status).toBe('complete');
+      const before = Date.now();
+      const response = await api.get(`${location}/download?redirect=false`);
+      expect(response.status, response.text).toBe(200);
+      expect(response.headers.get('location')).toBeNull();
+      expect(Object.keys(response.body).sort()).toEqual(['download_url', 'expires_at']);
+      const link = new URL(response.body.download_url);
+      // expires_at is the signature's own expiry: X-Amz-Date plus X-Amz-Expires (15 minutes).
+      const signed = link.searchParams
+        .get('X-Amz-Date')!
+        .replace(/^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})Z$/, '$1-$2-$3T$4:$5:$6.000Z');
+      expect(link.searchParams.get('X-Amz-Expires')).toBe('900');
+      expect(response.body.expires_at).toBe(new Date(Date.parse(signed) + 900_000).toISOString());
+      expect(Date.parse(response.body.expires_at)).toBeGreaterThanOrEqual(Math.floor(before / 1000) * 1000 + 900_000);
+      const file = await fetch(link);
+      expect(file.status).toBe(200);
+      expect((await file.text()).split('\r\n')[0]).toMatch(type === 'departments' ? /^department_id,/ : /^group_id,/);
+      // redirect=true is the default: the 303.
+      expect((await api.get(`${location}/download?redirect=true`)).status).toBe(303);
+    }
+    const bad = await api.get('/v2/departments/exports/nope/download?redirect=no');
+    expect(bad.status).toBe(400);
+    expect(bad.body.errors).toEqual([{ field: 'redirect', message: 'must be true or false' }]);
+  });
+
   it('answers 409 report-not-ready before completion, and 404 for unknown reports or the other type', async () => {
     const report = await createReport(ctx, 'departments', null);
     const claimed = (await claimReport(report.id))!; // running, so the background worker leaves it alone
     const download = await api.get(`/v2/departments/exports/${report.id}/download`);
     expect(download.status).toBe(409);
     expect(download.body.type).toBe('/problems/report-not-ready');
+    expect((await api.get(`/v2/departments/exports/${report.id}/download?redirect=false`)).body.type).toBe('/problems/report-not-ready');
     expect((await api.get(`/v2/departments/exports/${report.id}`)).body).toMatchObject({ status: 'running', download_url: null });
     await finishReport(claimed, { error: 'test' });
     expect((await api.get(`/v2/departments/exports/${report.id}`)).body.status).toBe('failed');

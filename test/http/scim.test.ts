@@ -355,6 +355,11 @@ describe('Groups', () => {
     expect((await api.get(`/v2/groups/${group.id}`)).body.user_count).toBe(1);
     expect([(await remove()).status, (await remove()).status]).toEqual([204, 204]);
     expect((await api.get(`/v2/groups/${group.id}`)).body.user_count).toBe(0);
+    // A retried PUT that names the members the group has changes nothing of them (it once looped on its own adds).
+    const put = () =>
+      scim.put(`/Groups/${group.id}`, { schemas: [GROUP_SCHEMA], displayName: group.displayName, members: [{ value: user.id }] });
+    expect([(await put()).status, (await put()).status]).toEqual([200, 200]);
+    expect((await api.get(`/v2/groups/${group.id}`)).body.user_count).toBe(1);
     // A retried create after a lost answer finds the user taken, and creates no second one.
     const body = userBody();
     expect((await scim.post('/Users', body)).status).toBe(201);

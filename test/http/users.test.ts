@@ -143,6 +143,23 @@ describe('POST /v2/users', () => {
     expect(response.body.errors.length).toBeGreaterThan(0);
     for (const error of response.body.errors) expect(error).toEqual({ field: expect.any(String), message: expect.any(String) });
     if (field) expect(response.body.errors.map((e: { field: string }) => e.field)).toContain(field);
+    // Every message says what is wrong: never zod's bare "Invalid input".
+    for (const error of response.body.errors) expect(error.message).not.toMatch(/^invalid input$/i);
+  });
+
+  it('says which required fields are missing, and what type a field must have', async () => {
+    const missing = await api.post('/v2/users', {});
+    expect(missing.status).toBe(400);
+    expect(missing.body.errors).toEqual([
+      { field: 'email', message: 'is required' },
+      { field: 'last_name', message: 'is required' },
+    ]);
+    const wrongType = await api.post('/v2/users', { email: 'a@example.com', last_name: 'X', first_name: 5 });
+    expect(wrongType.body.errors).toEqual([{ field: 'first_name', message: 'must be a string' }]);
+    const notAnObject = await api.post('/v2/users', ['ada']);
+    expect(notAnObject.body.errors).toEqual([{ field: 'body', message: 'must be an object' }]);
+    const noBody = await api.request('POST', '/v2/users', { headers: { 'content-type': 'application/json' } });
+    expect(noBody.body.errors).toEqual([{ field: 'body', message: 'is required' }]);
   });
 });
 

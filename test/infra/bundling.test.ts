@@ -14,6 +14,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { FUNCTION_FILES, functionBundling } from '../../infra/bundling';
 import { RENDERER_FILE, RENDERER_SOURCE } from '../../lib/openapi/assets';
 import { generateDocument } from '../../lib/openapi/generate';
+import { FALLBACK_FUNCTION, routes } from '../../lib/routes';
 
 const projectRoot = fileURLToPath(new URL('../../', import.meta.url));
 const directories: string[] = [];
@@ -95,5 +96,44 @@ describe('documentation functions as deployed', () => {
     expect(response.statusCode).toBe(200);
     expect(response.headers['content-type']).toBe('text/html; charset=utf-8');
     expect(response.body).toContain(`<script src="docs/${RENDERER_FILE}"></script>`);
+  }, 60_000);
+});
+
+describe('the fallback function as deployed', () => {
+  it('is a small bundle with no AWS client that answers 404 and 405 from the route table', async () => {
+    const { dir, bytes } = await bundle(FALLBACK_FUNCTION.handler);
+    // Its size is its cold start: the route table and the problem shapes, nothing else.
+    expect(bytes).toBeLessThan(16 * 1024);
+    expect(readFileSync(join(dir, 'index.mjs'), 'utf8')).not.toMatch(/@aws-sdk|DynamoDBClient|S3Client/);
+    const answer = (method: string, path: string) =>
+      invoke(dir, { rawPath: path, requestContext: { requestId: 't', http: { method, path } } });
+    const missing = answer('GET', '/v2/nothing-here');
+    expect([missing.statusCode, missing.headers['content-type'], JSON.parse(missing.body).type]).toEqual([
+      404,
+      'application/problem+json',
+      '/problems/not-found',
+    ]);
+    for (const route of routes) {
+      const wrong = route.method === 'DELETE' ? 'PUT' : 'DELETE';
+      const path = route.path.replace(/\{[^}]+\}/g, 'x1');
+      const response = answer(wrong, path);
+      if (response.statusCode === 405) {
+        expect(response.headers.allow.split(', '), path).toContain(route.method);
+        if (route.access === 'scim') {
+          // SCIM errors under SCIM's base path (API.md: never problem+json there).
+          expect([response.headers['content-type'], JSON.parse(response.body).status], path).toEqual(['application/scim+json', '405']);
+        } else {
+          expect(JSON.parse(response.body).type).toBe('/problems/method-not-allowed');
+        }
+      } else {
+        // Another route serves the wrong method on this path (e.g. DELETE /v2/users/{id}).
+        expect(
+          routes.some((other) => other.method === wrong && new RegExp(`^${other.path.replace(/\{[^}]+\}/g, '[^/]+')}$`).test(path)),
+          path,
+        ).toBe(true);
+      }
+    }
+    const head = answer('HEAD', '/v2/nothing-here');
+    expect([head.statusCode, head.body]).toEqual([404, undefined]);
   }, 60_000);
 });

@@ -27,7 +27,7 @@ import { stackPropsFromContext } from '../../infra/context';
 import { PUBLIC_ROUTE_KEYS } from '../../infra/nag';
 import { DeptAdminStack, REPOSITORY_ROOT } from '../../infra/stack';
 import { backgroundFunctions } from '../../lib/background';
-import { routes } from '../../lib/routes';
+import { FALLBACK_FUNCTION, routes } from '../../lib/routes';
 
 type Json = any; // CloudFormation fragments: free-form by nature.
 
@@ -39,7 +39,9 @@ function placeholderProject(): string {
   mkdirSync(join(root, 'functions'));
   // Every module of functions/: the routes', the background functions' and any other (the SCIM authorizer).
   const modules = readdirSync(join(REPOSITORY_ROOT, 'functions')).filter((file) => file.endsWith('.ts'));
-  for (const handler of new Set([...routes, ...backgroundFunctions].map((entry) => entry.handler).concat(modules.map((file) => file.slice(0, -3))))) {
+  for (const handler of new Set(
+    [...routes, ...backgroundFunctions].map((entry) => entry.handler).concat(modules.map((file) => file.slice(0, -3))),
+  )) {
     writeFileSync(join(root, 'functions', `${handler}.ts`), 'export const handler = async () => ({ statusCode: 200 });\n');
   }
   writeFileSync(join(root, 'package-lock.json'), '{}\n');
@@ -112,9 +114,10 @@ describe('cdk-nag (AwsSolutions)', () => {
     // Stack-wide acknowledgements name one exact wildcard each, never a whole rule.
     const stackWide = acknowledged.filter(({ path }) => path === stack.node.path).map(({ id }) => id);
     for (const id of stackWide) expect(id).toMatch(/^AwsSolutions-IAM5\[Resource::<\w+\.Arn>\/(index|reports)\/\*\]$/);
-    // Only the contract's public routes go without authorization.
+    // Only the contract's public routes, and the $default route of the fallback, go without authorization.
     const openRoutes = acknowledged.filter(({ id }) => id === 'AwsSolutions-APIG4');
-    expect(openRoutes).toHaveLength(PUBLIC_ROUTE_KEYS.size);
+    expect(openRoutes).toHaveLength(PUBLIC_ROUTE_KEYS.size + 1);
+    expect(openRoutes.filter(({ path }) => path.endsWith('/DefaultRoute/Resource'))).toHaveLength(1);
   });
 
   it('fixes what it can: a strong password policy, stage access logs, no stream access on "*"', () => {

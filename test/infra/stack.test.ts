@@ -18,7 +18,7 @@ import { App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { indexList, keyAttributes, ORIGINAL_INDEX_COUNT, PARTITION_KEY, SORT_KEY, TTL_ATTRIBUTE } from '../../lib/db/table';
-import { type Route, routes, servedPaths } from '../../lib/routes';
+import { FALLBACK_FUNCTION, type Route, routeKeys, routes, servedPaths } from '../../lib/routes';
 import {
   SCIM_AUTHORIZER_ACTIONS,
   SCIM_TOKEN_KEY_PREFIX,
@@ -68,13 +68,18 @@ function synth(projectRoot: string, context: Record<string, unknown> = {}): Temp
 
 // --- reading the template -------------------------------------------------
 
-/** The function whose description is a background entry's summary. */
+/** The function whose description is `summary` (a background entry's, or the fallback's). */
 function backgroundFunctionId(template: Template, summary: string): string {
   const ids = Object.entries(resourcesOf(template, 'AWS::Lambda::Function'))
     .filter(([, func]) => func.Properties.Description === summary)
     .map(([id]) => id);
   expect(ids, summary).toHaveLength(1);
   return ids[0];
+}
+
+/** The fallback function: the one whose description names the `$default` route. */
+function fallbackFunctionId(template: Template): string {
+  return backgroundFunctionId(template, `${FALLBACK_FUNCTION.name}: ${FALLBACK_FUNCTION.routeKey}`);
 }
 
 function resourcesOf(template: Template, type: string): Record<string, Resource> {
@@ -139,7 +144,7 @@ function wiringOf(template: Template): Map<Route, RouteWiring> {
 
   const wiring = new Map<Route, RouteWiring>();
   for (const route of routes) {
-    const keys = servedPaths(route).map((path) => `${route.method} ${path}`);
+    const keys = routeKeys(route);
     const matching = apiRoutes.filter((apiRoute) => keys.includes(apiRoute.Properties.RouteKey));
     const functionIds = new Set(
       matching.map((apiRoute) => getAttTarget(integrations[integrationOfTarget(apiRoute.Properties.Target)].Properties.IntegrationUri)),
@@ -189,17 +194,17 @@ afterAll(() => {
 });
 
 describe('functions', () => {
-  it('makes exactly one function per route and per background entry, and no helper functions', () => {
+  it('makes exactly one function per route and per background entry, the fallback, and no helper functions', () => {
     const routeFunctionIds = new Set([...wiring.values()].map((entry) => entry.functionId));
     expect(routeFunctionIds.size).toBe(routes.length);
     const backgroundIds = backgroundFunctions.map((job) => backgroundFunctionId(template, job.summary));
     // Explicit log groups mean no LogRetention helper; nothing else adds one.
     const authorizerId = scimAuthorizerFunctionId(template);
     expect(sorted(Object.keys(resourcesOf(template, 'AWS::Lambda::Function')))).toEqual(
-      sorted([...routeFunctionIds, ...backgroundIds, authorizerId]),
+      sorted([...routeFunctionIds, ...backgroundIds, authorizerId, fallbackFunctionId(template)]),
     );
     const node22 = Object.values(resourcesOf(template, 'AWS::Lambda::Function')).filter((f) => f.Properties.Runtime === 'nodejs22.x');
-    expect(node22).toHaveLength(routes.length + backgroundFunctions.length + 1);
+    expect(node22).toHaveLength(routes.length + backgroundFunctions.length + 2);
   });
 
   /** Every statement of the role of a function, by the function's logical id. */
@@ -327,6 +332,21 @@ describe('functions', () => {
     for (const id of used) expect(logGroups[id].Properties.RetentionInDays).toBe(LOG_RETENTION);
   });
 
+  it('stays within CloudFormation’s 500 resources per stack: one invoke permission per function, not per route key', () => {
+    expect(Object.keys(template.toJSON().Resources).length).toBeLessThan(500);
+    const functionIds = [...new Set([...wiring.values()].map(({ functionId }) => functionId)), fallbackFunctionId(template)];
+    const permissions = Object.values(resourcesOf(template, 'AWS::Lambda::Permission')).filter(
+      (p) => p.Properties.Principal === 'apigateway.amazonaws.com',
+    );
+    expect(permissions).toHaveLength(functionIds.length);
+    const [apiId] = onlyResource(template, 'AWS::ApiGatewayV2::Api');
+    for (const permission of permissions) {
+      const [, parts] = permission.Properties.SourceArn['Fn::Join'];
+      expect(parts).toContainEqual({ Ref: apiId });
+      expect(parts[parts.length - 1]).toBe('/*/*/*');
+    }
+  });
+
   it('lets API Gateway invoke every route function', () => {
     const permissions = Object.values(resourcesOf(template, 'AWS::Lambda::Permission'));
     for (const { functionId } of wiring.values()) {
@@ -339,10 +359,48 @@ describe('functions', () => {
 });
 
 describe('routes', () => {
-  it('has one API route per served path and method, and no others', () => {
-    const expected = routes.flatMap((route) => servedPaths(route).map((path) => `${route.method} ${path}`));
+  it('has one API route per served path and method (HEAD too for a GET), the $default route, and no others', () => {
+    const expected = [...routes.flatMap(routeKeys), '$default'];
     const actual = Object.values(resourcesOf(template, 'AWS::ApiGatewayV2::Route')).map((r) => r.Properties.RouteKey);
     expect(sorted(actual)).toEqual(sorted(expected));
+  });
+
+  it.each(routes.filter((route) => route.method === 'GET').map((route) => [route.operationId, route] as const))(
+    '%s answers HEAD on each of its paths with its GET function',
+    (_, route) => {
+      const { apiRoutes } = wiring.get(route)!;
+      for (const path of servedPaths(route)) {
+        const byMethod = (method: string) => apiRoutes.find((apiRoute) => apiRoute.Properties.RouteKey === `${method} ${path}`)!;
+        const [get, head] = [byMethod('GET'), byMethod('HEAD')];
+        expect(head, `HEAD ${path}`).toBeDefined();
+        expect(head.Properties.Target).toEqual(get.Properties.Target);
+        expect(head.Properties.AuthorizationScopes).toEqual(get.Properties.AuthorizationScopes);
+      }
+    },
+  );
+
+  it('sends every request no route key matches to the fallback function, with no authorizer', () => {
+    const [, defaultRoute] = Object.entries(resourcesOf(template, 'AWS::ApiGatewayV2::Route')).find(
+      ([, apiRoute]) => apiRoute.Properties.RouteKey === '$default',
+    )!;
+    expect(defaultRoute.Properties.AuthorizationType ?? 'NONE').toBe('NONE');
+    expect(defaultRoute.Properties.AuthorizerId).toBeUndefined();
+    const integration = resourcesOf(template, 'AWS::ApiGatewayV2::Integration')[integrationOfTarget(defaultRoute.Properties.Target)];
+    expect(integration.Properties).toMatchObject({ IntegrationType: 'AWS_PROXY', PayloadFormatVersion: '2.0' });
+    expect(getAttTarget(integration.Properties.IntegrationUri)).toBe(fallbackFunctionId(template));
+  });
+
+  it('lets the fallback function do nothing but write its logs', () => {
+    const fallbackId = fallbackFunctionId(template);
+    const roleId = getAttTarget(resourcesOf(template, 'AWS::Lambda::Function')[fallbackId].Properties.Role);
+    const statements = Object.values(resourcesOf(template, 'AWS::IAM::Policy'))
+      .filter((policy) => policy.Properties.Roles.some((role: Json) => refTarget(role) === roleId))
+      .flatMap((policy) => policy.Properties.PolicyDocument.Statement);
+    expect(statements).toEqual([]);
+    const permissions = Object.values(resourcesOf(template, 'AWS::Lambda::Permission')).filter(
+      (p) => getAttTarget(p.Properties.FunctionName) === fallbackId,
+    );
+    expect(permissions.map((p) => p.Properties.Principal)).toEqual(['apigateway.amazonaws.com']);
   });
 
   it.each(routes.map((route) => [route.operationId, route] as const))('%s demands the scope of its access level', (_, route) => {

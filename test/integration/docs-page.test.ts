@@ -30,12 +30,18 @@ function chromiumPath(): string {
 }
 
 /** `npm start` in a process group of its own, on a free port, with its data in a temporary directory. */
-function startService(dataDir: string): { child: ChildProcess; url: Promise<string> } {
+function startService(dataDir: string): { child: ChildProcess; url: Promise<string>; output: () => string } {
   const child = spawn('npm', ['start'], {
     cwd: projectRoot,
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, PORT: '0', LOCAL_DATA_DIR: dataDir, ADMIN_API_TOKEN: 'docs-page-test-token' },
+    // As a newcomer's shell has it: without the switch vitest.config.ts sets to keep the SDK's warning out of test output.
+    env: {
+      ...Object.fromEntries(Object.entries(process.env).filter(([name]) => name !== 'AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED')),
+      PORT: '0',
+      LOCAL_DATA_DIR: dataDir,
+      ADMIN_API_TOKEN: 'docs-page-test-token',
+    },
   });
   let output = '';
   const url = new Promise<string>((resolve, reject) => {
@@ -55,7 +61,7 @@ function startService(dataDir: string): { child: ChildProcess; url: Promise<stri
       reject(new Error(`npm start exited with ${code}:\n${output}`));
     });
   });
-  return { child, url };
+  return { child, url, output: () => output };
 }
 
 /** Ctrl-C, as a person stops it: SIGINT to its process group; start.ts stops what it started. */
@@ -85,6 +91,18 @@ describe('the docs page', () => {
     if (service) await stopService(service.child);
     rmSync(dataDir, { recursive: true, force: true });
   }, 30_000);
+
+  it('starts with a banner that says once, in one line, which Node the Lambdas run, and no AWS SDK Node-version warning', async () => {
+    // A route that reads the table makes the first SDK client, which is when the SDK would warn.
+    const users = await fetch(`${baseUrl}/v2/users?count=1`, { headers: { authorization: 'Bearer docs-page-test-token' } });
+    expect(users.status).toBe(200);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const output = service!.output();
+    const nodeLines = output.split('\n').filter((line) => /the Lambdas run Node \d+ \(nodejs\d+\.x\)/.test(line));
+    expect(nodeLines, output).toHaveLength(1);
+    expect(nodeLines[0]).toContain(`${process.version} here; the Lambdas run Node 22 (nodejs22.x)`);
+    expect(output).not.toMatch(/NodeVersionSupportWarning|AWS SDK for JavaScript \(v3\)/);
+  });
 
   it('renders every operation of the document, without a script error, from the service alone', async () => {
     const { document } = await generateDocument();

@@ -26,7 +26,14 @@ interface Entry {
 async function load(partitions: Entry[][]): Promise<string[]> {
   const prefix = `RP${run++}#`;
   const items = partitions.flatMap((entries, p) =>
-    entries.map((e) => ({ pk: `${prefix}${e.id}`, sk: 'X', id: e.id, kept: e.kept, gsi1pk: `${prefix}${p}`, gsi1sk: `${e.name}${KEY_SEPARATOR}${e.id}` })),
+    entries.map((e) => ({
+      pk: `${prefix}${e.id}`,
+      sk: 'X',
+      id: e.id,
+      kept: e.kept,
+      gsi1pk: `${prefix}${p}`,
+      gsi1sk: `${e.name}${KEY_SEPARATOR}${e.id}`,
+    })),
   );
   for (let i = 0; i < items.length; i += 25) {
     const chunk = items.slice(i, i + 25).map((Item) => ({ PutRequest: { Item } }));
@@ -51,7 +58,9 @@ describe('readPage', () => {
   it('reads on past a descending page its filter empties', async () => {
     const names = ['d', 'd', 'c', 'c', 'b', 'a'];
     const [partition] = await load([names.map((name, i) => ({ name, id: `0-${i}`, kept: name < 'c' }))]);
-    const sources: Source[] = [{ query: { index: INDEXES.byName, partition, filter: compare('kept', '=', true, 'kept') }, expected: 1, selectivity: 1 }];
+    const sources: Source[] = [
+      { query: { index: INDEXES.byName, partition, filter: compare('kept', '=', true, 'kept') }, expected: 1, selectivity: 1 },
+    ];
     const page = await readPage({ sources, direction: 'desc', sortKey: (item) => String(item.gsi1sk), skip: 0, take: 1 });
     expect(page.items.map((i) => i.id)).toEqual(['0-4']);
   });

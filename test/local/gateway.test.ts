@@ -166,14 +166,52 @@ describe('local gateway', () => {
       ['an unknown path', 'GET', '/v2/nothing-here'],
       ['a trailing slash', 'GET', '/v2/things/'],
       ['an empty parameter', 'GET', '/v2/things//parts/p1'],
-      ['a known path with another method', 'DELETE', '/v2/things'],
-      ['HEAD', 'HEAD', '/v2/health'],
-      ['OPTIONS', 'OPTIONS', '/v2/health'],
+      ['an unknown path with a method no route has', 'OPTIONS', '/v2/nothing-here'],
     ])('answers 404 not-found for %s, before checking the token', async (_, method, path) => {
       const response = await send(gateway.url, { method, path });
-      expect(response.status).toBe(404);
+      expectProblem(response, 404, 'not-found');
       expect(handlerNames).toEqual([]);
-      if (method !== 'HEAD') expectProblem(response, 404, 'not-found');
+    });
+
+    it.each([
+      ['a known path with another method', 'DELETE', '/v2/things', 'GET, HEAD, POST'],
+      ['its .json form', 'PUT', '/v2/things.json', 'GET, HEAD, POST'],
+      ['a parameter path', 'POST', '/v2/things/t1', 'GET, HEAD'],
+      ['a literal path that a parameter path also serves', 'PATCH', '/v2/things/exports', 'GET, HEAD'],
+      ['OPTIONS', 'OPTIONS', '/v2/health', 'GET, HEAD'],
+      ['HEAD where there is no GET', 'HEAD', '/v2/upload', 'POST'],
+    ])('answers 405 method-not-allowed with Allow for %s, before checking the token', async (_, method, path, allow) => {
+      const response = await send(gateway.url, { method, path });
+      expect(response.status).toBe(405);
+      expect(response.headers.allow).toBe(allow);
+      expect(handlerNames).toEqual([]);
+      if (method === 'HEAD') expect(response.body).toBe('');
+      else expect(expectProblem(response, 405, 'method-not-allowed').detail).toContain(method);
+    });
+
+    it('routes HEAD to the GET route, with the HEAD route key and its token check', async () => {
+      const unauthorized = await send(gateway.url, { method: 'HEAD', path: '/v2/things' });
+      expect([unauthorized.status, unauthorized.headers['content-type'], unauthorized.body]).toEqual([401, 'application/problem+json', '']);
+      const response = await send(gateway.url, { method: 'HEAD', path: '/v2/things/t1.json', headers: bearer(READ_TOKEN) });
+      expect(response.status).toBe(200);
+      expect(handlerNames).toEqual(['getThing']);
+      expect(lastEvent().routeKey).toBe('HEAD /v2/things/{thing_id}');
+      expect(lastEvent().requestContext.http.method).toBe('HEAD');
+    });
+
+    it('keeps the Content-Length a handler gives a HEAD answer, and sends no body', async () => {
+      const headAware = await startGateway({
+        tokens: { write: WRITE_TOKEN },
+        routes: fixtureRoutes,
+        loadHandler: async () => async () => ({ statusCode: 200, headers: { 'content-type': 'application/json', 'content-length': '42' } }),
+      });
+      try {
+        const response = await send(headAware.url, { method: 'HEAD', path: '/v2/health' });
+        expect(response.headers['content-length']).toBe('42');
+        expect(response.body).toBe('');
+      } finally {
+        await headAware.close();
+      }
     });
   });
 
@@ -520,7 +558,7 @@ describe('local gateway authorization over the real route table', () => {
     for (const route of routeTable) expect(route.access === 'scim', route.operationId).toBe(route.path.startsWith('/scim/v2/'));
   });
 
-  it('answers with no-store and nosniff itself: 401, 403, 404 and 413', async () => {
+  it('answers with no-store and nosniff itself: 401, 403, 404, 405 and 413', async () => {
     const answers = [
       await send(gateway.url, { path: '/v2/users' }),
       await send(gateway.url, { method: 'POST', path: '/v2/users', headers: bearer(READ_TOKEN) }),
@@ -532,7 +570,7 @@ describe('local gateway authorization over the real route table', () => {
         headers: { ...bearer(WRITE_TOKEN), 'content-length': String(MAX_REQUEST_BYTES + 1) },
       }),
     ];
-    expect(answers.map((answer) => answer.status)).toEqual([401, 403, 404, 404, 413]);
+    expect(answers.map((answer) => answer.status)).toEqual([401, 403, 404, 405, 413]);
     for (const answer of answers) expectSecurityHeaders(answer);
   });
 });

@@ -14,6 +14,8 @@ import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { generateDocument } from '../../lib/openapi/generate';
 import { servedFormsOf, type OpenApiDocument, problemComponent } from '../../lib/openapi/document';
+import { SCIM_BASE_PATH } from '../../lib/routes';
+import { PROBLEM_STATUS } from '../../lib/problems';
 
 type Json = Record<string, any>;
 
@@ -102,14 +104,35 @@ export class OpenApiChecker {
     const rawPath = request.path.split('?')[0];
     const method = request.method.toUpperCase();
     const where = `${method} ${request.path} → ${response.status}`;
-    const match = this.candidates.find((candidate) => candidate.method === method && candidate.pattern.test(rawPath));
+    // HEAD is GET without the body (API.md "Methods"): the GET operation's status and headers, and nothing else.
+    const head = method === 'HEAD';
+    if (head && response.text !== '') throw new Error(`${where}: a HEAD answer has a body: ${response.text.slice(0, 200)}`);
+    const documentedMethod = head ? 'GET' : method;
+    const match = this.candidates.find((candidate) => candidate.method === documentedMethod && candidate.pattern.test(rawPath));
     if (!match) {
-      // No route: the gateway's own 404, a problem like any other.
-      if (response.status !== 404) throw new Error(`${where}: no documented operation serves this path, yet the answer is not a 404`);
+      // No route for this method: the fallback's 405 with Allow on a documented path, else its 404; problems like any other.
+      const known = this.candidates.filter((candidate) => candidate.pattern.test(rawPath));
+      const slug = known.length > 0 ? 'method-not-allowed' : 'not-found';
+      if (response.status !== PROBLEM_STATUS[slug]) {
+        throw new Error(`${where}: no documented operation serves this request, yet the answer is not ${PROBLEM_STATUS[slug]} ${slug}`);
+      }
+      if (slug === 'method-not-allowed') {
+        const documented = new Set(known.map((candidate) => candidate.method));
+        if (documented.has('GET')) documented.add('HEAD');
+        const allow = (response.headers.get('allow') ?? '').split(',').map((value) => value.trim());
+        if ([...documented].sort().join() !== [...allow].sort().join()) {
+          throw new Error(`${where}: Allow is "${response.headers.get('allow')}", the document serves ${[...documented].join(', ')}`);
+        }
+      }
+      if (head) return;
+      // Under SCIM's base path the fallback answers a SCIM error, as every SCIM route does (API.md).
+      const scim = rawPath === SCIM_BASE_PATH || rawPath.startsWith(`${SCIM_BASE_PATH}/`);
       this.checkBody(
         where,
-        `unrouted#404`,
-        { 'application/problem+json': { schema: { $ref: `#/components/schemas/${problemComponent('not-found')}` } } },
+        `unrouted#${slug}${scim ? '#scim' : ''}`,
+        scim
+          ? { 'application/scim+json': { schema: { $ref: '#/components/schemas/ScimError' } } }
+          : { 'application/problem+json': { schema: { $ref: `#/components/schemas/${problemComponent(slug)}` } } },
         response,
       );
       return;
@@ -126,6 +149,13 @@ export class OpenApiChecker {
     for (const [name, header] of Object.entries((documentedResponse.headers ?? {}) as Record<string, Json>)) {
       if (header.required && !response.headers.has(name))
         throw new Error(`${where}: ${operationId} documents the header ${name}, which is missing`);
+    }
+    if (head) {
+      const mediaType = (response.headers.get('content-type') ?? '').split(';')[0].trim().toLowerCase();
+      const content = documentedResponse.content as Record<string, Json> | undefined;
+      if (content && !content[mediaType])
+        throw new Error(`${where}: answered ${mediaType || 'no content type'}; documented are ${Object.keys(content)}`);
+      return;
     }
     this.checkBody(where, `${operationId}#${response.status}`, documentedResponse.content, response);
   }

@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { safeParse } from 'zod/mini';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { requiredScope } from '../../lib/routes';
+import { requiredScope, servedPaths } from '../../lib/routes';
 import { PROBLEM_STATUS, type ProblemSlug } from '../../lib/problems';
 import { problemComponent, type OpenApiDocument } from '../../lib/openapi/document';
 import { generateDocument, loadRequestSpecs } from '../../lib/openapi/generate';
@@ -47,16 +47,43 @@ describe('the OpenAPI document', () => {
       expect(operation!.summary).toContain(route.summary);
       expect(operation!.tags).toEqual([route.tag]);
       const scope = requiredScope(route.access);
-      expect(operation!.security).toEqual(route.access === 'scim' ? [{ scimToken: [] }] : scope ? [{ bearerAuth: [scope] }] : []);
+      if (route.access === 'scim') {
+        // SCIM routes take a SCIM token (its own scheme); no JWT scope opens them.
+        expect(operation!.security).toEqual([{ scimToken: [] }]);
+      } else {
+        // An HTTP bearer scheme's requirement lists no scopes (Spectral oas3-operation-security-defined): the scope is in words and in x-required-scopes.
+        expect(operation!.security).toEqual(scope ? [{ bearerAuth: [] }] : []);
+        expect(operation!['x-required-scopes']).toEqual(scope ? [scope] : undefined);
+        expect(operation!.description).toContain(scope ? `Needs a token with scope \`${scope}\`.` : 'No token needed.');
+      }
       if (route.access !== 'public') expect(Object.keys(operation!.responses)).toContain('401');
       if (route.access === 'write') expect(Object.keys(operation!.responses)).toContain('403');
     }
   });
 
-  it('lists no operation that is not in the route table', () => {
-    const documented = Object.values(document.paths).flatMap((item) => Object.keys(item).filter((key) => METHODS.includes(key)));
-    const expected = routes.reduce((sum, route) => sum + 1 + (route.aliases?.length ?? 0), 0);
-    expect(documented).toHaveLength(expected);
+  it('lists no operation that is not in the route table, and the .json twin of each path that does not end in a parameter', () => {
+    const documented = Object.entries(document.paths).flatMap(([path, item]) =>
+      Object.keys(item)
+        .filter((key) => METHODS.includes(key))
+        .map((method) => `${method.toUpperCase()} ${path}`),
+    );
+    const expected = routes.flatMap((route) =>
+      [route.path, ...(route.aliases ?? [])].flatMap((path) =>
+        servedPaths({ ...route, path, aliases: [] }).map((served) => `${route.method} ${served}`),
+      ),
+    );
+    expect(documented.sort()).toEqual(expected.sort());
+    expect(operationAt('/v2/users.json', 'GET')!.operationId).toBe('listUsersJson');
+    expect(operationAt('/departments/{department_id}/quotas.json', 'GET')!.operationId).toBe('E6Alias1Json');
+  });
+
+  it('accepts the .json suffix in the pattern of a parameter that ends a path, and nowhere else', () => {
+    const pattern = (path: string, method: string, name: string) =>
+      new RegExp(operationAt(path, method)!.parameters.find((p: Record<string, any>) => p.name === name).schema.pattern, 'u');
+    expect(pattern('/v2/users/{user_id}', 'GET', 'user_id').test('ada.json')).toBe(true);
+    expect(pattern('/v2/users/{user_id}', 'GET', 'user_id').test('ada.xml')).toBe(false);
+    expect(pattern('/v2/departments/{department_id}/users/{user_id}', 'POST', 'user_id').test('ada.json')).toBe(true);
+    expect(pattern('/v2/departments/{department_id}/users/{user_id}', 'POST', 'department_id').test('eng.json')).toBe(false);
   });
 
   it('gives every request body an example that its schema accepts', async () => {

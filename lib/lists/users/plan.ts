@@ -71,7 +71,8 @@ const sumWhere = (cells: Record<string, number>, wanted: (code: string) => boole
   Object.entries(cells).reduce((n, [code, count]) => n + (wanted(code) ? count : 0), 0);
 
 /** Of the users in a cell's partition, the share that is the scope's (the rest: the other membership's). */
-const cellShare = (view: ScopeView, code: string) => (view.sharedCells ? (view.cells[code] ?? 0) / Math.max(view.sharedCells[code] ?? 0, 1) : 1);
+const cellShare = (view: ScopeView, code: string) =>
+  view.sharedCells ? (view.cells[code] ?? 0) / Math.max(view.sharedCells[code] ?? 0, 1) : 1;
 
 /** The share of a scope's logged-in users a login range holds, from its login counters. */
 function rangeShare(view: ScopeView, filter: LoginFilter, loggedIn: number): number {

@@ -56,7 +56,9 @@ export async function scopesOf(scope: UserScope, filters: UserFilters): Promise<
   }
   const counters = await readCounters();
   if (scope.kind === 'all') {
-    const [inside, outside] = await Promise.all((['IN', 'OUT'] as const).map((membership) => membershipView(membership, counters, filters)));
+    const [inside, outside] = await Promise.all(
+      (['IN', 'OUT'] as const).map((membership) => membershipView(membership, counters, filters)),
+    );
     return [everyoneView(inside, outside)];
   }
   const inside = await membershipView('IN', counters, filters);

@@ -28,7 +28,8 @@ export async function skipByNames(
     for (;;) {
       // The next name in list order, and the users who bear it in every scope.
       let name: string | undefined;
-      for (const head of heads) if (!head.done && (name === undefined || sign * compareCodePoints(head.value[0], name) < 0)) name = head.value[0];
+      for (const head of heads)
+        if (!head.done && (name === undefined || sign * compareCodePoints(head.value[0], name) < 0)) name = head.value[0];
       if (name === undefined) return undefined;
       let users = 0;
       for (const [i, head] of heads.entries()) {

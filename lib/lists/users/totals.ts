@@ -57,11 +57,16 @@ async function rangeTotal(view: ScopeView, filter: LoginFilter & { time: string 
 function countingQueries(key: ScopeKey, view: ScopeView, filters: UserFilters, cellsRestricted: boolean): IndexQuery[] {
   // The matching cells when the equality filters select some, else the whole scope: one partition.
   const cells = matchingCells(filters).filter((cell) => (view.cells[cellCode(cell)] ?? 0) > 0);
-  const partitions = (order: 'name' | 'time') => (cellsRestricted ? cells.map((cell) => userLists.cell(key, cell, order)) : userLists.all(key, order));
+  const partitions = (order: 'name' | 'time') =>
+    cellsRestricted ? cells.map((cell) => userLists.cell(key, cell, order)) : userLists.all(key, order);
   const range = filters.lastLogin;
   if (range && range.kind !== 'never') {
     const prefix = filters.lastNamePrefixes ? userFilters.lastNamePrefixes(filters.lastNamePrefixes) : undefined;
-    return partitions('time').map((partition) => ({ ...partition, sortKeyBetween: loginBounds(range), filter: allOf([partition.filter, prefix]) }));
+    return partitions('time').map((partition) => ({
+      ...partition,
+      sortKeyBetween: loginBounds(range),
+      filter: allOf([partition.filter, prefix]),
+    }));
   }
   const prefixes = filters.lastNamePrefixes ? outermostPrefixes(filters.lastNamePrefixes) : [undefined];
   const residual = range ? loginFilter(range) : undefined;

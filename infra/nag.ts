@@ -37,6 +37,7 @@ export interface NagSubject extends Stack {
   readonly fallbackFunction: NodejsFunction;
   readonly backgroundJobs: ReadonlyMap<string, { function: NodejsFunction; deadLetterQueue: IQueue }>;
   readonly scimAuthorizerFunction: NodejsFunction;
+  readonly functionRoles: { readonly all: readonly IConstruct[] };
   readonly changeEvents: { deadLetterQueue: IQueue };
   readonly api: IConstruct;
 }
@@ -50,14 +51,17 @@ export function acknowledgeNagFindings(stack: NagSubject): void {
     ...[...stack.backgroundJobs.values()].map((job) => job.function),
     stack.scimAuthorizerFunction,
   ];
-  for (const fn of functions) {
+  // The route functions' roles are shared by identical grants (infra/function-roles.ts); the others are their own.
+  for (const subject of [...functions, ...stack.functionRoles.all]) {
     acknowledge(
-      fn,
+      subject,
       BASIC_EXECUTION_ROLE,
       'AWSLambdaBasicExecutionRole grants only logs:CreateLogGroup, logs:CreateLogStream and logs:PutLogEvents: writing ' +
         "the function's own logs, nothing to read and no data. Every data permission is an inline statement scoped to the " +
         "table, its stream or the reports bucket's reports/ prefix (asserted per function in test/infra).",
     );
+  }
+  for (const fn of functions) {
     if (fn.runtime === FUNCTION_RUNTIME) {
       acknowledge(
         fn,

@@ -6,7 +6,7 @@
 import { join } from 'node:path';
 import type { Duration } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
-import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
+import { PolicyStatement, type IRole } from 'aws-cdk-lib/aws-iam';
 import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
@@ -22,6 +22,11 @@ export interface ServiceFunctionProps {
   tableActions: readonly string[];
   /** Only items whose partition key starts with this (a `dynamodb:LeadingKeys` condition), and no index. */
   leadingKeyPrefix?: string;
+  /**
+   * A role that already holds this function's grants (infra/function-roles.ts); `tableActions` and
+   * `leadingKeyPrefix` are then not granted again. Without one the function gets a role of its own.
+   */
+  role?: IRole;
   /** Defaults to FUNCTION_TIMEOUT (route functions answer within API Gateway's limit). */
   timeout?: Duration;
   /** Directory holding `functions/` and the lock file; esbuild runs from here. */
@@ -36,7 +41,7 @@ export class ServiceFunction extends Construct {
   constructor(
     scope: Construct,
     id: string,
-    { handler, description, tableActions, leadingKeyPrefix, timeout, projectRoot, environment, table }: ServiceFunctionProps,
+    { handler, description, tableActions, leadingKeyPrefix, role, timeout, projectRoot, environment, table }: ServiceFunctionProps,
   ) {
     super(scope, id);
     // An explicit log group, rather than the `logRetention` option, avoids a
@@ -56,8 +61,10 @@ export class ServiceFunction extends Construct {
       bundling: functionBundling(handler),
       environment,
       logGroup,
+      role,
     });
 
+    if (role) return;
     if (tableActions.length > 0 && leadingKeyPrefix !== undefined) {
       this.function.addToRolePolicy(
         new PolicyStatement({

@@ -9,7 +9,6 @@ import { CfnOutput, Duration, Stack, type StackProps } from 'aws-cdk-lib';
 import type { ThrottleSettings } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaAuthorizer, HttpLambdaResponseType } from 'aws-cdk-lib/aws-apigatewayv2-authorizers';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
-import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import type { Construct } from 'constructs';
@@ -23,6 +22,7 @@ import { ApiAuth, type ExternalIssuer } from './auth';
 import { BackgroundJob } from './background';
 import { ChangeEvents } from './change-events';
 import { acknowledgeNagFindings } from './nag';
+import { FunctionRoles } from './function-roles';
 import { ServiceFunction } from './service-function';
 import { createReportsBucket, createTable } from './storage';
 
@@ -64,6 +64,8 @@ export class DeptAdminStack extends Stack {
   readonly backgroundJobs = new Map<string, BackgroundJob>();
   /** The SCIM routes' authorizer (functions/scimAuthorizer.ts). */
   readonly scimAuthorizerFunction: NodejsFunction;
+  /** The roles the route functions, the fallback and the authorizer share by identical grants. */
+  readonly functionRoles: FunctionRoles;
 
   constructor(scope: Construct, id: string, props: DeptAdminStackProps = {}) {
     super(scope, id, props);
@@ -73,11 +75,14 @@ export class DeptAdminStack extends Stack {
     const auth = new ApiAuth(this, 'Auth', { external: externalIssuer(props) });
     const environment = functionEnvironment(props, table, reportsBucket);
     const projectRoot = props.projectRoot ?? REPOSITORY_ROOT;
+    const roles = new FunctionRoles(this, 'FunctionRoles', { table, reportsBucket });
+    this.functionRoles = roles;
+    const authorizerGrants = { tableActions: SCIM_AUTHORIZER_ACTIONS, leadingKeyPrefix: SCIM_TOKEN_KEY_PREFIX };
     const scimAuthorizerFunction = new ServiceFunction(this, 'ScimAuthorizer', {
       handler: 'scimAuthorizer',
       description: 'SCIM routes: checks the SCIM token of each request (lib/scim/tokens.ts)',
-      tableActions: SCIM_AUTHORIZER_ACTIONS,
-      leadingKeyPrefix: SCIM_TOKEN_KEY_PREFIX,
+      ...authorizerGrants,
+      role: roles.roleFor(authorizerGrants),
       projectRoot,
       environment,
       table,
@@ -99,19 +104,17 @@ export class DeptAdminStack extends Stack {
     this.api = api;
 
     for (const route of routes) {
+      const grants = { tableActions: tableActionsFor(route), readsReports: route.reportsBucket === 'presign' };
       const { function: handler } = new ServiceFunction(this, route.operationId, {
         handler: route.handler,
         description: `${route.operationId}: ${route.method} ${route.path}`,
-        tableActions: tableActionsFor(route),
+        tableActions: grants.tableActions,
+        role: roles.roleFor(grants),
         timeout: route.timeoutSeconds === undefined ? undefined : Duration.seconds(route.timeoutSeconds),
         projectRoot,
         environment,
         table,
       });
-      if (route.reportsBucket === 'presign') {
-        // A signed link works only if its signer may read the object.
-        handler.addToRolePolicy(new PolicyStatement({ actions: ['s3:GetObject'], resources: [reportsBucket.arnForObjects('reports/*')] }));
-      }
       api.addRoute(route, handler);
       this.routeFunctions.set(route.operationId, handler);
     }
@@ -120,6 +123,7 @@ export class DeptAdminStack extends Stack {
       handler: FALLBACK_FUNCTION.handler,
       description: `${FALLBACK_FUNCTION.name}: ${FALLBACK_FUNCTION.routeKey}`,
       tableActions: [],
+      role: roles.roleFor({ tableActions: [] }),
       projectRoot,
       environment,
       table,

@@ -176,7 +176,8 @@ describe('least privilege, every role', () => {
   it('covers every role: each belongs to a function or the change-event pipe', () => {
     const users = rolesByUser();
     for (const [roleId] of ofType('AWS::IAM::Role')) expect(users.has(roleId), roleId).toBe(true);
-    expect(grants().length).toBeGreaterThan(routes.length);
+    // Route functions share a role where their grants are the same (infra/function-roles.ts): fewer roles than functions.
+    expect(grants().length).toBeGreaterThan(backgroundFunctions.length);
   });
 
   it('grants no "*" action and no service-wide action anywhere', () => {
@@ -210,7 +211,7 @@ describe('least privilege, every role', () => {
         checked++;
       }
     }
-    expect(checked).toBeGreaterThan(routes.length);
+    expect(checked).toBeGreaterThan(backgroundFunctions.length);
   });
 
   it('lets only the report functions touch S3 or SES, and no role but the stream readers read the stream', () => {

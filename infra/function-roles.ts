@@ -1,0 +1,68 @@
+/**
+ * The execution roles of the route functions, shared by functions whose
+ * grants are identical (every read route holds the same table actions, and
+ * so on). One role per function would cost two resources a function (role
+ * and policy); with 60 functions and HEAD and `.json` route keys the stack
+ * would pass CloudFormation's 500 resources. Least privilege is unchanged:
+ * a role holds exactly what each of its functions is granted, no more (the
+ * grants are the key that shares it), which test/infra asserts per function.
+ */
+import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
+import { ManagedPolicy, PolicyStatement, Role, ServicePrincipal, type IRole } from 'aws-cdk-lib/aws-iam';
+import type { IBucket } from 'aws-cdk-lib/aws-s3';
+import { Construct } from 'constructs';
+
+/** What a route function may do besides writing its own logs. */
+export interface FunctionGrants {
+  /** DynamoDB actions on the table (and its indexes unless `leadingKeyPrefix`). */
+  tableActions: readonly string[];
+  /** Only items whose partition key starts with this (a `dynamodb:LeadingKeys` condition), and no index. */
+  leadingKeyPrefix?: string;
+  /** Read report objects (to sign download links). */
+  readsReports?: boolean;
+}
+
+export class FunctionRoles extends Construct {
+  private readonly roles = new Map<string, Role>();
+
+  constructor(
+    scope: Construct,
+    id: string,
+    private readonly resources: { table: ITable; reportsBucket: IBucket },
+  ) {
+    super(scope, id);
+  }
+
+  /** Every role made, for the acknowledgements of infra/nag.ts. */
+  get all(): Role[] {
+    return [...this.roles.values()];
+  }
+
+  /** The role for these grants: made on first use, shared after. */
+  roleFor(grants: FunctionGrants): IRole {
+    const key = JSON.stringify([[...grants.tableActions].sort(), grants.leadingKeyPrefix ?? null, grants.readsReports ?? false]);
+    const existing = this.roles.get(key);
+    if (existing) return existing;
+    const role = new Role(this, `Role${this.roles.size + 1}`, {
+      assumedBy: new ServicePrincipal('lambda.amazonaws.com'),
+      managedPolicies: [ManagedPolicy.fromAwsManagedPolicyName('service-role/AWSLambdaBasicExecutionRole')],
+    });
+    const { table, reportsBucket } = this.resources;
+    if (grants.tableActions.length > 0) {
+      role.addToPolicy(
+        grants.leadingKeyPrefix === undefined
+          ? new PolicyStatement({ actions: [...grants.tableActions], resources: [table.tableArn, `${table.tableArn}/index/*`] })
+          : new PolicyStatement({
+              actions: [...grants.tableActions],
+              resources: [table.tableArn],
+              conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [`${grants.leadingKeyPrefix}*`] } },
+            }),
+      );
+    }
+    // A signed link works only if its signer may read the object.
+    if (grants.readsReports)
+      role.addToPolicy(new PolicyStatement({ actions: ['s3:GetObject'], resources: [reportsBucket.arnForObjects('reports/*')] }));
+    this.roles.set(key, role);
+    return role;
+  }
+}

@@ -256,13 +256,7 @@ function report(result: autocannon.Result, byKind: Map<Kind, KindStats>, violati
     `statuses      ${statuses}`,
     `errors        5xx ${result['5xx']}, connection errors ${result.errors}, timeouts ${result.timeouts}`,
   ];
-  for (const [kind, stats] of byKind) {
-    const detail = [...stats.statuses]
-      .sort(([a], [b]) => a - b)
-      .map(([status, n]) => `${status}×${n}`)
-      .join(' ');
-    lines.push(`  ${kind.padEnd(7)}     ${stats.count} (${detail})`);
-  }
+  lines.push(...kindLines(byKind, '  ', '     '));
   lines.push(`invariants    ${violations.length === 0 ? 'hold' : `${violations.length} violation(s)`}`);
   console.log(lines.join('\n'));
   for (const violation of violations.slice(0, 20)) console.log(`  - ${violation}`);
@@ -421,13 +415,7 @@ function reportScim(phases: ScimPhase[], violations: string[]): number {
       `  statuses    ${statuses}`,
       `  errors      5xx ${result['5xx']}, connection errors ${result.errors}, timeouts ${result.timeouts}`,
     );
-    for (const [kind, stats] of byKind) {
-      const detail = [...stats.statuses]
-        .sort(([a], [b]) => a - b)
-        .map(([status, n]) => `${status}×${n}`)
-        .join(' ');
-      lines.push(`    ${kind.padEnd(7)}   ${stats.count} (${detail})`);
-    }
+    lines.push(...kindLines(byKind, '    ', '   '));
     if (result['5xx'] > 0) failures.push(`${name}: ${result['5xx']} answers were 5xx`);
     if (result.errors > 0 || result.timeouts > 0) failures.push(`${name}: ${result.errors} connection errors, ${result.timeouts} timeouts`);
     const unexpected = [...byKind].flatMap(([kind, stats]) =>
@@ -450,3 +438,14 @@ main().then(
     process.exit(1);
   },
 );
+
+/** One line per kind of request: how many, and their statuses. */
+function kindLines(byKind: Map<string, { count: number; statuses: Map<number, number> }>, indent: string, gap: string): string[] {
+  return [...byKind].map(([kind, stats]) => {
+    const detail = [...stats.statuses]
+      .sort(([a], [b]) => a - b)
+      .map(([status, n]) => `${status}×${n}`)
+      .join(' ');
+    return `${indent}${kind.padEnd(7)}${gap}${stats.count} (${detail})`;
+  });
+}

@@ -37,8 +37,9 @@ import { COUNT_INDEXES, indexList, type Item } from '../db/table';
 import { isConditionFailure, transactWrite, type Write } from '../db/transact';
 import { ContentionError, StaleReadError } from '../db/errors';
 import { auditList, indexOldEntry } from '../store/audit';
-import { departmentList, indexCreation as indexDepartmentCreation } from '../store/departments';
-import { groupList, indexCreation as indexGroupCreation } from '../store/groups';
+import { indexCreation } from '../store/creation-order';
+import { departmentList } from '../store/departments';
+import { groupList } from '../store/groups';
 import { readListsState, saveCountIndexesActive, saveListsProgress } from '../store/meta';
 import { removeObsoleteCounters } from '../store/stats';
 import { claimFor } from '../store/claims';
@@ -59,8 +60,8 @@ type Step = { name: string; query: IndexQuery; visit: (item: Item) => Promise<vo
 const STEPS: Step[] = [
   { name: 'users-in', query: userLists.all({ membership: 'IN' }, 'name')[0], visit: upgradeUser },
   { name: 'users-out', query: userLists.all({ membership: 'OUT' }, 'name')[0], visit: upgradeUser },
-  { name: 'departments', query: departmentList.byName(), visit: indexDepartmentCreation },
-  { name: 'groups', query: groupList.byName(), visit: indexGroupCreation },
+  { name: 'departments', query: departmentList.byName(), visit: indexCreation },
+  { name: 'groups', query: groupList.byName(), visit: indexCreation },
   { name: 'audit', query: auditList(), visit: (item) => (item.gsi5pk ? Promise.resolve() : indexOldEntry(item)) },
 ];
 

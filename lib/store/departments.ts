@@ -15,14 +15,15 @@
  */
 import { config } from '../config';
 import { Condition, Update } from '../db/expression';
-import { getItem, updateItem } from '../db/items';
+import { getItem } from '../db/items';
 import { batchGetItems } from '../db/batch';
 import { queryPage, startsWithOneOf, type Filter, type IndexQuery } from '../db/query';
 import { INDEXES, type Item, type Key } from '../db/table';
-import { isConditionFailure, put, remove, update, type Explain, type Write } from '../db/transact';
+import { put, remove, update, type Explain, type Write } from '../db/transact';
 import { COUNTED_QUOTAS, type CountedQuota } from '../schemas/enums';
 import type { Department } from '../schemas/responses';
 import { foldCase, KEY_SEPARATOR, nameSortKey } from '../text';
+import { creationSortKey } from './creation-order';
 
 export type { Department };
 
@@ -83,7 +84,7 @@ export function newDepartmentItem(id: string, name: string, now: string, usage: 
     ...Object.fromEntries(COUNTED_QUOTAS.map((q) => [usageAttribute(q), usage[q]])),
     created_at: now,
     updated_at: now,
-    gsi4sk: `${now}${KEY_SEPARATOR}${id}`,
+    gsi4sk: creationSortKey(now, id),
     version: 1,
   };
 }
@@ -220,17 +221,6 @@ export function reserveUsageWrite(
     changes.when(`${changes.name(usageAttribute('users'))} <= ${changes.value(seats - reserved.users)}`);
   }
   return update(departmentKey(id), changes, { explain, returnOld: true });
-}
-
-/** Gives an item written before the creation-time list its sort key there (once). */
-export async function indexCreation(item: Item): Promise<void> {
-  const changes = new Update()
-    .set('gsi4sk', `${String(item.created_at)}${KEY_SEPARATOR}${String(item.id)}`)
-    .whenExists()
-    .whenAbsent('gsi4sk');
-  await updateItem({ pk: String(item.pk), sk: String(item.sk) }, changes).catch((error: unknown) => {
-    if (!isConditionFailure(error)) throw error;
-  });
 }
 
 // --- lists -------------------------------------------------------------------

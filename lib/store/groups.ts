@@ -14,12 +14,13 @@
  */
 import { batchGetItems } from '../db/batch';
 import { Condition, Update } from '../db/expression';
-import { getItem, updateItem } from '../db/items';
+import { getItem } from '../db/items';
 import { queryStream, startsWithOneOf, type Filter, type IndexQuery } from '../db/query';
 import { INDEXES, type Item, type Key } from '../db/table';
-import { isConditionFailure, put, remove, update, type Explain, type Write } from '../db/transact';
+import { put, remove, update, type Explain, type Write } from '../db/transact';
 import type { GroupSummary } from '../schemas/responses';
-import { foldCase, KEY_SEPARATOR, nameSortKey } from '../text';
+import { foldCase, nameSortKey } from '../text';
+import { creationSortKey } from './creation-order';
 
 export type GroupState = 'pending' | 'active';
 export type Group = GroupSummary;
@@ -45,7 +46,11 @@ export function listingAttributes(group: { id: string; name: string; state: Grou
   const index =
     group.state === 'pending'
       ? { gsi1pk: PENDING_GROUPS_PARTITION, gsi1sk: `${group.lease_until}#${group.id}` }
-      : { gsi1pk: GROUPS_PARTITION, gsi1sk: nameSortKey(group.name, group.id), gsi4sk: `${group.created_at}${KEY_SEPARATOR}${group.id}` };
+      : {
+          gsi1pk: GROUPS_PARTITION,
+          gsi1sk: nameSortKey(group.name, group.id),
+          gsi4sk: creationSortKey(String(group.created_at), group.id),
+        };
   return { name: group.name, name_folded: foldCase(group.name), ...index };
 }
 
@@ -204,17 +209,6 @@ export function deleteGroupWrite(group: GroupRef, version: number | undefined, e
 /** Deletes a pending group of this generation (a G3 rolled back or abandoned). */
 export const deletePendingGroupWrite = (group: GroupRef): Write =>
   remove(groupKey(group.id), new Condition().whenEquals('state', 'pending').whenEquals('generation', group.generation));
-
-/** Gives an item written before the creation-time list its sort key there (once). */
-export async function indexCreation(item: Item): Promise<void> {
-  const changes = new Update()
-    .set('gsi4sk', `${String(item.created_at)}${KEY_SEPARATOR}${String(item.id)}`)
-    .whenExists()
-    .whenAbsent('gsi4sk');
-  await updateItem({ pk: String(item.pk), sk: String(item.sk) }, changes).catch((error: unknown) => {
-    if (!isConditionFailure(error)) throw error;
-  });
-}
 
 // --- lists -------------------------------------------------------------------
 

@@ -2,9 +2,9 @@
  * The request pipeline of the SCIM routes: the same shape as operation()
  * (lib/http/operation.ts) with SCIM's own conventions — the body is
  * `application/scim+json` (or `application/json`), the caller is the SCIM
- * token the authorizer found live (audited as `scim:<token id>`; none: 401,
- * a SCIM error), answers carry
- * `application/scim+json` and ETags, and every error is a SCIM error.
+ * token the authorizer found live (audited as `scim:<token id>`; none: a
+ * SCIM 401), answers carry `application/scim+json` and ETags, and every
+ * error is a SCIM error.
  */
 import middy from '@middy/core';
 import type { Context } from 'aws-lambda';

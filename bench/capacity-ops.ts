@@ -39,7 +39,7 @@ import { capacitySoFar, measure, meterCapacity } from './support/capacity';
 import { loadDataset, type Dataset, type Doc } from './support/dataset';
 import { invoke } from './support/lambda';
 import { get, itemSize, NOTHING, query, sum, tx, write, writeUnits, type Cost, type IndexChange, type Item } from './support/units';
-import { progress, round } from './support/util';
+import { progress, round, summarize } from './support/util';
 
 /** Index partitions and keys, as the store modules define them. */
 const AUDIT_PARTITION = auditList().partition;
@@ -120,15 +120,6 @@ function chargeTransaction(kinds: string[], before: Array<Item | undefined>, aft
     }
   });
   return { wcu: wcu + indexWcu, indexWcu };
-}
-
-function summarize(commands: string[]): string {
-  const counts = new Map<string, number>();
-  for (const command of commands) {
-    const name = command.replace(/Command$/, '');
-    counts.set(name, (counts.get(name) ?? 0) + 1);
-  }
-  return [...counts].map(([name, n]) => (n > 1 ? `${name}×${n}` : name)).join(' ');
 }
 
 let log: string[] = [];

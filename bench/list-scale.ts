@@ -38,7 +38,7 @@ import { BatchGetCommand } from '@aws-sdk/lib-dynamodb';
 import { createTable } from '../infra/local/services';
 import type { Doc } from './support/dataset';
 import { itemSize, query as queryUnits } from './support/units';
-import { median, progress, round, sleep } from './support/util';
+import { median, progress, round, sleep, summarize } from './support/util';
 
 export const LIST_GOALS = { ratio: 1.2, overMin: 2, ms: 300 } as const;
 /** A request whose call takes longer than this runs once. */
@@ -286,15 +286,6 @@ interface Call {
   calls: number;
   commands: string[];
   ms: number;
-}
-
-function summarize(commands: string[]): string {
-  const counts = new Map<string, number>();
-  for (const command of commands) {
-    const name = command.replace(/Command$/, '');
-    counts.set(name, (counts.get(name) ?? 0) + 1);
-  }
-  return [...counts].map(([name, n]) => (n > 1 ? `${name}×${n}` : name)).join(' ');
 }
 
 const paramsLabel = (query: Record<string, string>) =>

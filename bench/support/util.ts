@@ -60,3 +60,13 @@ export async function pool<T>(items: readonly T[], concurrency: number, task: (i
   };
   await Promise.all(Array.from({ length: Math.max(1, Math.min(concurrency, items.length)) }, worker));
 }
+
+/** The DynamoDB commands a request sent, as `GetItem Query×2`: each name once, with its count. */
+export function summarize(commands: string[]): string {
+  const counts = new Map<string, number>();
+  for (const command of commands) {
+    const name = command.replace(/Command$/, '');
+    counts.set(name, (counts.get(name) ?? 0) + 1);
+  }
+  return [...counts].map(([name, n]) => (n > 1 ? `${name}×${n}` : name)).join(' ');
+}

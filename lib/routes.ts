@@ -33,6 +33,9 @@ export function requiredScope(access: Access): string | undefined {
 /** Where SCIM's resources live (API.md: `{base_url}/scim/v2`). */
 export const SCIM_BASE_PATH = '/scim/v2';
 
+/** Whether a request path is under SCIM's base path, where every answer follows SCIM's conventions. */
+export const isScimPath = (path: string) => path === SCIM_BASE_PATH || path.startsWith(`${SCIM_BASE_PATH}/`);
+
 export interface Route {
   /** Contract id (E1–E9, G1–G8) where API.md gives one, else a descriptive id. */
   operationId: string;

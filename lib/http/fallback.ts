@@ -6,7 +6,7 @@
  * and no body for a HEAD. Built from a route table, so a route added to the
  * table is covered by the fallback at once.
  */
-import { SCIM_BASE_PATH, type Route } from '../routes';
+import { isScimPath, type Route } from '../routes';
 import { problemResponse } from './problem';
 import { answerFor, type HttpResponse } from './response';
 import { createRouter } from './router';
@@ -24,7 +24,7 @@ export function fallbackHandler(routes: readonly Route[]): (event: UnmatchedRequ
     const method = event.requestContext?.http?.method ?? 'GET';
     const path = event.rawPath ?? event.requestContext?.http?.path ?? '/';
     const allowed = router.allowedMethods(path);
-    const scim = path === SCIM_BASE_PATH || path.startsWith(`${SCIM_BASE_PATH}/`);
+    const scim = isScimPath(path);
     // A method the path is served with never reaches here on AWS; answered 404 all the same rather than a 405 that lists it.
     if (allowed.length === 0 || allowed.includes(method as (typeof allowed)[number])) {
       const detail = `No route serves ${method} ${path}.`;

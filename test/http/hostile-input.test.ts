@@ -24,7 +24,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startGateway, type Gateway } from '../../infra/local/gateway';
 import { db } from '../../lib/db/client';
-import { routes, SCIM_BASE_PATH, servedPaths } from '../../lib/routes';
+import { routes, isScimPath, servedPaths } from '../../lib/routes';
 import { READ_TOKEN, WRITE_TOKEN } from '../support/api';
 import { invariantViolations } from '../support/invariants';
 
@@ -484,7 +484,7 @@ function checkAnswer(sent: Sent & { route?: (typeof routes)[number] }, received:
   }
   // Under SCIM's base path every error is a SCIM error, the fallback's 404 and 405 included.
   const rawPath = sent.path.split('?')[0];
-  const underScim = rawPath === SCIM_BASE_PATH || rawPath.startsWith(`${SCIM_BASE_PATH}/`);
+  const underScim = isScimPath(rawPath);
   if (received.status >= 400 && sent.method !== 'HEAD' && underScim) {
     // SCIM routes answer SCIM errors (RFC 7644 §3.12), never problem+json.
     expect(received.headers['content-type'], label).toBe('application/scim+json');

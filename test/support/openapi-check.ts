@@ -14,7 +14,7 @@ import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { generateDocument } from '../../lib/openapi/generate';
 import { servedFormsOf, type OpenApiDocument, problemComponent } from '../../lib/openapi/document';
-import { SCIM_BASE_PATH } from '../../lib/routes';
+import { isScimPath } from '../../lib/routes';
 import { PROBLEM_STATUS } from '../../lib/problems';
 
 type Json = Record<string, any>;
@@ -126,7 +126,7 @@ export class OpenApiChecker {
       }
       if (head) return;
       // Under SCIM's base path the fallback answers a SCIM error, as every SCIM route does (API.md).
-      const scim = rawPath === SCIM_BASE_PATH || rawPath.startsWith(`${SCIM_BASE_PATH}/`);
+      const scim = isScimPath(rawPath);
       this.checkBody(
         where,
         `unrouted#${slug}${scim ? '#scim' : ''}`,

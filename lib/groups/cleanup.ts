@@ -164,7 +164,7 @@ export async function abandonPendingGroup(
 }
 
 /** Best effort: the answer does not wait for more than `inlineSweepMembers` memberships, nor fail when the sweep does. */
-async function sweepBeforeAnswering(groups: Array<{ group: GroupRef; members: number }>): Promise<void> {
+export async function sweepBeforeAnswering(groups: Array<{ group: GroupRef; members: number }>): Promise<void> {
   const members = groups.reduce((sum, g) => sum + g.members, 0);
   if (groups.length === 0 || members > groupTuning.inlineSweepMembers) return;
   try {
@@ -207,14 +207,16 @@ async function abandonStalePendingGroups(now: number): Promise<number> {
 
 /**
  * The maintenance job: abandons pending groups whose creator died, then
- * removes the memberships of every deleted group (found by an index Query of
- * the cleanup markers, never a Scan). Safe to run at any time, in parallel
+ * removes the memberships of every deleted group and of every generation
+ * whose writer died before its commit (lib/groups/rewrite.ts), found by an
+ * index Query of the markers due, never a Scan. Safe to run at any time, in parallel
  * with itself and after a crash. Answers how many deleted (or abandoned)
  * groups it finished. `now` is for tests (to expire leases).
  */
 export async function sweepDeletedGroups(options: { now?: number } = {}): Promise<number> {
-  const abandoned = await abandonStalePendingGroups(options.now ?? Date.now());
-  const markers = await cleanupMarkers();
+  const now = options.now ?? Date.now();
+  const abandoned = await abandonStalePendingGroups(now);
+  const markers = await cleanupMarkers(new Date(now).toISOString());
   await forEachConcurrently(markers, 4, async (group) => {
     await sweepGroup(group);
   });

@@ -9,7 +9,8 @@
  *
  * Where the rest lives: the group PATCH in update.ts, G3 in create.ts, G4/G5
  * and a deleted user's memberships in members.ts, G6/G7 and the sweeper in
- * cleanup.ts.
+ * cleanup.ts, memberships written in steps in member-steps.ts, and SCIM's
+ * changes of more members than a transaction holds in rewrite.ts.
  */
 import type { ChangeContext } from '../audit/context';
 import { claimFor, releaseFor } from '../store/claims';
@@ -47,6 +48,8 @@ export const groupTuning = {
   chunkUsers: 32,
   /** G3 in steps: membership transactions in flight at once. */
   chunkConcurrency: 16,
+  /** SCIM PUT/PATCH: members added or removed in one transaction (3 items an addition, 2 a removal); more are rewritten in steps. */
+  singleTransactionMemberChanges: 30,
   /** G6: members removed in the delete transaction itself (group, name, stats, audit + 2 per member). */
   inlineDeleteMembers: 48,
   /** G6/G7/rolled-back G3: up to this many memberships are swept before answering; more are left to sweepDeletedGroups. */

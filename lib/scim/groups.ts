@@ -1,26 +1,25 @@
 /**
  * SCIM's /Groups: groups of the service (G1–G7) as SCIM resources. A PUT or
- * PATCH is one change — name, external id and members together — in one
- * transaction:
+ * PATCH is one change — name, external id and members together — all or
+ * nothing:
  *
- * - members added or removed one by one: their membership items, with the
- *   group's `user_count` and version (the version read, so a concurrent
- *   change makes it read again), up to what a transaction holds;
+ * - up to `singleTransactionMemberChanges` (30) members added or removed: one transaction of
+ *   their membership items with the group's `user_count` and version (the
+ *   version read, so a concurrent change makes it read again);
  * - every member removed (Entra's `remove members` without a value, or a
  *   replace of `members`): the group starts a new generation, the old one's
  *   memberships swept later (as a deleted group's are), with the members the
- *   replace names written into the new one in the same transaction.
+ *   replace names written into the new one in the same transaction;
+ * - more than that: the members the group is to have are written into a
+ *   new generation in steps and the group switches to it with one
+ *   conditional write (lib/groups/rewrite.ts).
  *
  * Adding a member already there, or removing one that is not, changes
- * nothing (an identity provider retries). A change that does not fit one
- * transaction is refused (400, nothing changed): at most
- * MAX_MEMBER_CHANGES members added or removed per request, as AWS's own SCIM
- * endpoint limits it to 100; a POST /Groups takes up to 10,000 (G3 writes
- * them in steps).
+ * nothing (an identity provider retries).
  */
 import type { ChangeContext } from '../audit/context';
 import { StaleReadError } from '../db/errors';
-import { MAX_TRANSACTION_ITEMS, transactWrite, withFreshRead, type Write } from '../db/transact';
+import { transactWrite, withFreshRead, type Write } from '../db/transact';
 import { createGroup } from '../groups/create';
 import {
   claimExternalId,
@@ -29,12 +28,14 @@ import {
   groupAudit,
   groupFull,
   groupNotFound,
+  groupTuning,
   MAX_GROUP_USERS,
   membersOf,
   releaseExternalId,
   releaseName,
 } from '../groups/groups';
 import { deleteGroup } from '../groups/cleanup';
+import { rewriteMembers } from '../groups/rewrite';
 import { MissingUserError, newMembership, userCheckWrite } from '../groups/members';
 import { newId } from '../ids';
 import { notFound, preconditionFailed } from '../problems';
@@ -44,14 +45,10 @@ import { changeGroupWrite, findGroupItem, groupList, isPublished, toGroup, type 
 import { queryPage } from '../db/query';
 import { cleanupMarkerPut, membersAmong, membershipDeletes, memberIds } from '../store/memberships';
 import { foldCase } from '../text';
-import { invalidValue } from './errors';
 import { equalities, matches, parseFilter } from './filter';
 import { canonical, groupFields } from './input';
 import { groupChanges, normalizeOperations, type GroupChanges } from './patch';
 import { scimGroup, type ScimResource } from './resources';
-
-/** Members added or removed by one PUT or PATCH (one transaction: 3 items an addition, 2 a removal). */
-export const MAX_MEMBER_CHANGES = 30;
 
 export async function asScimGroup(group: StoredGroup, base: string, withMembers: boolean): Promise<ScimResource> {
   const members = withMembers ? (await membersOf(group)).map((u) => ({ id: u.id, user_name: u.user_name })) : undefined;
@@ -88,80 +85,93 @@ export async function deleteScimGroup(ctx: ChangeContext, id: string, expectedVe
 
 /** The change as writes, from the group as read (see the top of this file). */
 async function changeGroup(ctx: ChangeContext, id: string, changes: GroupChanges, expectedVersion?: number): Promise<StoredGroup> {
-  if (changes.adds.size + changes.removes.size > MAX_MEMBER_CHANGES) {
-    throw invalidValue(`At most ${MAX_MEMBER_CHANGES} members are added or removed by one request; nothing was changed.`);
+  try {
+    return await withFreshRead(() => changeGroupAsRead(ctx, id, changes, expectedVersion));
+  } catch (error) {
+    if (error instanceof MissingUserError) throw notFound('User', error.userId);
+    throw error;
   }
-  return withFreshRead(async () => {
-    const before = await getGroup(id);
-    if (expectedVersion !== undefined && expectedVersion !== before.version) throw preconditionFailed();
-    const now = new Date().toISOString();
-    const current = changes.clear ? await memberIds(before) : [];
-    // Replacing the members by exactly those the group has changes nothing of its members (a retried PUT).
-    const sameMembers = changes.clear && current.length === changes.adds.size && current.every((u) => changes.adds.has(u));
-    const startsOver = changes.clear && !sameMembers;
-    // A new generation is written whole; otherwise only who is not there yet is added, and only who is there removed.
-    const present = changes.clear ? new Set(current) : await membersAmong(before, [...changes.adds, ...changes.removes]);
-    const adds = startsOver ? [...changes.adds] : [...changes.adds].filter((u) => !present.has(u));
-    const removes = [...changes.removes].filter((u) => present.has(u));
-    const name = changes.name !== undefined && changes.name !== before.name ? changes.name : undefined;
-    const externalId = changes.external_id !== undefined && changes.external_id !== before.external_id ? changes.external_id : undefined;
-    if (!startsOver && adds.length === 0 && removes.length === 0 && name === undefined && externalId === undefined) return before;
+}
 
-    const generation = startsOver ? newId() : before.generation;
-    const target = { id, generation };
-    const writes: Write[] = [
-      changeGroupWrite(
-        before,
-        {
-          name,
-          external_id: externalId,
-          ...(startsOver ? { newGeneration: { generation, users: adds.length } } : { delta: adds.length - removes.length }),
-        },
-        now,
-        MAX_GROUP_USERS,
-        (stored) => {
-          if (!isPublished(stored)) return groupNotFound(id);
-          if (adds.length > removes.length && Number(stored.user_count) + adds.length - removes.length > MAX_GROUP_USERS)
-            return groupFull(id);
-          return expectedVersion !== undefined && Number(stored.version) !== expectedVersion ? preconditionFailed() : new StaleReadError();
-        },
-      ),
-    ];
-    if (name !== undefined && foldCase(name) !== foldCase(before.name)) writes.push(releaseName(id, before.name), claimName(id, name));
-    if (externalId !== undefined) {
-      if (before.external_id !== null) writes.push(releaseExternalId(id, before.external_id));
-      if (externalId !== null) writes.push(claimExternalId(id, externalId));
-    }
-    if (startsOver) writes.push(cleanupMarkerPut(before, now));
-    for (const userId of adds) writes.push(userCheckWrite(userId, now), ...newMembership(target, userId, now));
-    for (const userId of removes) writes.push(...membershipDeletes(before, userId, () => new StaleReadError()));
-    const audit: Record<string, unknown> = {};
-    if (name !== undefined) audit.name = { from: before.name, to: name };
-    if (externalId !== undefined) audit.external_id = { from: before.external_id, to: externalId };
-    if (startsOver) audit.removed_user_ids = current.filter((u) => !adds.includes(u));
-    if (adds.length > 0) audit.added_user_ids = startsOver ? adds.filter((u) => !current.includes(u)) : adds;
-    if (removes.length > 0) audit.removed_user_ids = removes;
-    writes.push(groupAudit(ctx, id, audit, now));
-    if (writes.length > MAX_TRANSACTION_ITEMS) {
-      throw invalidValue(`This change needs more than one transaction (${writes.length} items); send fewer members at once.`);
-    }
-    try {
-      await transactWrite(writes);
-    } catch (error) {
-      if (error instanceof MissingUserError) throw notFound('User', error.userId);
-      throw error;
-    }
-    // The write was conditioned on the version read, so the group now is that one changed as written: no read back.
-    return {
-      ...before,
-      ...(name === undefined ? {} : { name }),
-      ...(externalId === undefined ? {} : { external_id: externalId }),
-      generation,
-      user_count: startsOver ? adds.length : before.user_count + adds.length - removes.length,
-      version: before.version + 1,
-      updated_at: now,
-    };
-  });
+async function changeGroupAsRead(ctx: ChangeContext, id: string, changes: GroupChanges, expectedVersion?: number): Promise<StoredGroup> {
+  const before = await getGroup(id);
+  if (expectedVersion !== undefined && expectedVersion !== before.version) throw preconditionFailed();
+  const now = new Date().toISOString();
+  // Every member is read when the change may not fit one transaction: a rewrite writes them all.
+  const large = changes.adds.size + changes.removes.size > groupTuning.singleTransactionMemberChanges;
+  const current = changes.clear || large ? await memberIds(before) : [];
+  // Replacing the members by exactly those the group has changes nothing of its members (a retried PUT).
+  const sameMembers = changes.clear && current.length === changes.adds.size && current.every((u) => changes.adds.has(u));
+  const startsOver = changes.clear && !sameMembers;
+  // A new generation is written whole; otherwise only who is not there yet is added, and only who is there removed.
+  const present = changes.clear || large ? new Set(current) : await membersAmong(before, [...changes.adds, ...changes.removes]);
+  const adds = startsOver ? [...changes.adds] : [...changes.adds].filter((u) => !present.has(u));
+  const removes = [...changes.removes].filter((u) => present.has(u));
+  const name = changes.name !== undefined && changes.name !== before.name ? changes.name : undefined;
+  const externalId = changes.external_id !== undefined && changes.external_id !== before.external_id ? changes.external_id : undefined;
+  if (!startsOver && adds.length === 0 && removes.length === 0 && name === undefined && externalId === undefined) return before;
+
+  if (adds.length + removes.length > groupTuning.singleTransactionMemberChanges) {
+    const leaving = new Set(removes);
+    const members = startsOver ? adds : [...current.filter((u) => !leaving.has(u)), ...adds];
+    const staying = new Set(members);
+    return rewriteMembers(ctx, {
+      group: before,
+      members,
+      added: members.filter((u) => !present.has(u)),
+      removed: current.filter((u) => !staying.has(u)),
+      name,
+      external_id: externalId,
+      expectedVersion,
+    });
+  }
+
+  const generation = startsOver ? newId() : before.generation;
+  const target = { id, generation };
+  const writes: Write[] = [
+    changeGroupWrite(
+      before,
+      {
+        name,
+        external_id: externalId,
+        ...(startsOver ? { newGeneration: { generation, users: adds.length } } : { delta: adds.length - removes.length }),
+      },
+      now,
+      MAX_GROUP_USERS,
+      (stored) => {
+        if (!isPublished(stored)) return groupNotFound(id);
+        if (adds.length > removes.length && Number(stored.user_count) + adds.length - removes.length > MAX_GROUP_USERS)
+          return groupFull(id);
+        return expectedVersion !== undefined && Number(stored.version) !== expectedVersion ? preconditionFailed() : new StaleReadError();
+      },
+    ),
+  ];
+  if (name !== undefined && foldCase(name) !== foldCase(before.name)) writes.push(releaseName(id, before.name), claimName(id, name));
+  if (externalId !== undefined) {
+    if (before.external_id !== null) writes.push(releaseExternalId(id, before.external_id));
+    if (externalId !== null) writes.push(claimExternalId(id, externalId));
+  }
+  if (startsOver) writes.push(cleanupMarkerPut(before, now));
+  for (const userId of adds) writes.push(userCheckWrite(userId, now), ...newMembership(target, userId, now));
+  for (const userId of removes) writes.push(...membershipDeletes(before, userId, () => new StaleReadError()));
+  const audit: Record<string, unknown> = {};
+  if (name !== undefined) audit.name = { from: before.name, to: name };
+  if (externalId !== undefined) audit.external_id = { from: before.external_id, to: externalId };
+  if (startsOver) audit.removed_user_ids = current.filter((u) => !adds.includes(u));
+  if (adds.length > 0) audit.added_user_ids = startsOver ? adds.filter((u) => !current.includes(u)) : adds;
+  if (removes.length > 0) audit.removed_user_ids = removes;
+  writes.push(groupAudit(ctx, id, audit, now));
+  await transactWrite(writes);
+  // The write was conditioned on the version read, so the group now is that one changed as written: no read back.
+  return {
+    ...before,
+    ...(name === undefined ? {} : { name }),
+    ...(externalId === undefined ? {} : { external_id: externalId }),
+    generation,
+    user_count: startsOver ? adds.length : before.user_count + adds.length - removes.length,
+    version: before.version + 1,
+    updated_at: now,
+  };
 }
 
 // --- lists -------------------------------------------------------------------------------

@@ -11,13 +11,18 @@
  * membership change moves the entry); a group still being created in steps
  * (`pending`) in GROUPS#PENDING, sorted by the time its creator is presumed
  * dead (byName; groupsByCount holds it there too, unread).
+ *
+ * A large change of the members (lib/groups/rewrite.ts) writes a new
+ * generation beside the group's: `next_generation` names it until its commit
+ * (with `next_lease_until`, and `next_removed`, the members it lost to user
+ * deletions meanwhile).
  */
 import { batchGetItems } from '../db/batch';
 import { Condition, Update } from '../db/expression';
-import { getItem } from '../db/items';
+import { getItem, updateItem } from '../db/items';
 import { queryStream, startsWithOneOf, type Filter, type IndexQuery } from '../db/query';
 import { INDEXES, type Item, type Key } from '../db/table';
-import { put, remove, update, type Explain, type Write } from '../db/transact';
+import { isConditionFailure, put, remove, update, type Explain, type Write } from '../db/transact';
 import type { GroupSummary } from '../schemas/responses';
 import { foldCase, nameSortKey } from '../text';
 import { creationSortKey } from './creation-order';
@@ -197,6 +202,79 @@ export function changeGroupWrite(
   }
   changes.whenEquals('state', 'active').whenEquals('generation', group.generation).whenEquals('version', group.version);
   return update(groupKey(group.id), changes, { explain, returnOld: true });
+}
+
+// --- a new generation written in steps (lib/groups/rewrite.ts) -----------------
+
+/** The generation a large change of the members is being written into, if one is open. */
+export const nextGenerationOf = (item: Item | undefined): string | undefined =>
+  typeof item?.next_generation === 'string' ? item.next_generation : undefined;
+
+/**
+ * Opens `next` as the generation a large change of the members is written
+ * into, on the group as read (published, its generation and version), unless
+ * another such change holds it until a lease not yet passed. Bumps nothing:
+ * the group is unchanged until the commit.
+ */
+export function openNextGenerationWrite(
+  group: GroupRef & { version: number },
+  next: { generation: string; leaseUntil: string },
+  now: string,
+  explain: Explain,
+): Write {
+  const changes = new Update()
+    .setAll({ next_generation: next.generation, next_lease_until: next.leaseUntil, next_removed: 0 })
+    .whenEquals('state', 'active')
+    .whenEquals('generation', group.generation)
+    .whenEquals('version', group.version);
+  changes.when(`attribute_not_exists(${changes.name('next_generation')}) OR ${changes.name('next_lease_until')} < ${changes.value(now)}`);
+  return update(groupKey(group.id), changes, { explain, returnOld: true });
+}
+
+/**
+ * The commit of a large change: the open generation becomes the group's,
+ * with `users` members less those whose users were deleted meanwhile
+ * (`next_removed`), conditional on nothing else having changed the group.
+ */
+export function commitNextGenerationWrite(
+  group: GroupRef & { version: number },
+  change: { next: string; users: number; name?: string; external_id?: string | null },
+  now: string,
+  explain: Explain,
+): Write {
+  const changes = new Update().setAll({ generation: change.next, updated_at: now }).add('version', 1);
+  changes.setTo('user_count', `${changes.value(change.users)} - ${changes.name('next_removed')}`);
+  if (change.name !== undefined) {
+    const { name, name_folded, gsi1sk } = listingAttributes({ id: group.id, name: change.name, state: 'active', created_at: '' });
+    changes.setAll({ name, name_folded, gsi1sk });
+  }
+  if (change.external_id !== undefined) changes.set('external_id', change.external_id);
+  changes
+    .remove('next_generation', 'next_lease_until', 'next_removed')
+    .whenEquals('state', 'active')
+    .whenEquals('generation', group.generation)
+    .whenEquals('version', group.version)
+    .whenEquals('next_generation', change.next);
+  return update(groupKey(group.id), changes, { explain, returnOld: true });
+}
+
+/**
+ * Gives up an open generation that was never committed. Best effort: gone or
+ * taken over already is fine, and a lease that passes frees it anyway.
+ */
+export async function closeNextGeneration(groupId: string, next: string): Promise<void> {
+  const changes = new Update().remove('next_generation', 'next_lease_until', 'next_removed').whenEquals('next_generation', next);
+  try {
+    await updateItem(groupKey(groupId), changes);
+  } catch (error) {
+    if (!isConditionFailure(error)) throw error;
+  }
+}
+
+/** A member of the open generation leaves it (its user is deleted): the commit counts one member less. */
+export function leaveNextGenerationWrite(group: GroupRef, explain: Explain): Write {
+  const changes = new Update().add('next_removed', 1).whenEquals('next_generation', group.generation);
+  return update(groupKey(group.id), changes, { explain });
 }
 
 /** Deletes a published group of this generation (and version, when given). */

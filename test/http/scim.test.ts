@@ -6,6 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { READ_TOKEN, useApi } from '../support/api';
+import { groupTuning } from '../../lib/groups/groups';
 import { unique } from '../support/fixtures';
 import { invariantViolations } from '../support/invariants';
 import { ENTERPRISE_SCHEMA, expectScimError, GROUP_SCHEMA, newScimToken, patchOps, scimClient, USER_SCHEMA } from '../support/scim';
@@ -377,6 +378,45 @@ describe('Groups', () => {
     expect(failed.status).toBeGreaterThanOrEqual(400);
     expect(failed.status).toBeLessThan(500);
     expect((await api.get(`/v2/groups/${created.body.id}`)).body.user_count).toBe(0);
+  });
+
+  it('a PATCH of more members than one transaction holds applies whole (written in steps, switched at once)', async () => {
+    const users = await Promise.all(Array.from({ length: groupTuning.singleTransactionMemberChanges + 6 }, () => createUser()));
+    const group = (
+      await scim.post('/Groups', { schemas: [GROUP_SCHEMA], displayName: unique('Large '), members: [{ value: users[0].id }] })
+    ).body;
+    const patched = await scim.patch(
+      `/Groups/${group.id}`,
+      patchOps(
+        { op: 'Add', path: 'members', value: users.slice(1).map((u) => ({ value: u.id })) },
+        { op: 'Remove', path: `members[value eq "${users[0].id}"]` },
+      ),
+    );
+    expect(patched.status, patched.text).toBe(204);
+    const after = await scim.get(`/Groups/${group.id}`);
+    expect(after.body.members.map((m: { value: string }) => m.value).sort()).toEqual(
+      users
+        .slice(1)
+        .map((u) => u.id)
+        .sort(),
+    );
+    expect(after.body.meta.version).not.toBe(group.meta.version);
+    expect((await api.get(`/v2/groups/${group.id}`)).body.user_count).toBe(groupTuning.singleTransactionMemberChanges + 5);
+    // One unknown member among as many: the whole PATCH fails and nothing changes.
+    const failed = await scim.patch(
+      `/Groups/${group.id}`,
+      patchOps(
+        { op: 'remove', path: 'members' },
+        {
+          op: 'add',
+          path: 'members',
+          value: [...users.map((u) => ({ value: u.id })), { value: 'nobody-here' }],
+        },
+      ),
+    );
+    expectScimError(failed, 404);
+    expect((await api.get(`/v2/groups/${group.id}`)).body.user_count).toBe(groupTuning.singleTransactionMemberChanges + 5);
+    expect(await invariantViolations()).toEqual([]);
   });
 
   it('PATCH renames; attributes asks for the group back; DELETE', async () => {

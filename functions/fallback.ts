@@ -5,6 +5,6 @@
  * nothing else: no AWS client, no table access.
  */
 import { fallbackHandler } from '../lib/http/fallback';
-import { routes } from '../lib/routes';
+import { routeKeys, routes } from '../lib/routes';
 
-export const handler = fallbackHandler(routes);
+export const handler = fallbackHandler(() => routes.flatMap(routeKeys));

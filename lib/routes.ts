@@ -613,16 +613,20 @@ export function servedMethods(route: Route): ServedMethod[] {
   return route.method === 'GET' ? ['GET', 'HEAD'] : [route.method];
 }
 
+/** A route key as API Gateway writes it: a served method, a space, a served path. */
+export type RouteKey = `${ServedMethod} ${string}`;
+
 /** Every route key (`GET /v2/users`, `HEAD /v2/users.json`, ...) a route is served under, as API Gateway writes them. */
-export function routeKeys(route: Route): string[] {
-  return servedMethods(route).flatMap((method) => servedPaths(route).map((path) => `${method} ${path}`));
+export function routeKeys(route: Route): RouteKey[] {
+  return servedMethods(route).flatMap((method) => servedPaths(route).map((path): RouteKey => `${method} ${path}`));
 }
 
 /**
  * The function that answers every request no route key matches: API
  * Gateway's `$default` route on AWS, and the local gateway's fallback. It
- * reads this table, so routes added to it are covered with nothing more: 405
- * `method-not-allowed` with `Allow` on a path some route serves, else 404.
+ * reads the route keys of this table, so routes added to it are covered with
+ * nothing more: 405 `method-not-allowed` with `Allow` on a path some route
+ * serves, else 404.
  */
 export const FALLBACK_FUNCTION = {
   name: 'Fallback',

@@ -1,8 +1,10 @@
 /**
- * The fallback's route keys: loaded on the first request and not before, and
- * a failed load answered like any unexpected error and tried again.
+ * The fallback's route keys: loaded on the first request and not before, a
+ * failed load answered like any unexpected error and tried again, and run
+ * from source (no file beside it) the route table's own keys.
  */
 import { describe, expect, it, vi } from 'vitest';
+import { handler } from '../../functions/fallback';
 import { fallbackHandler, type UnmatchedRequest } from '../../lib/http/fallback';
 import type { RouteKey } from '../../lib/routes';
 
@@ -40,5 +42,11 @@ describe('fallback handler', () => {
     } finally {
       errors.mockRestore();
     }
+  });
+
+  it('run from source, answers from the route table', async () => {
+    const response = await handler(request('DELETE', '/v2/health'));
+    expect([response.statusCode, response.headers.allow]).toEqual([405, 'GET, HEAD']);
+    expect((await handler(request('GET', '/v2/nothing-here'))).statusCode).toBe(404);
   });
 });

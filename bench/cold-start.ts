@@ -25,7 +25,8 @@
  * like them) has a trivial handler with nothing in it as its floor; a bytes
  * ratio against ~200 bytes says nothing, so its bytes goal is the floor plus
  * 4 KB (issue 18), its import goal the same 1.25×. The fallback of the
- * `$default` route is one of them: it holds the route table and no client.
+ * `$default` route is one of them: no client, and the route keys it answers
+ * from are a file beside its bundle, read on the first request, not at import.
  *
  * Import time: a fresh `node` process imports the bundle from a directory
  * that holds nothing else (as Lambda loads it) and reports
@@ -111,7 +112,7 @@ export function stackFunctions(projectRoot: string): FunctionEntry[] {
     kind: 'route',
     declared: { ...NO_CLIENT, dynamodb: route.access !== 'public', presign: route.reportsBucket === 'presign' },
   }));
-  // The `$default` route's function: the route table and no client, so its floor is the empty handler.
+  // The `$default` route's function: no client, so its floor is the empty handler.
   entries.push({
     name: FALLBACK_FUNCTION.name,
     handler: FALLBACK_FUNCTION.handler,

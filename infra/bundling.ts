@@ -7,6 +7,7 @@ import { Duration } from 'aws-cdk-lib';
 import { Architecture, Runtime } from 'aws-cdk-lib/aws-lambda';
 import { type BundlingOptions, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { OPENAPI_FILE, RENDERER_FILE, RENDERER_SOURCE } from '../lib/openapi/assets';
+import { FALLBACK_FUNCTION, ROUTE_KEYS_FILE } from '../lib/routes';
 
 export const FUNCTION_RUNTIME = Runtime.NODEJS_22_X;
 export const FUNCTION_ARCHITECTURE = Architecture.ARM_64;
@@ -32,6 +33,10 @@ export const FUNCTION_FILES: Readonly<Record<string, (inputDir: string, outputDi
   openapi: (inputDir, outputDir) => [`cd "${inputDir}" && node_modules/.bin/tsx infra/openapi.ts "${join(outputDir, OPENAPI_FILE)}"`],
   // The docs page's renderer, as the redoc package ships it.
   docsRenderer: (inputDir, outputDir) => [`cp "${join(inputDir, RENDERER_SOURCE)}" "${join(outputDir, RENDERER_FILE)}"`],
+  // The route keys of this checkout: the methods and paths the fallback tells 404 from 405 by.
+  [FALLBACK_FUNCTION.handler]: (inputDir, outputDir) => [
+    `cd "${inputDir}" && node_modules/.bin/tsx infra/route-keys.ts "${join(outputDir, ROUTE_KEYS_FILE)}"`,
+  ],
 };
 
 export function functionBundling(handler?: string): BundlingOptions {

@@ -613,16 +613,20 @@ export function servedMethods(route: Route): ServedMethod[] {
   return route.method === 'GET' ? ['GET', 'HEAD'] : [route.method];
 }
 
+/** A route key as API Gateway writes it: a served method, a space, a served path. */
+export type RouteKey = `${ServedMethod} ${string}`;
+
 /** Every route key (`GET /v2/users`, `HEAD /v2/users.json`, ...) a route is served under, as API Gateway writes them. */
-export function routeKeys(route: Route): string[] {
-  return servedMethods(route).flatMap((method) => servedPaths(route).map((path) => `${method} ${path}`));
+export function routeKeys(route: Route): RouteKey[] {
+  return servedMethods(route).flatMap((method) => servedPaths(route).map((path): RouteKey => `${method} ${path}`));
 }
 
 /**
  * The function that answers every request no route key matches: API
  * Gateway's `$default` route on AWS, and the local gateway's fallback. It
- * reads this table, so routes added to it are covered with nothing more: 405
- * `method-not-allowed` with `Allow` on a path some route serves, else 404.
+ * reads the route keys of this table (ROUTE_KEYS_FILE), so routes added to it
+ * are covered with nothing more: 405 `method-not-allowed` with `Allow` on a
+ * path some route serves, else 404.
  */
 export const FALLBACK_FUNCTION = {
   name: 'Fallback',
@@ -631,3 +635,11 @@ export const FALLBACK_FUNCTION = {
   routeKey: '$default',
   summary: 'Answers requests no route matches: 404, or 405 with Allow on a path served with other methods',
 } as const;
+
+/**
+ * The fallback function's data: `routes.flatMap(routeKeys)` as JSON, written
+ * next to its bundle by the build (infra/bundling.ts), so the function
+ * carries the methods and paths it needs as a file it reads on first use, not
+ * the whole table (summaries, access, ...) as code loaded at every cold start.
+ */
+export const ROUTE_KEYS_FILE = 'route-keys.json';

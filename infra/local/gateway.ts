@@ -20,7 +20,7 @@ import { problemResponse } from '../../lib/http/problem';
 import type { HttpResponse } from '../../lib/http/response';
 import { createRouter } from '../../lib/http/router';
 import type { ProblemSlug } from '../../lib/problems';
-import { FALLBACK_FUNCTION, routes as routeTable, type Route } from '../../lib/routes';
+import { FALLBACK_FUNCTION, routeKeys, routes as routeTable, type Route } from '../../lib/routes';
 import { verifyScimToken } from '../../lib/scim/tokens';
 import { createAuthenticator, type Principal } from './auth';
 import { buildEvent, lambdaContext, MAX_REQUEST_BYTES, PayloadTooLarge, readBody, type GatewayEvent } from './event';
@@ -138,8 +138,8 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
   const host = options.host ?? '127.0.0.1';
   const routes = options.routes ?? routeTable;
   const router = createRouter(routes);
-  // The same code as functions/fallback.ts, over the gateway's own routes (a test's fixture, or the table).
-  const fallback = fallbackHandler(routes);
+  // The same code as functions/fallback.ts, over the route keys of the gateway's own routes (a test's fixture, or the table).
+  const fallback = fallbackHandler(() => routes.flatMap(routeKeys));
   const authenticate = createAuthenticator(options.tokens);
   const loadHandler = options.loadHandler ?? defaultHandlerLoader();
 

@@ -2,10 +2,10 @@
  * Route matching as API Gateway (HTTP API) does it: every route key of the
  * route table (lib/routes.ts routeKeys: each served method on each served
  * path), literal segments before parameters, path parameters decoded. The
- * local gateway routes requests with it, and the fallback function
- * (functions/fallback.ts) asks it which methods a path is served with.
+ * local gateway routes requests with it, and the fallback (fallback.ts) asks
+ * it which methods route keys serve on a path.
  */
-import { servedMethods, servedPaths, type Route, type ServedMethod } from '../routes';
+import { servedMethods, servedPaths, type Route, type RouteKey, type ServedMethod } from '../routes';
 
 export interface CompiledRoute {
   route: Route;
@@ -18,7 +18,10 @@ export interface CompiledRoute {
   specificity: number[];
 }
 
-function compile(route: Route, servedPath: string): CompiledRoute {
+/** How a served path (`/v2/users/{user_id}`) matches a request path. */
+type PathPattern = Pick<CompiledRoute, 'pattern' | 'paramNames' | 'specificity'>;
+
+function compilePath(servedPath: string): PathPattern {
   const paramNames: string[] = [];
   const specificity: number[] = [];
   const source = servedPath
@@ -31,7 +34,11 @@ function compile(route: Route, servedPath: string): CompiledRoute {
       return '([^/]+)';
     })
     .join('/');
-  return { route, servedPath, methods: servedMethods(route), pattern: new RegExp(`^${source}$`), paramNames, specificity };
+  return { pattern: new RegExp(`^${source}$`), paramNames, specificity };
+}
+
+function compile(route: Route, servedPath: string): CompiledRoute {
+  return { route, servedPath, methods: servedMethods(route), ...compilePath(servedPath) };
 }
 
 function escapeRegExp(text: string): string {
@@ -58,11 +65,7 @@ export interface RouteMatch {
 export interface Router {
   /** The route that serves `method` on `rawPath`, as API Gateway picks it; undefined when none does. */
   match(method: string, rawPath: string): RouteMatch | undefined;
-  /** Every method some route serves on `rawPath`, in a stable order (empty: no route knows the path). */
-  allowedMethods(rawPath: string): ServedMethod[];
 }
-
-const METHOD_ORDER: readonly ServedMethod[] = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'];
 
 export function createRouter(routes: readonly Route[]): Router {
   const compiled = routes.flatMap((route) => servedPaths(route).map((path) => compile(route, path))).sort(bySpecificity);
@@ -81,10 +84,24 @@ export function createRouter(routes: readonly Route[]): Router {
       }
       return undefined;
     },
-    allowedMethods(rawPath) {
-      const allowed = new Set(compiled.filter((candidate) => candidate.pattern.test(rawPath)).flatMap((candidate) => candidate.methods));
-      return METHOD_ORDER.filter((method) => allowed.has(method));
-    },
+  };
+}
+
+const METHOD_ORDER: readonly ServedMethod[] = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'];
+
+/**
+ * Every method the route keys serve on a request path, in a stable order
+ * (empty: no key knows the path). Route keys, not routes: they are all the
+ * fallback needs, and all its bundle carries (lib/routes.ts ROUTE_KEYS_FILE).
+ */
+export function allowedMethodsFor(routeKeys: readonly RouteKey[]): (rawPath: string) => ServedMethod[] {
+  const keys = routeKeys.map((key) => {
+    const [method, path] = key.split(' ') as [ServedMethod, string];
+    return { method, pattern: compilePath(path).pattern };
+  });
+  return (rawPath) => {
+    const allowed = new Set(keys.filter((key) => key.pattern.test(rawPath)).map((key) => key.method));
+    return METHOD_ORDER.filter((method) => allowed.has(method));
   };
 }
 

@@ -243,9 +243,15 @@ export function resolvePath(resource: 'User' | 'Group', path: string): Attribute
   return undefined;
 }
 
-/** RFC 7643's attributes (§4.1, §4.2, §4.3) that the service does not keep: accepted in a PATCH path, and ignored. */
-const STANDARD_UNKEPT: Record<'User' | 'Group', string[]> = {
-  User: [
+/**
+ * RFC 7643's attributes (§4.1, §4.2, §4.3) that the service does not keep,
+ * lowercased: accepted in a PATCH path, and ignored. Made when asked, not at
+ * import: esbuild keeps a module-level list built with a call or templates in
+ * every bundle of this module, and the discovery routes' bundles never use it.
+ */
+function standardUnkept(resource: 'User' | 'Group'): string[] {
+  if (resource === 'Group') return [];
+  return [
     'displayName',
     'nickName',
     'profileUrl',
@@ -266,9 +272,8 @@ const STANDARD_UNKEPT: Record<'User' | 'Group', string[]> = {
     `${ENTERPRISE_SCHEMA}:organization`,
     `${ENTERPRISE_SCHEMA}:division`,
     `${ENTERPRISE_SCHEMA}:manager`,
-  ].map((name) => name.toLowerCase()),
-  Group: [],
-};
+  ].map((name) => name.toLowerCase());
+}
 
 /**
  * Whether a path that resolvePath does not know is still one an identity
@@ -288,7 +293,7 @@ export function isStandardButUnkept(resource: 'User' | 'Group', path: string): b
   const named = unprefixed.split('[')[0];
   const colon = named.lastIndexOf(':');
   const top = named.slice(0, colon + 1) + named.slice(colon + 1).split('.')[0];
-  if (STANDARD_UNKEPT[resource].includes(top)) return true;
+  if (standardUnkept(resource).includes(top)) return true;
   return resolvePath(resource, top) !== undefined && top !== unprefixed;
 }
 

@@ -1,5 +1,5 @@
 /**
- * The documentation functions as they deploy: bundled with the stack's
+ * The documentation functions and the fallback as they deploy: bundled with the stack's
  * esbuild options, with the files their bundling makes beside the bundle
  * (infra/bundling.ts FUNCTION_FILES), and run by plain Node from a directory
  * that holds nothing else, as Lambda runs them.
@@ -14,7 +14,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { FUNCTION_FILES, functionBundling } from '../../infra/bundling';
 import { RENDERER_FILE, RENDERER_SOURCE } from '../../lib/openapi/assets';
 import { generateDocument } from '../../lib/openapi/generate';
-import { FALLBACK_FUNCTION, routes } from '../../lib/routes';
+import { FALLBACK_FUNCTION, ROUTE_KEYS_FILE, routeKeys, routes } from '../../lib/routes';
 
 const projectRoot = fileURLToPath(new URL('../../', import.meta.url));
 const directories: string[] = [];
@@ -60,7 +60,7 @@ const event = (headers: Record<string, string> = {}) => ({ headers, requestConte
 
 describe('documentation functions as deployed', () => {
   it('has no extra files for other functions', () => {
-    expect(Object.keys(FUNCTION_FILES).sort()).toEqual(['docsRenderer', 'openapi']);
+    expect(Object.keys(FUNCTION_FILES).sort()).toEqual(['docsRenderer', FALLBACK_FUNCTION.handler, 'openapi']);
     expect(functionBundling('getUser').commandHooks).toBeUndefined();
     expect(functionBundling().commandHooks).toBeUndefined();
   });
@@ -100,11 +100,22 @@ describe('documentation functions as deployed', () => {
 });
 
 describe('the fallback function as deployed', () => {
-  it('is a small bundle with no AWS client that answers 404 and 405 from the route table', async () => {
-    const { dir, bytes } = await bundle(FALLBACK_FUNCTION.handler);
-    // Its size is its cold start: the route table and the problem shapes, nothing else.
-    expect(bytes).toBeLessThan(16 * 1024);
-    expect(readFileSync(join(dir, 'index.mjs'), 'utf8')).not.toMatch(/@aws-sdk|DynamoDBClient|S3Client/);
+  let deployed: Promise<{ dir: string; bytes: number }> | undefined;
+  const fallbackBundle = () => (deployed ??= bundle(FALLBACK_FUNCTION.handler));
+
+  it('ships with the route keys of the route table, which the API has as its routes', async () => {
+    const { dir } = await fallbackBundle();
+    // The stack test checks the API's routes are these same keys (plus `$default`).
+    expect(JSON.parse(readFileSync(join(dir, ROUTE_KEYS_FILE), 'utf8'))).toEqual(routes.flatMap(routeKeys));
+  }, 60_000);
+
+  it('is a small bundle with no AWS client and no route table that answers 404 and 405 from the route keys', async () => {
+    const { dir, bytes } = await fallbackBundle();
+    // Its size is its cold start: the problem shapes and path matching, nothing else (the keys are a file beside it).
+    expect(bytes).toBeLessThan(6 * 1024);
+    const code = readFileSync(join(dir, 'index.mjs'), 'utf8');
+    expect(code).not.toMatch(/@aws-sdk|DynamoDBClient|S3Client/);
+    expect(routes.filter((route) => code.includes(route.summary)).map((route) => route.operationId)).toEqual([]);
     const answer = (method: string, path: string) =>
       invoke(dir, { rawPath: path, requestContext: { requestId: 't', http: { method, path } } });
     const missing = answer('GET', '/v2/nothing-here');

@@ -4,12 +4,14 @@
  * task is idempotent and safe to run while requests are in flight.
  */
 import { healBulkMoves } from './departments/bulk-move/heal';
+import { healGroupChanges } from './groups/bulk-change';
 import { sweepDeletedGroups } from './groups/cleanup';
 import { backfillLists } from './lists/migration';
 import { repairReports } from './reports/jobs';
 
 export interface MaintenanceReport {
   healed_bulk_moves: number;
+  healed_group_changes: number;
   repaired_reports: number;
   swept_groups: number;
   /** Items the list backfill visited (0 once the table is ready). */
@@ -19,6 +21,7 @@ export interface MaintenanceReport {
 export async function runMaintenance(now = Date.now()): Promise<MaintenanceReport> {
   return {
     healed_bulk_moves: await healBulkMoves(now),
+    healed_group_changes: await healGroupChanges(now),
     repaired_reports: await repairReports(now),
     swept_groups: await sweepDeletedGroups({ now }),
     // 40 s of a 60 s function (lib/background.ts): the repairs above take a few seconds.

@@ -767,7 +767,9 @@ export function g4Transaction(table: string, groupId: string, generation: string
         TableName: table,
         Key: rawKeys.group(groupId),
         UpdateExpression: 'SET #updated_at = :now ADD #user_count :delta, #version :one',
-        ConditionExpression: '(attribute_exists(#pk)) AND (#generation = :generation) AND (#state = :active) AND (#user_count <= :most)',
+        // Not while a large change of the group's members is being applied (lib/groups/bulk-change.ts).
+        ConditionExpression:
+          '(attribute_exists(#pk)) AND (#generation = :generation) AND (#state = :active) AND (attribute_not_exists(#change_id)) AND (#user_count <= :most)',
         ExpressionAttributeNames: {
           '#updated_at': 'updated_at',
           '#user_count': 'user_count',
@@ -775,6 +777,7 @@ export function g4Transaction(table: string, groupId: string, generation: string
           '#pk': 'pk',
           '#generation': 'generation',
           '#state': 'state',
+          '#change_id': 'change_id',
         },
         ExpressionAttributeValues: {
           ':now': at,

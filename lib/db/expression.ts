@@ -85,12 +85,6 @@ export class Update extends Expression {
     return this;
   }
 
-  /** Sets an attribute to an expression written with placeholders, e.g. `${u.value(9)} - ${u.name('taken')}`. */
-  setTo(attribute: string, expression: string): this {
-    this.sets.push(`${this.name(attribute)} = ${expression}`);
-    return this;
-  }
-
   /** Sets every attribute of `fields`. */
   setAll(fields: Record<string, unknown>): this {
     for (const [attribute, value] of Object.entries(fields)) this.set(attribute, value);

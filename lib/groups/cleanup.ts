@@ -30,6 +30,7 @@ import {
   deleteGroupWrite,
   deletePendingGroupWrite,
   findGroupItems,
+  isChanging,
   isPublished,
   stalePendingGroups,
   toGroup,
@@ -45,7 +46,7 @@ import {
   membershipDeletes,
 } from '../store/memberships';
 import { addCounters, GROUPS_COUNTER } from '../store/stats';
-import { getGroup, groupAudit, groupNotFound, groupTuning, releaseIdentity } from './groups';
+import { getGroup, groupAudit, groupBusy, groupNotFound, groupTuning, releaseIdentity } from './groups';
 
 /** The actor recorded for changes the sweeper makes on its own (abandoning a dead G3). */
 const MAINTENANCE: ChangeContext = { actor: 'maintenance', operationId: 'sweepDeletedGroups', requestId: 'maintenance' };
@@ -62,6 +63,7 @@ function groupDelete(group: StoredGroup, condition: { version?: number; ifMatch:
   return deleteGroupWrite(group, condition.version, (stored) => {
     if (!isPublished(stored)) return condition.goneIsStale ? new StaleReadError() : groupNotFound(group.id);
     if (stored.generation !== group.generation) return new StaleReadError();
+    if (isChanging(stored)) return groupBusy(group.id);
     return condition.ifMatch ? preconditionFailed() : new StaleReadError();
   });
 }
@@ -164,7 +166,7 @@ export async function abandonPendingGroup(
 }
 
 /** Best effort: the answer does not wait for more than `inlineSweepMembers` memberships, nor fail when the sweep does. */
-export async function sweepBeforeAnswering(groups: Array<{ group: GroupRef; members: number }>): Promise<void> {
+async function sweepBeforeAnswering(groups: Array<{ group: GroupRef; members: number }>): Promise<void> {
   const members = groups.reduce((sum, g) => sum + g.members, 0);
   if (groups.length === 0 || members > groupTuning.inlineSweepMembers) return;
   try {
@@ -207,16 +209,14 @@ async function abandonStalePendingGroups(now: number): Promise<number> {
 
 /**
  * The maintenance job: abandons pending groups whose creator died, then
- * removes the memberships of every deleted group and of every generation
- * whose writer died before its commit (lib/groups/rewrite.ts), found by an
- * index Query of the markers due, never a Scan. Safe to run at any time, in parallel
+ * removes the memberships of every deleted group (found by an index Query of
+ * the cleanup markers, never a Scan). Safe to run at any time, in parallel
  * with itself and after a crash. Answers how many deleted (or abandoned)
  * groups it finished. `now` is for tests (to expire leases).
  */
 export async function sweepDeletedGroups(options: { now?: number } = {}): Promise<number> {
-  const now = options.now ?? Date.now();
-  const abandoned = await abandonStalePendingGroups(now);
-  const markers = await cleanupMarkers(new Date(now).toISOString());
+  const abandoned = await abandonStalePendingGroups(options.now ?? Date.now());
+  const markers = await cleanupMarkers();
   await forEachConcurrently(markers, 4, async (group) => {
     await sweepGroup(group);
   });

@@ -32,7 +32,8 @@
  *   can land after the roll-back.
  */
 import type { ChangeContext } from '../audit/context';
-import { transactWrite, withFreshRead } from '../db/transact';
+import { forEachConcurrently } from '../db/batch';
+import { transactWrite, withFreshRead, type Write } from '../db/transact';
 import { newId } from '../ids';
 import { log } from '../log';
 import { conflict, Problem, validationError } from '../problems';
@@ -44,6 +45,7 @@ import {
   newGroupItem,
   publishGroupWrite,
   toGroup,
+  type GroupRef,
   type NewGroupFields,
   type StoredGroup,
 } from '../store/groups';
@@ -62,8 +64,7 @@ import {
   RESERVED_GROUP_IDS,
   sortMembers,
 } from './groups';
-import { memberWrites, writeMembersInSteps } from './member-steps';
-import { MissingUserError } from './members';
+import { MissingUserError, newMembership, userCheckWrite } from './members';
 
 export interface NewGroup {
   id?: string;
@@ -133,6 +134,9 @@ async function wouldCreate(fields: NewGroupFields, userCount: number): Promise<S
   return { ...toGroup(newGroupItem(fields, '', now, { state: 'active', user_count: userCount, version: 1 })), generation: '' };
 }
 
+const memberWrites = (group: GroupRef, userIds: string[], now: string): Write[] =>
+  userIds.flatMap((userId) => [userCheckWrite(userId, now), ...newMembership(group, userId, now)]);
+
 /** Up to `singleTransactionUsers` users: everything in one transaction. */
 async function createAtOnce(ctx: ChangeContext, fields: NewGroupFields, userIds: string[]): Promise<StoredGroup> {
   return withFreshRead(async () => {
@@ -166,10 +170,14 @@ async function createInSteps(ctx: ChangeContext, fields: NewGroupFields, userIds
   await transactWrite([createGroupWrite(item, () => idTaken(fields.id)), ...claimIdentity(fields.id, fields.name, fields.external_id)]);
 
   try {
-    await writeMembersInSteps(ref, userIds, {
-      deadline: started + groupTuning.pendingLeaseMs / 2,
-      tooLong: () => conflict('Creating the group took too long; retry the request.'),
-      extra: (chunk, now) => [groupAudit(ctx, fields.id, { added_user_ids: chunk }, now)],
+    const chunks: string[][] = [];
+    for (let i = 0; i < userIds.length; i += groupTuning.chunkUsers) chunks.push(userIds.slice(i, i + groupTuning.chunkUsers));
+    await forEachConcurrently(chunks, groupTuning.chunkConcurrency, async (chunk) => {
+      if (Date.now() > started + groupTuning.pendingLeaseMs / 2) throw conflict('Creating the group took too long; retry the request.');
+      await withFreshRead(async () => {
+        const now = new Date().toISOString();
+        await transactWrite([...memberWrites(ref, chunk, now), groupAudit(ctx, fields.id, { added_user_ids: chunk }, now)]);
+      });
     });
     await publish(ctx, fields, generation, userIds.length);
   } catch (error) {

@@ -10,7 +10,7 @@
  * Where the rest lives: the group PATCH in update.ts, G3 in create.ts, G4/G5
  * and a deleted user's memberships in members.ts, G6/G7 and the sweeper in
  * cleanup.ts, memberships written in steps in member-steps.ts, and SCIM's
- * changes of more members than a transaction holds in rewrite.ts.
+ * changes of more members than a transaction holds in bulk-change.ts.
  */
 import type { ChangeContext } from '../audit/context';
 import { claimFor, releaseFor } from '../store/claims';
@@ -54,6 +54,8 @@ export const groupTuning = {
   inlineDeleteMembers: 48,
   /** G6/G7/rolled-back G3: up to this many memberships are swept before answering; more are left to sweepDeletedGroups. */
   inlineSweepMembers: 1000,
+  /** A large change of a group's members (bulk-change.ts) whose driver is silent this long is finished by the healer. */
+  changeLeaseMs: 60_000,
   /** A group still pending this long after its creation started is abandoned by the sweeper (a G3 runs for seconds). */
   pendingLeaseMs: 5 * 60_000,
 };
@@ -93,6 +95,10 @@ export function notAGroupMember(groupId: string, userIds: string[]): Problem {
 
 export const groupFull = (groupId: string) =>
   conflict(`Group "${groupId}" already holds ${MAX_GROUP_USERS} users, the most a group can hold.`, { limit: MAX_GROUP_USERS });
+
+/** A large change of the group's members is being applied (bulk-change.ts): other changes of them wait for it. */
+export const groupBusy = (groupId: string) =>
+  conflict(`The members of group "${groupId}" are being changed by another request; retry in a few seconds.`);
 
 export const nameTaken = (name: string) =>
   conflict(`A group named "${name}" already exists (names are compared case-insensitively).`, { field: 'name' });

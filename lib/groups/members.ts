@@ -29,18 +29,10 @@ import type { ChangeContext } from '../audit/context';
 import { isSignal, signal, StaleReadError } from '../db/errors';
 import { isConditionFailure, MAX_TRANSACTION_ITEMS, transactWrite, withFreshRead, type Write } from '../db/transact';
 import { conflict, notFound, Problem } from '../problems';
-import {
-  countMembersWrite,
-  findGroupItem,
-  findGroupItems,
-  isPublished,
-  leaveNextGenerationWrite,
-  nextGenerationOf,
-  type GroupRef,
-} from '../store/groups';
+import { countMembersWrite, findGroupItem, findGroupItems, isChanging, isPublished, type GroupRef } from '../store/groups';
 import { membershipDeletes, membershipPuts, userMemberships } from '../store/memberships';
 import { findUser, lockGroupAdditions as lockUser, unlockGroupAdditions as unlockUser, userCheck, type StoredUser } from '../store/users';
-import { groupAudit, groupFull, groupNotFound, MAX_GROUP_USERS, notAGroupMember } from './groups';
+import { groupAudit, groupBusy, groupFull, groupNotFound, MAX_GROUP_USERS, notAGroupMember } from './groups';
 
 /** Raised by a write whose user vanished under it; G3 turns it into `missing_user_ids`. */
 export class MissingUserError extends Problem {
@@ -97,6 +89,7 @@ export function groupCountWrite(group: GroupRef, delta: number, now: string, opt
     // A removal for a user being deleted reads again: the group may just have gone (its memberships go differently then).
     if (!options.published) return new StaleReadError();
     if (!isPublished(stored) || stored.generation !== group.generation) return groupNotFound(group.id);
+    if (isChanging(stored)) return groupBusy(group.id);
     if (delta > 0 && Number(stored.user_count) + delta > MAX_GROUP_USERS) return groupFull(group.id);
     return new StaleReadError();
   });
@@ -165,10 +158,8 @@ export async function removeUserFromGroup(ctx: ChangeContext, groupId: string, u
  * transactions of their own, since a user may be in more groups than one
  * transaction holds. A membership of a group that still exists (published,
  * or pending in a running G3) goes with that group's `user_count` and an
- * audit entry (4 items); one of a generation a large change is still
- * writing goes with a note on the group that the commit counts one member
- * less (3 items); one of a deleted group whose memberships the sweeper has
- * not removed yet just goes (2 items): a generation, once deleted, never
+ * audit entry (4 items); one of a deleted group whose memberships the sweeper
+ * has not removed yet just goes (2 items): a generation, once deleted, never
  * comes back, so nothing can race it. The caller has locked additions
  * first (lockGroupAdditions), so what the Query finds is all there is; it
  * stops starting transactions after `deadline`. Answers whether anything
@@ -181,10 +172,6 @@ export async function leaveAllGroups(ctx: ChangeContext, userId: string, deadlin
   const now = new Date().toISOString();
   const parts = memberships.map((membership) => {
     const group = groups.get(membership.id);
-    // A generation a large change is writing (rewrite.ts) counts its members at its commit, less those that left.
-    if (nextGenerationOf(group) === membership.generation) {
-      return [...membershipDeletes(membership, userId), leaveNextGenerationWrite(membership, () => new StaleReadError())];
-    }
     if (group?.generation !== membership.generation) return membershipDeletes(membership, userId);
     return [
       groupCountWrite(membership, -1, now, { published: false }),

@@ -1,21 +1,21 @@
 /**
  * SCIM's /Groups: groups of the service (G1–G7) as SCIM resources. A PUT or
  * PATCH is one change — name, external id and members together — all or
- * nothing:
+ * nothing. Only who is not a member yet is added and only who is one
+ * removed (an identity provider retries); a PUT's members are the difference
+ * with who is there. Then:
  *
- * - up to `singleTransactionMemberChanges` (30) members added or removed: one transaction of
- *   their membership items with the group's `user_count` and version (the
- *   version read, so a concurrent change makes it read again);
- * - every member removed (Entra's `remove members` without a value, or a
- *   replace of `members`): the group starts a new generation, the old one's
- *   memberships swept later (as a deleted group's are), with the members the
- *   replace names written into the new one in the same transaction;
- * - more than that: the members the group is to have are written into a
- *   new generation in steps and the group switches to it with one
- *   conditional write (lib/groups/rewrite.ts).
- *
- * Adding a member already there, or removing one that is not, changes
- * nothing (an identity provider retries).
+ * - up to `singleTransactionMemberChanges` (30) members added or removed:
+ *   one transaction of their membership items with the group's `user_count`
+ *   and version (the version read, so a concurrent change makes it read
+ *   again);
+ * - a replace by no more members than that, of a group that differs by
+ *   more (Entra's `remove members` without a value, or a PUT of a few): the
+ *   group starts a new generation, the old one's memberships swept later (as
+ *   a deleted group's are), with the members written into the new one in the
+ *   same transaction;
+ * - any other change of more members: decided in one transaction and
+ *   applied in parts (lib/groups/bulk-change.ts).
  */
 import type { ChangeContext } from '../audit/context';
 import { StaleReadError } from '../db/errors';
@@ -26,6 +26,7 @@ import {
   claimName,
   getGroup,
   groupAudit,
+  groupBusy,
   groupFull,
   groupNotFound,
   groupTuning,
@@ -35,13 +36,13 @@ import {
   releaseName,
 } from '../groups/groups';
 import { deleteGroup } from '../groups/cleanup';
-import { rewriteMembers } from '../groups/rewrite';
+import { changeGroupMembersInParts } from '../groups/bulk-change';
 import { MissingUserError, newMembership, userCheckWrite } from '../groups/members';
 import { newId } from '../ids';
 import { notFound, preconditionFailed } from '../problems';
 import { claimHolder } from '../store/claims';
 import { findGroupNameClaim } from '../store/group-names';
-import { changeGroupWrite, findGroupItem, groupList, isPublished, toGroup, type StoredGroup } from '../store/groups';
+import { changeGroupWrite, findGroupItem, groupList, isChanging, isPublished, toGroup, type StoredGroup } from '../store/groups';
 import { queryPage } from '../db/query';
 import { cleanupMarkerPut, membersAmong, membershipDeletes, memberIds } from '../store/memberships';
 import { foldCase } from '../text';
@@ -97,33 +98,29 @@ async function changeGroupAsRead(ctx: ChangeContext, id: string, changes: GroupC
   const before = await getGroup(id);
   if (expectedVersion !== undefined && expectedVersion !== before.version) throw preconditionFailed();
   const now = new Date().toISOString();
-  // Every member is read when the change may not fit one transaction: a rewrite writes them all.
-  const large = changes.adds.size + changes.removes.size > groupTuning.singleTransactionMemberChanges;
-  const current = changes.clear || large ? await memberIds(before) : [];
-  // Replacing the members by exactly those the group has changes nothing of its members (a retried PUT).
-  const sameMembers = changes.clear && current.length === changes.adds.size && current.every((u) => changes.adds.has(u));
-  const startsOver = changes.clear && !sameMembers;
-  // A new generation is written whole; otherwise only who is not there yet is added, and only who is there removed.
-  const present = changes.clear || large ? new Set(current) : await membersAmong(before, [...changes.adds, ...changes.removes]);
-  const adds = startsOver ? [...changes.adds] : [...changes.adds].filter((u) => !present.has(u));
-  const removes = [...changes.removes].filter((u) => present.has(u));
+  const limit = groupTuning.singleTransactionMemberChanges;
+  // Only who is not there yet is added, and only who is there removed; a replace is the difference with who is there.
+  let adds: string[];
+  let removes: string[];
+  let current: string[] = [];
+  if (changes.clear) {
+    current = await memberIds(before);
+    const present = new Set(current);
+    adds = [...changes.adds].filter((u) => !present.has(u));
+    removes = current.filter((u) => !changes.adds.has(u));
+  } else {
+    const present = await membersAmong(before, [...changes.adds, ...changes.removes]);
+    adds = [...changes.adds].filter((u) => !present.has(u));
+    removes = [...changes.removes].filter((u) => present.has(u));
+  }
+  // A replace that differs by more than a transaction holds, by members that fit one, starts a new generation.
+  const startsOver = changes.clear && adds.length + removes.length > limit && changes.adds.size <= limit;
+  if (startsOver) [adds, removes] = [[...changes.adds], []]; // the old generation goes whole
   const name = changes.name !== undefined && changes.name !== before.name ? changes.name : undefined;
   const externalId = changes.external_id !== undefined && changes.external_id !== before.external_id ? changes.external_id : undefined;
   if (!startsOver && adds.length === 0 && removes.length === 0 && name === undefined && externalId === undefined) return before;
-
-  if (adds.length + removes.length > groupTuning.singleTransactionMemberChanges) {
-    const leaving = new Set(removes);
-    const members = startsOver ? adds : [...current.filter((u) => !leaving.has(u)), ...adds];
-    const staying = new Set(members);
-    return rewriteMembers(ctx, {
-      group: before,
-      members,
-      added: members.filter((u) => !present.has(u)),
-      removed: current.filter((u) => !staying.has(u)),
-      name,
-      external_id: externalId,
-      expectedVersion,
-    });
+  if (!startsOver && adds.length + removes.length > limit) {
+    return changeGroupMembersInParts(ctx, { group: before, adds, removes, name, external_id: externalId, expectedVersion });
   }
 
   const generation = startsOver ? newId() : before.generation;
@@ -140,6 +137,7 @@ async function changeGroupAsRead(ctx: ChangeContext, id: string, changes: GroupC
       MAX_GROUP_USERS,
       (stored) => {
         if (!isPublished(stored)) return groupNotFound(id);
+        if (isChanging(stored)) return groupBusy(id);
         if (adds.length > removes.length && Number(stored.user_count) + adds.length - removes.length > MAX_GROUP_USERS)
           return groupFull(id);
         return expectedVersion !== undefined && Number(stored.version) !== expectedVersion ? preconditionFailed() : new StaleReadError();

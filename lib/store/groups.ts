@@ -12,17 +12,17 @@
  * (`pending`) in GROUPS#PENDING, sorted by the time its creator is presumed
  * dead (byName; groupsByCount holds it there too, unread).
  *
- * A large change of the members (lib/groups/rewrite.ts) writes a new
- * generation beside the group's: `next_generation` names it until its commit
- * (with `next_lease_until`, and `next_removed`, the members it lost to user
- * deletions meanwhile).
+ * While a change of more members than one transaction holds is applied
+ * (lib/groups/bulk-change.ts), the group holds its id as `change_id`: every
+ * other change of its members or its deletion waits (409) until it is done;
+ * only a user's deletion may still take the user out.
  */
 import { batchGetItems } from '../db/batch';
 import { Condition, Update } from '../db/expression';
-import { getItem, updateItem } from '../db/items';
+import { getItem } from '../db/items';
 import { queryStream, startsWithOneOf, type Filter, type IndexQuery } from '../db/query';
 import { INDEXES, type Item, type Key } from '../db/table';
-import { isConditionFailure, put, remove, update, type Explain, type Write } from '../db/transact';
+import { put, remove, update, type Explain, type Write } from '../db/transact';
 import type { GroupSummary } from '../schemas/responses';
 import { foldCase, nameSortKey } from '../text';
 import { creationSortKey } from './creation-order';
@@ -102,6 +102,9 @@ export function toGroup(item: Item): StoredGroup {
   };
 }
 
+/** Whether a large change of the group's members is being applied (store/group-changes.ts). */
+export const isChanging = (item: Item | undefined): boolean => typeof item?.change_id === 'string';
+
 /** A group that exists for the API: published (a pending group is still being created by a G3). */
 export const isPublished = (item: Item | undefined): item is Item => item?.state === 'active';
 
@@ -171,7 +174,8 @@ export function countMembersWrite(
     .add('version', 1)
     .whenExists()
     .whenEquals('generation', group.generation);
-  if (options.published) changes.whenEquals('state', 'active');
+  // A user's deletion (not `published`) may take its user out while a large change is applied; nothing else may.
+  if (options.published) changes.whenEquals('state', 'active').whenAbsent('change_id');
   if (delta > 0) changes.when(`${changes.name('user_count')} <= ${changes.value(options.maxUsers - delta)}`);
   return update(groupKey(group.id), changes, { explain, returnOld: true });
 }
@@ -200,86 +204,52 @@ export function changeGroupWrite(
     changes.add('user_count', change.delta);
     if (change.delta > 0) changes.when(`${changes.name('user_count')} <= ${changes.value(maxUsers - change.delta)}`);
   }
-  changes.whenEquals('state', 'active').whenEquals('generation', group.generation).whenEquals('version', group.version);
-  return update(groupKey(group.id), changes, { explain, returnOld: true });
-}
-
-// --- a new generation written in steps (lib/groups/rewrite.ts) -----------------
-
-/** The generation a large change of the members is being written into, if one is open. */
-export const nextGenerationOf = (item: Item | undefined): string | undefined =>
-  typeof item?.next_generation === 'string' ? item.next_generation : undefined;
-
-/**
- * Opens `next` as the generation a large change of the members is written
- * into, on the group as read (published, its generation and version), unless
- * another such change holds it until a lease not yet passed. Bumps nothing:
- * the group is unchanged until the commit.
- */
-export function openNextGenerationWrite(
-  group: GroupRef & { version: number },
-  next: { generation: string; leaseUntil: string },
-  now: string,
-  explain: Explain,
-): Write {
-  const changes = new Update()
-    .setAll({ next_generation: next.generation, next_lease_until: next.leaseUntil, next_removed: 0 })
+  changes
     .whenEquals('state', 'active')
     .whenEquals('generation', group.generation)
-    .whenEquals('version', group.version);
-  changes.when(`attribute_not_exists(${changes.name('next_generation')}) OR ${changes.name('next_lease_until')} < ${changes.value(now)}`);
+    .whenEquals('version', group.version)
+    .whenAbsent('change_id');
   return update(groupKey(group.id), changes, { explain, returnOld: true });
 }
 
 /**
- * The commit of a large change: the open generation becomes the group's,
- * with `users` members less those whose users were deleted meanwhile
- * (`next_removed`), conditional on nothing else having changed the group.
+ * The commit of a large change (lib/groups/bulk-change.ts): the group takes
+ * `change_id`, and its `user_count` moves by the whole change at once, ahead
+ * of the memberships; with the name and external id, on the version read.
  */
-export function commitNextGenerationWrite(
+export function commitGroupChangeWrite(
   group: GroupRef & { version: number },
-  change: { next: string; users: number; name?: string; external_id?: string | null },
+  change: { changeId: string; delta: number; name?: string; external_id?: string | null },
   now: string,
+  maxUsers: number,
   explain: Explain,
 ): Write {
-  const changes = new Update().setAll({ generation: change.next, updated_at: now }).add('version', 1);
-  changes.setTo('user_count', `${changes.value(change.users)} - ${changes.name('next_removed')}`);
+  const changes = new Update().setAll({ change_id: change.changeId, updated_at: now }).add('version', 1).add('user_count', change.delta);
   if (change.name !== undefined) {
     const { name, name_folded, gsi1sk } = listingAttributes({ id: group.id, name: change.name, state: 'active', created_at: '' });
     changes.setAll({ name, name_folded, gsi1sk });
   }
   if (change.external_id !== undefined) changes.set('external_id', change.external_id);
+  if (change.delta > 0) changes.when(`${changes.name('user_count')} <= ${changes.value(maxUsers - change.delta)}`);
   changes
-    .remove('next_generation', 'next_lease_until', 'next_removed')
     .whenEquals('state', 'active')
     .whenEquals('generation', group.generation)
     .whenEquals('version', group.version)
-    .whenEquals('next_generation', change.next);
+    .whenAbsent('change_id');
   return update(groupKey(group.id), changes, { explain, returnOld: true });
 }
 
-/**
- * Gives up an open generation that was never committed. Best effort: gone or
- * taken over already is fine, and a lease that passes frees it anyway.
- */
-export async function closeNextGeneration(groupId: string, next: string): Promise<void> {
-  const changes = new Update().remove('next_generation', 'next_lease_until', 'next_removed').whenEquals('next_generation', next);
-  try {
-    await updateItem(groupKey(groupId), changes);
-  } catch (error) {
-    if (!isConditionFailure(error)) throw error;
-  }
-}
+/** Corrects the count a change moved ahead, for a user that vanished before its part was applied. */
+export const correctChangeCountWrite = (groupId: string, changeId: string, delta: number): Write =>
+  update(groupKey(groupId), new Update().add('user_count', delta).whenEquals('change_id', changeId));
 
-/** A member of the open generation leaves it (its user is deleted): the commit counts one member less. */
-export function leaveNextGenerationWrite(group: GroupRef, explain: Explain): Write {
-  const changes = new Update().add('next_removed', 1).whenEquals('next_generation', group.generation);
-  return update(groupKey(group.id), changes, { explain });
-}
+/** The end of a large change: the group is free again (`explain` answers a group freed already). */
+export const finishGroupChangeWrite = (groupId: string, changeId: string, explain: Explain): Write =>
+  update(groupKey(groupId), new Update().remove('change_id').whenEquals('change_id', changeId), { explain });
 
 /** Deletes a published group of this generation (and version, when given). */
 export function deleteGroupWrite(group: GroupRef, version: number | undefined, explain: Explain): Write {
-  const condition = new Condition().whenEquals('state', 'active').whenEquals('generation', group.generation);
+  const condition = new Condition().whenEquals('state', 'active').whenEquals('generation', group.generation).whenAbsent('change_id');
   if (version !== undefined) condition.whenEquals('version', version);
   return remove(groupKey(group.id), condition, { explain, returnOld: true });
 }

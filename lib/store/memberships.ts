@@ -1,13 +1,11 @@
 /**
- * Group memberships, and the markers of generations whose memberships are
- * to be swept: of deleted groups, and of generations a large change was
- * writing when its writer died (due only once its lease has passed).
+ * Group memberships and the cleanup markers of deleted groups.
  *
  * | item                 | pk                    | sk                   | byName index                     |
  * |----------------------|-----------------------|----------------------|----------------------------------|
  * | member (group side)  | MEMBERS#<id>#<gen>    | USER#<user>          |                                  |
  * | member (user side)   | USER#<user>           | GROUP#<id>#<gen>     |                                  |
- * | cleanup marker       | GROUP#<id>            | CLEANUP#<gen>        | GROUPS#CLEANUP, <due>#<id>#<gen> |
+ * | cleanup marker       | GROUP#<id>            | CLEANUP#<gen>        | GROUPS#CLEANUP, <at>#<id>#<gen>  |
  *
  * A membership is two items, always written and deleted together: the
  * group's side (G1 reads a group's members with one consistent Query) and the
@@ -95,38 +93,23 @@ export async function deleteMemberships(group: GroupRef, userIds: string[]): Pro
 // --- cleanup markers ---------------------------------------------------------
 
 /** Marks a deleted generation whose memberships are still to be removed. */
-export const cleanupMarkerPut = (group: GroupRef, at: string): Write => markerPut(group, { deleted_at: at }, at);
-
-/**
- * Marks a generation being written in steps (lib/groups/rewrite.ts): due for
- * the sweeper only once `leaseUntil` has passed, when its writer is presumed
- * dead; its commit deletes the marker.
- */
-export const pendingGenerationMarkerPut = (group: GroupRef, leaseUntil: string): Write =>
-  markerPut(group, { pending_until: leaseUntil }, leaseUntil);
-
-/** The marker is listed by when it is due: the sweeper reads only those due (cleanupMarkers). */
-const markerPut = (group: GroupRef, attributes: Record<string, string>, dueAt: string): Write =>
+export const cleanupMarkerPut = (group: GroupRef, at: string): Write =>
   put({
     ...cleanupMarkerKey(group),
     type: 'group-cleanup',
     group_id: group.id,
     generation: group.generation,
-    ...attributes,
+    deleted_at: at,
     gsi1pk: CLEANUPS_PARTITION,
-    gsi1sk: `${dueAt}#${group.id}#${group.generation}`,
+    gsi1sk: `${at}#${group.id}#${group.generation}`,
   });
-
-export const cleanupMarkerDelete = (group: GroupRef): Write => remove(cleanupMarkerKey(group));
 
 export const deleteCleanupMarker = (group: GroupRef): Promise<void> => deleteItem(cleanupMarkerKey(group));
 
-/** Every generation whose memberships are to be removed and are due by `now`, oldest first. */
-export async function cleanupMarkers(now: string): Promise<GroupRef[]> {
+/** Every deleted generation whose memberships are still to be removed, oldest first. */
+export async function cleanupMarkers(): Promise<GroupRef[]> {
   const markers: GroupRef[] = [];
-  // `~` sorts after the `#` that follows the time in the key, so a marker due exactly `now` is in.
-  const due = { index: INDEXES.byName, partition: CLEANUPS_PARTITION, sortKeyBetween: { to: `${now}~` } };
-  for await (const marker of queryStream(due)) {
+  for await (const marker of queryStream({ index: INDEXES.byName, partition: CLEANUPS_PARTITION })) {
     markers.push({ id: String(marker.group_id), generation: String(marker.generation) });
   }
   return markers;

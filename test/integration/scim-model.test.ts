@@ -15,7 +15,7 @@
  * collisions — a userName taken, a member deleted, a department created by
  * SCIM and then used by the admin API — are frequent. Each run gets a fresh
  * table. A member PATCH that adds two new members or more takes the path
- * of changes too large for one transaction (lib/groups/rewrite.ts: the
+ * of changes too large for one transaction (lib/groups/bulk-change.ts: the
  * limit is lowered to one here), so both paths meet every other step.
  * FC_RUNS=<n> runs more than the default 12; FC_SEED replays.
  */

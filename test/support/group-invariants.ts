@@ -3,10 +3,12 @@
  * table scan: every group is published with its name claimed and index keys
  * right, its `user_count` equals its membership items, both items of every
  * membership exist, no membership belongs to a missing user, and none to a
- * missing group unless a cleanup marker says it is being removed.
+ * missing group unless a cleanup marker says it is being removed. A large
+ * change being applied (lib/groups/bulk-change.ts) is counted ahead.
  */
 import { claimKey } from '../../lib/store/claims';
 import { groupNameKey } from '../../lib/store/group-names';
+import { pendingMemberChanges } from '../../lib/store/group-changes';
 import { listingAttributes } from '../../lib/store/groups';
 import { cleanupMarkerKey, groupMemberKey, userGroupKey } from '../../lib/store/memberships';
 import { GROUPS_COUNTER } from '../../lib/store/stats';
@@ -73,9 +75,19 @@ export function groupViolations(items: Item[]): string[] {
     if (!present.has(keyOf(groupMemberKey({ id: side.group_id, generation: side.generation }, side.user_id))))
       violations.push(`user ${side.user_id}'s membership of group ${side.group_id} (${side.generation}) has no item on the group's side`);
   }
+  // A large change being applied has moved user_count ahead by what its parts have yet to add and remove.
+  const pending = pendingMemberChanges(items);
+  const openChanges = new Set(byType('group_change').map((change) => change.id as string));
   for (const group of groups.values()) {
     const members = counted.get(group.id) ?? 0;
-    if (group.user_count !== members) violations.push(`group ${group.id} counts user_count=${group.user_count} but has ${members}`);
+    const left = pending.get(`${group.id}#${group.generation}`) ?? { adds: [], removes: [] };
+    if (group.user_count !== members + left.adds.length - left.removes.length)
+      violations.push(
+        `group ${group.id} counts user_count=${group.user_count} but has ${members}` +
+          (left.adds.length + left.removes.length > 0 ? ` with ${left.adds.length} to add and ${left.removes.length} to remove` : ''),
+      );
+    if (group.change_id !== undefined && !openChanges.has(group.change_id))
+      violations.push(`group ${group.id} is held by change ${group.change_id}, which is not open`);
   }
   return violations;
 }

@@ -51,7 +51,7 @@ import {
   type GroupChangePart,
 } from '../store/group-changes';
 import {
-  commitGroupChangeWrite,
+  changeGroupWrite,
   correctChangeCountWrite,
   findGroupItem,
   finishGroupChangeWrite,
@@ -169,7 +169,7 @@ async function writeAll(writes: Write[]): Promise<void> {
 function commitWrites(ctx: ChangeContext, change: GroupMembersChange, changeId: string, now: string): Write[] {
   const { group, name, external_id: externalId } = change;
   const writes: Write[] = [
-    commitGroupChangeWrite(
+    changeGroupWrite(
       group,
       { changeId, delta: change.adds.length - change.removes.length, name, external_id: externalId },
       now,

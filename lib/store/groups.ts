@@ -184,16 +184,27 @@ export function countMembersWrite(
  * One change of a published group at the version read (SCIM's PUT and
  * PATCH): its name and external id, its `user_count` moved by `delta` —
  * or, when it starts a new generation (every member goes, those written
- * into the new one stay), set to `users`.
+ * into the new one stay), set to `users`. The commit of a large change moves
+ * the count ahead of the memberships its parts then write, and holds the
+ * group with `changeId` (lib/groups/bulk-change.ts). Never while another
+ * large change holds it.
  */
 export function changeGroupWrite(
   group: GroupRef & { version: number },
-  change: { name?: string; external_id?: string | null; delta?: number; newGeneration?: { generation: string; users: number } },
+  change: {
+    name?: string;
+    external_id?: string | null;
+    delta?: number;
+    newGeneration?: { generation: string; users: number };
+    /** The large change (lib/groups/bulk-change.ts) whose commit this is: the group holds it until the change is applied. */
+    changeId?: string;
+  },
   now: string,
   maxUsers: number,
   explain: Explain,
 ): Write {
   const changes = new Update().set('updated_at', now).add('version', 1);
+  if (change.changeId !== undefined) changes.set('change_id', change.changeId);
   if (change.name !== undefined) {
     const { name, name_folded, gsi1sk } = listingAttributes({ id: group.id, name: change.name, state: 'active', created_at: '' });
     changes.setAll({ name, name_folded, gsi1sk });
@@ -204,33 +215,6 @@ export function changeGroupWrite(
     changes.add('user_count', change.delta);
     if (change.delta > 0) changes.when(`${changes.name('user_count')} <= ${changes.value(maxUsers - change.delta)}`);
   }
-  changes
-    .whenEquals('state', 'active')
-    .whenEquals('generation', group.generation)
-    .whenEquals('version', group.version)
-    .whenAbsent('change_id');
-  return update(groupKey(group.id), changes, { explain, returnOld: true });
-}
-
-/**
- * The commit of a large change (lib/groups/bulk-change.ts): the group takes
- * `change_id`, and its `user_count` moves by the whole change at once, ahead
- * of the memberships; with the name and external id, on the version read.
- */
-export function commitGroupChangeWrite(
-  group: GroupRef & { version: number },
-  change: { changeId: string; delta: number; name?: string; external_id?: string | null },
-  now: string,
-  maxUsers: number,
-  explain: Explain,
-): Write {
-  const changes = new Update().setAll({ change_id: change.changeId, updated_at: now }).add('version', 1).add('user_count', change.delta);
-  if (change.name !== undefined) {
-    const { name, name_folded, gsi1sk } = listingAttributes({ id: group.id, name: change.name, state: 'active', created_at: '' });
-    changes.setAll({ name, name_folded, gsi1sk });
-  }
-  if (change.external_id !== undefined) changes.set('external_id', change.external_id);
-  if (change.delta > 0) changes.when(`${changes.name('user_count')} <= ${changes.value(maxUsers - change.delta)}`);
   changes
     .whenEquals('state', 'active')
     .whenEquals('generation', group.generation)

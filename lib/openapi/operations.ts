@@ -18,6 +18,10 @@ import type { $ZodType } from 'zod/v4/core';
 import type { ProblemSlug } from '../problems';
 import { ACCOUNT_ROLES, AUDIT_FILTER_ATTRIBUTES, NAMED_SORT_FIELDS, USER_FILTER_ATTRIBUTES, USER_SORT_FIELDS } from '../schemas/enums';
 import { MAX_RECIPIENTS } from '../reports/recipients';
+
+/** lib/groups/bulk-change.ts holds a group while it applies a large change of its members. */
+const GROUP_BUSY =
+  " While an identity provider's change of many of the group's members is being applied (seconds), other member changes and its deletion get 409 `conflict`: retry.";
 import * as responses from '../schemas/responses';
 import { FILTER_VALUES, filterPattern, LAST_LOGIN_PATTERN, RECIPIENTS_PATTERN, sortSchema } from './parameters';
 
@@ -319,23 +323,24 @@ export const operationDocs: Record<string, OperationDoc> = {
     requestExample: { id: 'designers', name: 'Designers', description: 'Product and brand design', user_ids: ['ada', 'grace'] },
   },
   G4: {
-    description: 'Already a member: 200, nothing changes. A group holds at most 10,000 users (409).',
+    description: `Already a member: 200, nothing changes. A group holds at most 10,000 users (409).${GROUP_BUSY}`,
     responses: { 200: { description: 'The user.', schema: responses.user } },
     problems: ['not-found'],
   },
   G5: {
+    description: GROUP_BUSY.trim(),
     responses: { 204: { description: 'Removed.' } },
     problems: ['not-found', 'not-a-member'],
   },
   G6: {
     parameterExamples: { group_id: 'old-group' },
-    description: 'Its users stay; only the memberships go.',
+    description: `Its users stay; only the memberships go.${GROUP_BUSY}`,
     responses: { 204: { description: 'Deleted.' } },
     problems: ['not-found'],
     ifMatch: true,
   },
   G7: {
-    description: 'All or nothing: any unknown group gives 404 `not-found` with `missing_group_ids`, and nothing is deleted.',
+    description: `All or nothing: any unknown group gives 404 \`not-found\` with \`missing_group_ids\`, and nothing is deleted.${GROUP_BUSY}`,
     responses: { 204: { description: 'Deleted.' } },
     problems: ['not-found'],
     // Not `designers`, which the other examples use.

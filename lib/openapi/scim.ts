@@ -285,6 +285,10 @@ const definitions = (what: string, schema: string, path?: Json): ScimDoc => ({
   errors: path ? { 404: 'No such definition.' } : {},
 });
 
+/** What a group change may conflict with (lib/groups/bulk-change.ts holds a group while it applies a large change). */
+const GROUP_CONFLICT =
+  '`uniqueness`: the displayName or externalId is taken; the group would pass 10,000 members; or a large change of its members is being applied (retry in a few seconds).';
+
 const DOCS: Record<string, ScimDoc> = {
   scimServiceProviderConfig: definitions('The service provider configuration', 'ScimDefinition'),
   scimResourceTypes: definitions('The resource types', 'ScimDefinitionList'),
@@ -369,11 +373,12 @@ const DOCS: Record<string, ScimDoc> = {
     parameters: [GROUP_ID, IF_MATCH, ...PROJECTION],
     body: { schema: 'ScimGroupRequest', example: { ...groupExample, displayName: 'Designers', externalId: 'grp-43' } },
     responses: { 200: { description: 'The group.', headers: ETAG, content: scimContent('ScimGroup') } },
-    errors: { 400: 'An invalid attribute or an unknown member.', 404: 'No such group.', 409: '`uniqueness`.', 412: 'A stale `If-Match`.' },
+    errors: { 400: 'An invalid attribute or an unknown member.', 404: 'No such group.', 409: GROUP_CONFLICT, 412: 'A stale `If-Match`.' },
   },
   scimPatchGroup: {
     description:
-      'Adds and removes members (`members[value eq "id"]` paths, or value lists), renames: all operations or none. Answers 204, or the group when `attributes` asks for it.',
+      'Adds and removes members (`members[value eq "id"]` paths, or value lists), renames: all operations or none. Answers 204, or the group when `attributes` asks for it. ' +
+      'Up to 30 members added or removed are one transaction; more (a PUT counts the difference with the members there) are decided at once and applied in parts within seconds.',
     parameters: [GROUP_ID, IF_MATCH, ...PROJECTION],
     body: {
       schema: 'ScimPatchOp',
@@ -383,13 +388,17 @@ const DOCS: Record<string, ScimDoc> = {
       200: { description: 'The group (with `attributes`).', headers: ETAG, content: scimContent('ScimGroup') },
       204: { description: 'Changed.', headers: ETAG },
     },
-    errors: { 400: 'An invalid path, value or member.', 404: 'No such group.', 409: '`uniqueness`.', 412: 'A stale `If-Match`.' },
+    errors: { 400: 'An invalid path, value or member.', 404: 'No such group.', 409: GROUP_CONFLICT, 412: 'A stale `If-Match`.' },
   },
   scimDeleteGroup: {
     description: 'Deletes the group (its members stay).',
     parameters: [GROUP_ID, IF_MATCH],
     responses: { 204: { description: 'Deleted.' } },
-    errors: { 404: 'No such group.', 412: 'A stale `If-Match`.' },
+    errors: {
+      404: 'No such group.',
+      409: 'A large change of its members is being applied: retry in a few seconds.',
+      412: 'A stale `If-Match`.',
+    },
   },
 };
 

@@ -14,7 +14,9 @@
  *   backwards run by run: a run of equal fields that the backward read has
  *   seen whole is sorted by id; the last run of each backward page, which
  *   may go on below what was read, is read forwards from its start instead
- *   (a run may be thousands long: the users who never logged in);
+ *   (a run may be thousands long: the users who never logged in) — only
+ *   when the page needs its items: for the look-ahead that tells whether
+ *   another page follows, that the run holds items is enough;
  * - segments go one after the other in field order, each a merge of its
  *   sources by id.
  *
@@ -85,6 +87,14 @@ const empty = (bounds: { from?: string; to?: string }) =>
 
 type Limit = () => number;
 
+/**
+ * A run the backward read has seen part of, in its place: its items (every id
+ * above '') follow it, read only if the page needs them.
+ */
+class OpenRun {
+  constructor(readonly field: string) {}
+}
+
 /** Items of `source` within `bounds`, in key order, each Query sized by `limit`. */
 async function* forward(source: Source, bounds: { from?: string; to?: string }, limit: Limit): AsyncGenerator<Item> {
   if (empty(bounds)) return;
@@ -98,7 +108,12 @@ async function* forward(source: Source, bounds: { from?: string; to?: string }, 
 }
 
 /** A key-ordered source in (field descending, id ascending) order, after `after`. */
-async function* backward(source: Source, sortKey: PageRequest['sortKey'], after: Position | undefined, limit: Limit): AsyncGenerator<Item> {
+async function* backward(
+  source: Source,
+  sortKey: PageRequest['sortKey'],
+  after: Position | undefined,
+  limit: Limit,
+): AsyncGenerator<Item | OpenRun> {
   const { from, to } = source.bounds ?? {};
   // The key of a field's run ends below this; keys <= `field` are exactly the smaller fields.
   const runEnd = (field: string) => `${field}${KEY_SEPARATOR}${MAX_KEY_CHAR}`;
@@ -133,6 +148,7 @@ async function* backward(source: Source, sortKey: PageRequest['sortKey'], after:
       continue;
     }
     const field = splitKey(sortKey(open[0])).field;
+    yield new OpenRun(field);
     yield* forward(source, { from: maxKey(from, `${field}${KEY_SEPARATOR}`), to: minKey(to, runEnd(field)) }, limit);
     upper = minKey(to, field);
   }
@@ -144,9 +160,9 @@ function byId(source: Source, afterId: string | undefined, limit: Limit): AsyncG
   return forward(source, { from, to: source.bounds?.to }, limit);
 }
 
-/** An item with its place in the order. */
+/** An item with its place in the order; an open run's place has no item (id '', before every item of its run). */
 interface Entry {
-  item: Item;
+  item?: Item;
   position: Position;
 }
 
@@ -227,8 +243,10 @@ async function walk(request: PageRequest): Promise<Page> {
   });
 
   // Key-ordered sources merge into one run of the whole order; segments go one after the other.
-  const tagged = async function* (stream: AsyncGenerator<Item>, source: Source): AsyncGenerator<Entry> {
-    for await (const item of stream) yield { item, position: positionOf(item, source) };
+  const tagged = async function* (stream: AsyncGenerator<Item | OpenRun>, source: Source): AsyncGenerator<Entry> {
+    for await (const read of stream) {
+      yield read instanceof OpenRun ? { position: { field: read.field, id: '' } } : { item: read, position: positionOf(read, source) };
+    }
   };
   const compare = ({ position: x }: Entry, { position: y }: Entry) =>
     sign * compareCodePoints(x.field, y.field) || compareCodePoints(x.id, y.id);
@@ -273,10 +291,12 @@ async function walk(request: PageRequest): Promise<Page> {
   let more = false;
   const stream = ordered();
   for await (const { item, position } of stream) {
+    // An item or an open run: either way another item follows the page.
     if (emitted >= skip + take) {
       more = true;
       break;
     }
+    if (!item) continue; // the run's items come next, in order
     if (emitted >= skip) items.push(item);
     last = position;
     emitted++;

@@ -23,15 +23,19 @@
  * Each source reads about its share of the page: the first Query asks for
  * the share its expected count gives it, plus a margin (`firstReads`); later
  * ones for twice that share of what the page still lacks; each divided by the
- * share of what it reads that its residual filter lets through.
+ * share of what it reads that its residual filter lets through, and in a
+ * merge at least what the read unit a Query pays anyway holds.
  */
 import { firstReads, queryPage, type IndexQuery } from '../db/query';
 import type { Item } from '../db/table';
 import type { Direction } from '../schemas/enums';
 import { compareCodePoints, KEY_SEPARATOR } from '../text';
 
-/** Items of a list in the 4 KB an eventually consistent read unit pays for (a user item is stored in 400–500 bytes). */
-const ITEMS_PER_READ_UNIT = 8;
+/**
+ * Items of a list that one eventually consistent read unit (4 KB) surely holds: a user item, or a member's
+ * department copy, is stored in 400–580 bytes.
+ */
+const ITEMS_PER_READ_UNIT = 7;
 
 /** Above every character a field or an id may hold. */
 export const MAX_KEY_CHAR = '\u{10FFFF}';
@@ -235,9 +239,10 @@ async function walk(request: PageRequest): Promise<Page> {
       const wanted = first ? firsts[i] : later(i);
       first = false;
       const items = Math.ceil(wanted / Math.max(source.selectivity, 0.01));
-      // A read is paid by the 4 KB: in a merge, where a source that runs short costs another Query, read up to the
-      // end of the unit paid for anyway.
-      const filled = sources.length > 1 ? Math.ceil(items / ITEMS_PER_READ_UNIT) * ITEMS_PER_READ_UNIT : items;
+      // A Query costs a read unit at least: in a merge, where a source that runs short costs another Query, a small
+      // read takes what that unit holds. A larger one is not rounded up: where its last unit ends depends on the
+      // sizes of items not read yet, and every item it reads past the page is paid.
+      const filled = sources.length > 1 ? Math.max(items, ITEMS_PER_READ_UNIT) : items;
       return Math.min(1000, Math.max(1, filled));
     };
   });

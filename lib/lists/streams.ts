@@ -24,7 +24,9 @@
  * the share its expected count gives it, plus a margin (`firstReads`); later
  * ones for twice that share of what the page still lacks; each divided by the
  * share of what it reads that its residual filter lets through, and in a
- * merge at least what the read unit a Query pays anyway holds.
+ * merge at least what the read unit a Query pays anyway holds. Whether
+ * another page follows, any source's next item says: the source the page
+ * ended in reads on for it only when no other source has one.
  */
 import { firstReads, queryPage, type IndexQuery } from '../db/query';
 import type { Item } from '../db/table';
@@ -164,14 +166,24 @@ function byId(source: Source, afterId: string | undefined, limit: Limit): AsyncG
   return forward(source, { from, to: source.bounds?.to }, limit);
 }
 
-/** An item with its place in the order; an open run's place has no item (id '', before every item of its run). */
+/**
+ * An item with its place in the order, or without an item only a sign that items follow: an open run's place
+ * (id '', before every item of its run) or the look-ahead of a full page.
+ */
 interface Entry {
   item?: Item;
   position: Position;
 }
 
-/** Merges streams that each follow `compare`. */
-async function* merge(streams: AsyncGenerator<Entry>[], compare: (a: Entry, b: Entry) => number): AsyncGenerator<Entry> {
+/**
+ * Merges streams that each follow `compare`. Once the page is `full`, what follows only has to exist: another
+ * stream's head says so, and the stream the last item came from is not read on for it.
+ */
+async function* merge(
+  streams: AsyncGenerator<Entry>[],
+  compare: (a: Entry, b: Entry) => number,
+  full: () => boolean,
+): AsyncGenerator<Entry> {
   const heads = await Promise.all(streams.map((s) => s.next()));
   for (;;) {
     let best = -1;
@@ -181,6 +193,8 @@ async function* merge(streams: AsyncGenerator<Entry>[], compare: (a: Entry, b: E
     }
     if (best < 0) return;
     yield heads[best].value as Entry;
+    const other = full() ? heads.find((head, i) => i !== best && !head.done) : undefined;
+    if (other) yield { position: (other.value as Entry).position };
     heads[best] = await streams[best].next();
   }
 }
@@ -208,6 +222,7 @@ async function walk(request: PageRequest): Promise<Page> {
   const { sources, direction, sortKey, after, skip, take } = request;
   const need = skip + take + 1; // one more tells whether another page follows
   let emitted = 0;
+  const full = () => emitted >= skip + take;
   const sign = direction === 'desc' ? -1 : 1;
   const positionOf = (item: Item, source: Source) =>
     source.segment === undefined ? splitKey(sortKey(item)) : { field: source.segment, id: String(item.id) };
@@ -273,6 +288,7 @@ async function walk(request: PageRequest): Promise<Page> {
       yield* merge(
         keyed.map(({ source, i }) => tagged(streamOf(source, i, after), source)),
         compare,
+        full,
       );
     const segments = [...new Set(sources.flatMap((s) => (s.segment === undefined ? [] : [s.segment])))].sort(
       (a, b) => sign * compareCodePoints(a, b),
@@ -287,6 +303,7 @@ async function walk(request: PageRequest): Promise<Page> {
       yield* merge(
         members.map(({ source, i }) => tagged(streamOf(source, i, after), source)),
         compare,
+        full,
       );
     }
   }
@@ -296,12 +313,12 @@ async function walk(request: PageRequest): Promise<Page> {
   let more = false;
   const stream = ordered();
   for await (const { item, position } of stream) {
-    // An item or an open run: either way another item follows the page.
-    if (emitted >= skip + take) {
+    // An item or a sign of one: either way another item follows the page.
+    if (full()) {
       more = true;
       break;
     }
-    if (!item) continue; // the run's items come next, in order
+    if (!item) continue; // its items come next, in order
     if (emitted >= skip) items.push(item);
     last = position;
     emitted++;

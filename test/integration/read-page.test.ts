@@ -95,6 +95,35 @@ describe('readPage', () => {
     }
   });
 
+  it('learns that another page follows from any partition, without reading on the one the page ended in', async () => {
+    const [first, second] = await load([
+      Array.from({ length: 30 }, (_, i) => ({ name: 'a', id: `0-${String(i).padStart(2, '0')}`, kept: true })),
+      Array.from({ length: 30 }, (_, i) => ({ name: 'b', id: `1-${String(i).padStart(2, '0')}`, kept: true })),
+    ]);
+    // Told the first partition holds 19 and the second none, the first reads 20 (the whole page) and the second one
+    // unit's worth, whose head follows the page.
+    const sources: Source[] = [
+      { query: { index: INDEXES.byName, partition: first }, expected: 19, selectivity: 1 },
+      { query: { index: INDEXES.byName, partition: second }, expected: 0, selectivity: 1 },
+    ];
+    let queries = 0;
+    db().middlewareStack.add(
+      (next, context) => async (args) => {
+        if (context.commandName === 'QueryCommand') queries++;
+        return next(args);
+      },
+      { step: 'initialize', name: 'countQueries' },
+    );
+    try {
+      const page = await readPage({ sources, direction: 'asc', sortKey: (item) => String(item.gsi1sk), skip: 0, take: 20 });
+      expect(page.items.map((i) => i.id)).toEqual(Array.from({ length: 20 }, (_, i) => `0-${String(i).padStart(2, '0')}`));
+      expect(page.next).toEqual({ field: 'a', id: '0-19' });
+      expect(queries).toBe(2);
+    } finally {
+      db().middlewareStack.remove('countQueries');
+    }
+  });
+
   it('gives the page of the merged order, after an offset or a cursor, whatever it is told about the partitions', async () => {
     await fc.assert(
       fc.asyncProperty(

@@ -34,8 +34,8 @@ import type { Direction } from '../schemas/enums';
 import { compareCodePoints, KEY_SEPARATOR } from '../text';
 
 /**
- * Items of a list that one eventually consistent read unit (4 KB) surely holds: a user item, or a member's
- * department copy, is stored in 400–580 bytes.
+ * Items of a list that one eventually consistent read unit (4 KB) holds when each is at most 585 bytes: user items
+ * and members' department copies are stored in 380–575 bytes in the bench's datasets.
  */
 const ITEMS_PER_READ_UNIT = 7;
 

@@ -8,8 +8,8 @@
  *
  * The model:
  * - a page of a list reads its own page and some counters, whatever the
- *   number of users: RCU × 1 (the list section compares pages of different
- *   sizes by their cost over their own minimum, `rcu_ratio`);
+ *   number of users: RCU × 1 (the list section compares each size's cost
+ *   over its own minimum, `rcu_ratio`);
  * - G1 reads its group, its members and their users: × 1 at the same group size;
  * - a report reads every row once: × the ratio of its rows.
  * "as model": RCU × within 20% of the model's (for a page, at most 1.2, the
@@ -66,7 +66,7 @@ export function scaleOfCost(list: ListScaleRow[], reports: ReportResult[], g1: G
         large_users: large,
         rcu_small: a.rcu,
         rcu_large: b.rcu,
-        // The list section's ratio: pages of different sizes compared by their cost over their own minimum.
+        // The list section's ratio: each size's cost over its own minimum, the larger over the smaller.
         rcu_ratio: b.rcu_ratio,
         ms_small: a.ms,
         ms_large: b.ms,

@@ -14,22 +14,30 @@
  *   backwards run by run: a run of equal fields that the backward read has
  *   seen whole is sorted by id; the last run of each backward page, which
  *   may go on below what was read, is read forwards from its start instead
- *   (a run may be thousands long: the users who never logged in);
+ *   (a run may be thousands long: the users who never logged in) — only
+ *   when the page needs its items: for the look-ahead that tells whether
+ *   another page follows, that the run holds items is enough;
  * - segments go one after the other in field order, each a merge of its
  *   sources by id.
  *
  * Each source reads about its share of the page: the first Query asks for
  * the share its expected count gives it, plus a margin (`firstReads`); later
  * ones for twice that share of what the page still lacks; each divided by the
- * share of what it reads that its residual filter lets through.
+ * share of what it reads that its residual filter lets through, and in a
+ * merge at least what the read unit a Query pays anyway holds. Whether
+ * another page follows, any source's next item says: the source the page
+ * ended in reads on for it only when no other source has one.
  */
 import { firstReads, queryPage, type IndexQuery } from '../db/query';
 import type { Item } from '../db/table';
 import type { Direction } from '../schemas/enums';
 import { compareCodePoints, KEY_SEPARATOR } from '../text';
 
-/** Items of a list in the 4 KB an eventually consistent read unit pays for (a user item is stored in 400–500 bytes). */
-const ITEMS_PER_READ_UNIT = 8;
+/**
+ * Items of a list that one eventually consistent read unit (4 KB) holds when each is at most 585 bytes: user items
+ * and members' department copies are stored in 380–575 bytes in the bench's datasets.
+ */
+const ITEMS_PER_READ_UNIT = 7;
 
 /** Above every character a field or an id may hold. */
 export const MAX_KEY_CHAR = '\u{10FFFF}';
@@ -85,6 +93,14 @@ const empty = (bounds: { from?: string; to?: string }) =>
 
 type Limit = () => number;
 
+/**
+ * A run the backward read has seen part of, in its place: its items (every id
+ * above '') follow it, read only if the page needs them.
+ */
+class OpenRun {
+  constructor(readonly field: string) {}
+}
+
 /** Items of `source` within `bounds`, in key order, each Query sized by `limit`. */
 async function* forward(source: Source, bounds: { from?: string; to?: string }, limit: Limit): AsyncGenerator<Item> {
   if (empty(bounds)) return;
@@ -98,7 +114,12 @@ async function* forward(source: Source, bounds: { from?: string; to?: string }, 
 }
 
 /** A key-ordered source in (field descending, id ascending) order, after `after`. */
-async function* backward(source: Source, sortKey: PageRequest['sortKey'], after: Position | undefined, limit: Limit): AsyncGenerator<Item> {
+async function* backward(
+  source: Source,
+  sortKey: PageRequest['sortKey'],
+  after: Position | undefined,
+  limit: Limit,
+): AsyncGenerator<Item | OpenRun> {
   const { from, to } = source.bounds ?? {};
   // The key of a field's run ends below this; keys <= `field` are exactly the smaller fields.
   const runEnd = (field: string) => `${field}${KEY_SEPARATOR}${MAX_KEY_CHAR}`;
@@ -133,6 +154,7 @@ async function* backward(source: Source, sortKey: PageRequest['sortKey'], after:
       continue;
     }
     const field = splitKey(sortKey(open[0])).field;
+    yield new OpenRun(field);
     yield* forward(source, { from: maxKey(from, `${field}${KEY_SEPARATOR}`), to: minKey(to, runEnd(field)) }, limit);
     upper = minKey(to, field);
   }
@@ -144,14 +166,24 @@ function byId(source: Source, afterId: string | undefined, limit: Limit): AsyncG
   return forward(source, { from, to: source.bounds?.to }, limit);
 }
 
-/** An item with its place in the order. */
+/**
+ * An item with its place in the order, or without an item only a sign that items follow: an open run's place
+ * (id '', before every item of its run) or the look-ahead of a full page.
+ */
 interface Entry {
-  item: Item;
+  item?: Item;
   position: Position;
 }
 
-/** Merges streams that each follow `compare`. */
-async function* merge(streams: AsyncGenerator<Entry>[], compare: (a: Entry, b: Entry) => number): AsyncGenerator<Entry> {
+/**
+ * Merges streams that each follow `compare`. Once the page is `full`, what follows only has to exist: another
+ * stream's head says so, and the stream the last item came from is not read on for it.
+ */
+async function* merge(
+  streams: AsyncGenerator<Entry>[],
+  compare: (a: Entry, b: Entry) => number,
+  full: () => boolean,
+): AsyncGenerator<Entry> {
   const heads = await Promise.all(streams.map((s) => s.next()));
   for (;;) {
     let best = -1;
@@ -161,6 +193,8 @@ async function* merge(streams: AsyncGenerator<Entry>[], compare: (a: Entry, b: E
     }
     if (best < 0) return;
     yield heads[best].value as Entry;
+    const other = full() ? heads.find((head, i) => i !== best && !head.done) : undefined;
+    if (other) yield { position: (other.value as Entry).position };
     heads[best] = await streams[best].next();
   }
 }
@@ -188,6 +222,7 @@ async function walk(request: PageRequest): Promise<Page> {
   const { sources, direction, sortKey, after, skip, take } = request;
   const need = skip + take + 1; // one more tells whether another page follows
   let emitted = 0;
+  const full = () => emitted >= skip + take;
   const sign = direction === 'desc' ? -1 : 1;
   const positionOf = (item: Item, source: Source) =>
     source.segment === undefined ? splitKey(sortKey(item)) : { field: source.segment, id: String(item.id) };
@@ -219,16 +254,19 @@ async function walk(request: PageRequest): Promise<Page> {
       const wanted = first ? firsts[i] : later(i);
       first = false;
       const items = Math.ceil(wanted / Math.max(source.selectivity, 0.01));
-      // A read is paid by the 4 KB: in a merge, where a source that runs short costs another Query, read up to the
-      // end of the unit paid for anyway.
-      const filled = sources.length > 1 ? Math.ceil(items / ITEMS_PER_READ_UNIT) * ITEMS_PER_READ_UNIT : items;
+      // A Query costs a read unit at least: in a merge, where a source that runs short costs another Query, a small
+      // read takes what that unit holds. A larger one is not rounded up: where its last unit ends depends on the
+      // sizes of items not read yet, and every item it reads past the page is paid.
+      const filled = sources.length > 1 ? Math.max(items, ITEMS_PER_READ_UNIT) : items;
       return Math.min(1000, Math.max(1, filled));
     };
   });
 
   // Key-ordered sources merge into one run of the whole order; segments go one after the other.
-  const tagged = async function* (stream: AsyncGenerator<Item>, source: Source): AsyncGenerator<Entry> {
-    for await (const item of stream) yield { item, position: positionOf(item, source) };
+  const tagged = async function* (stream: AsyncGenerator<Item | OpenRun>, source: Source): AsyncGenerator<Entry> {
+    for await (const read of stream) {
+      yield read instanceof OpenRun ? { position: { field: read.field, id: '' } } : { item: read, position: positionOf(read, source) };
+    }
   };
   const compare = ({ position: x }: Entry, { position: y }: Entry) =>
     sign * compareCodePoints(x.field, y.field) || compareCodePoints(x.id, y.id);
@@ -250,6 +288,7 @@ async function walk(request: PageRequest): Promise<Page> {
       yield* merge(
         keyed.map(({ source, i }) => tagged(streamOf(source, i, after), source)),
         compare,
+        full,
       );
     const segments = [...new Set(sources.flatMap((s) => (s.segment === undefined ? [] : [s.segment])))].sort(
       (a, b) => sign * compareCodePoints(a, b),
@@ -264,6 +303,7 @@ async function walk(request: PageRequest): Promise<Page> {
       yield* merge(
         members.map(({ source, i }) => tagged(streamOf(source, i, after), source)),
         compare,
+        full,
       );
     }
   }
@@ -273,10 +313,12 @@ async function walk(request: PageRequest): Promise<Page> {
   let more = false;
   const stream = ordered();
   for await (const { item, position } of stream) {
-    if (emitted >= skip + take) {
+    // An item or a sign of one: either way another item follows the page.
+    if (full()) {
       more = true;
       break;
     }
+    if (!item) continue; // its items come next, in order
     if (emitted >= skip) items.push(item);
     last = position;
     emitted++;

@@ -65,6 +65,65 @@ describe('readPage', () => {
     expect(page.items.map((i) => i.id)).toEqual(['0-4']);
   });
 
+  it('reads the run a descending page ends in again only when the page takes its items', async () => {
+    // Ids ascend within a name, so the run of b is 0-2, 0-3, 0-4; read backwards, the page of 3 sees only 0-4 of it.
+    const names = ['d', 'c', 'b', 'b', 'b'];
+    const [partition] = await load([names.map((name, i) => ({ name, id: `0-${i}`, kept: true }))]);
+    const sources: Source[] = [{ query: { index: INDEXES.byName, partition }, expected: 1, selectivity: 1 }];
+    const sortKey = (item: Item) => String(item.gsi1sk);
+    let queries = 0;
+    db().middlewareStack.add(
+      (next, context) => async (args) => {
+        if (context.commandName === 'QueryCommand') queries++;
+        return next(args);
+      },
+      { step: 'initialize', name: 'countQueries' },
+    );
+    try {
+      // Two items and the look-ahead: that b's run holds an item is all the page needs to know.
+      const two = await readPage({ sources, direction: 'desc', sortKey, skip: 0, take: 2 });
+      expect(two.items.map((i) => i.id)).toEqual(['0-0', '0-1']);
+      expect(two.next).toEqual({ field: 'c', id: '0-1' });
+      expect(queries).toBe(1);
+      // The page takes the run's first item: the run is read forwards from its start, by id.
+      queries = 0;
+      const three = await readPage({ sources, direction: 'desc', sortKey, skip: 0, take: 3 });
+      expect(three.items.map((i) => i.id)).toEqual(['0-0', '0-1', '0-2']);
+      expect(queries).toBe(2);
+    } finally {
+      db().middlewareStack.remove('countQueries');
+    }
+  });
+
+  it('learns that another page follows from any partition, without reading on the one the page ended in', async () => {
+    const [first, second] = await load([
+      Array.from({ length: 30 }, (_, i) => ({ name: 'a', id: `0-${String(i).padStart(2, '0')}`, kept: true })),
+      Array.from({ length: 30 }, (_, i) => ({ name: 'b', id: `1-${String(i).padStart(2, '0')}`, kept: true })),
+    ]);
+    // Told the first partition holds 19 and the second none, the first reads 20 (the whole page) and the second one
+    // unit's worth, whose head follows the page.
+    const sources: Source[] = [
+      { query: { index: INDEXES.byName, partition: first }, expected: 19, selectivity: 1 },
+      { query: { index: INDEXES.byName, partition: second }, expected: 0, selectivity: 1 },
+    ];
+    let queries = 0;
+    db().middlewareStack.add(
+      (next, context) => async (args) => {
+        if (context.commandName === 'QueryCommand') queries++;
+        return next(args);
+      },
+      { step: 'initialize', name: 'countQueries' },
+    );
+    try {
+      const page = await readPage({ sources, direction: 'asc', sortKey: (item) => String(item.gsi1sk), skip: 0, take: 20 });
+      expect(page.items.map((i) => i.id)).toEqual(Array.from({ length: 20 }, (_, i) => `0-${String(i).padStart(2, '0')}`));
+      expect(page.next).toEqual({ field: 'a', id: '0-19' });
+      expect(queries).toBe(2);
+    } finally {
+      db().middlewareStack.remove('countQueries');
+    }
+  });
+
   it('gives the page of the merged order, after an offset or a cursor, whatever it is told about the partitions', async () => {
     await fc.assert(
       fc.asyncProperty(

@@ -47,6 +47,19 @@ const entries = (p: number) =>
     .array(fc.record({ name: fc.constantFrom('a', 'b', 'c', 'd'), kept: fc.boolean() }), { maxLength: 30 })
     .map((list) => list.map((e, i) => ({ ...e, id: `${p}-${String(i).padStart(2, '0')}` })));
 
+/** Counts the Query calls sent until the `countQueries` middleware is removed. */
+function countQueries(): { count: number } {
+  const queries = { count: 0 };
+  db().middlewareStack.add(
+    (next, context) => async (args) => {
+      if (context.commandName === 'QueryCommand') queries.count++;
+      return next(args);
+    },
+    { step: 'initialize', name: 'countQueries' },
+  );
+  return queries;
+}
+
 describe('readPage', () => {
   it('sizes first reads by share, with a spread and a look-ahead, never beyond the page or the partition', () => {
     expect(firstReads(101, undefined, 2)).toEqual([101, 101]);
@@ -71,25 +84,18 @@ describe('readPage', () => {
     const [partition] = await load([names.map((name, i) => ({ name, id: `0-${i}`, kept: true }))]);
     const sources: Source[] = [{ query: { index: INDEXES.byName, partition }, expected: 1, selectivity: 1 }];
     const sortKey = (item: Item) => String(item.gsi1sk);
-    let queries = 0;
-    db().middlewareStack.add(
-      (next, context) => async (args) => {
-        if (context.commandName === 'QueryCommand') queries++;
-        return next(args);
-      },
-      { step: 'initialize', name: 'countQueries' },
-    );
+    const queries = countQueries();
     try {
       // Two items and the look-ahead: that b's run holds an item is all the page needs to know.
       const two = await readPage({ sources, direction: 'desc', sortKey, skip: 0, take: 2 });
       expect(two.items.map((i) => i.id)).toEqual(['0-0', '0-1']);
       expect(two.next).toEqual({ field: 'c', id: '0-1' });
-      expect(queries).toBe(1);
+      expect(queries.count).toBe(1);
       // The page takes the run's first item: the run is read forwards from its start, by id.
-      queries = 0;
+      queries.count = 0;
       const three = await readPage({ sources, direction: 'desc', sortKey, skip: 0, take: 3 });
       expect(three.items.map((i) => i.id)).toEqual(['0-0', '0-1', '0-2']);
-      expect(queries).toBe(2);
+      expect(queries.count).toBe(2);
     } finally {
       db().middlewareStack.remove('countQueries');
     }
@@ -106,19 +112,12 @@ describe('readPage', () => {
       { query: { index: INDEXES.byName, partition: first }, expected: 19, selectivity: 1 },
       { query: { index: INDEXES.byName, partition: second }, expected: 0, selectivity: 1 },
     ];
-    let queries = 0;
-    db().middlewareStack.add(
-      (next, context) => async (args) => {
-        if (context.commandName === 'QueryCommand') queries++;
-        return next(args);
-      },
-      { step: 'initialize', name: 'countQueries' },
-    );
+    const queries = countQueries();
     try {
       const page = await readPage({ sources, direction: 'asc', sortKey: (item) => String(item.gsi1sk), skip: 0, take: 20 });
       expect(page.items.map((i) => i.id)).toEqual(Array.from({ length: 20 }, (_, i) => `0-${String(i).padStart(2, '0')}`));
       expect(page.next).toEqual({ field: 'a', id: '0-19' });
-      expect(queries).toBe(2);
+      expect(queries.count).toBe(2);
     } finally {
       db().middlewareStack.remove('countQueries');
     }

@@ -17,7 +17,8 @@
  *    starts over from a fresh read.
  * 3. Apply. Per part, one transaction writes its memberships (each addition
  *    checking that its user exists and is not being deleted) and deletes the
- *    part. Parts never touch the group item, so they run side by side.
+ *    part. Parts touch the group item only to correct its count (below), so
+ *    they run side by side.
  * 4. Finish. The group gives up `change_id`, and the header goes.
  *
  * While `change_id` is held, every other change of the group's members, or

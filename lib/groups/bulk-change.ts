@@ -62,20 +62,7 @@ import {
   type StoredGroup,
 } from '../store/groups';
 import { membershipDeletes, membershipPuts } from '../store/memberships';
-import { foldCase } from '../text';
-import {
-  claimExternalId,
-  claimName,
-  groupAudit,
-  groupBusy,
-  groupFull,
-  groupNotFound,
-  groupTuning,
-  MAX_GROUP_USERS,
-  readUsers,
-  releaseExternalId,
-  releaseName,
-} from './groups';
+import { groupAudit, groupBusy, groupFull, groupNotFound, groupTuning, identityChangeWrites, MAX_GROUP_USERS, readUsers } from './groups';
 import { MissingUserError, userCheckWrite } from './members';
 
 export interface GroupMembersChange {
@@ -185,12 +172,7 @@ function commitWrites(ctx: ChangeContext, change: GroupMembersChange, changeId: 
     ),
     headerApplying(changeId, () => new StaleReadError()),
   ];
-  if (name !== undefined && foldCase(name) !== foldCase(group.name))
-    writes.push(releaseName(group.id, group.name), claimName(group.id, name));
-  if (externalId !== undefined) {
-    if (group.external_id !== null) writes.push(releaseExternalId(group.id, group.external_id));
-    if (externalId !== null) writes.push(claimExternalId(group.id, externalId));
-  }
+  writes.push(...identityChangeWrites(group, { name, external_id: externalId }));
   return [...writes, ...auditEntries(ctx, change, now)];
 }
 

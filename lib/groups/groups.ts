@@ -9,8 +9,8 @@
  *
  * Where the rest lives: the group PATCH in update.ts, G3 in create.ts, G4/G5
  * and a deleted user's memberships in members.ts, G6/G7 and the sweeper in
- * cleanup.ts, memberships written in steps in member-steps.ts, and SCIM's
- * changes of more members than a transaction holds in bulk-change.ts.
+ * cleanup.ts, and SCIM's changes of more members than a transaction holds in
+ * bulk-change.ts.
  */
 import type { ChangeContext } from '../audit/context';
 import { claimFor, releaseFor } from '../store/claims';
@@ -25,7 +25,7 @@ import { findGroupItem, groupList, isPublished, toGroup, type Group, type Stored
 import { memberIds } from '../store/memberships';
 import { GROUPS_COUNTER } from '../store/stats';
 import { findUsers } from '../store/users';
-import { compareCodePoints, compareText } from '../text';
+import { compareCodePoints, compareText, foldCase } from '../text';
 import { userRepresentation, type User } from '../users/user';
 
 export type { Group, GroupWithUsers, StoredGroup };
@@ -48,7 +48,7 @@ export const groupTuning = {
   chunkUsers: 32,
   /** G3 in steps: membership transactions in flight at once. */
   chunkConcurrency: 16,
-  /** SCIM PUT/PATCH: members added or removed in one transaction (3 items an addition, 2 a removal); more are rewritten in steps. */
+  /** SCIM PUT/PATCH: members added or removed in one transaction (3 items an addition, 2 a removal); more are applied in parts (bulk-change.ts). */
   singleTransactionMemberChanges: 30,
   /** G6: members removed in the delete transaction itself (group, name, stats, audit + 2 per member). */
   inlineDeleteMembers: 48,
@@ -119,6 +119,26 @@ export const releaseIdentity = (group: { id: string; name: string; external_id: 
   releaseName(group.id, group.name),
   ...(group.external_id === null ? [] : [releaseExternalId(group.id, group.external_id)]),
 ];
+
+/**
+ * The claims a change of the group's name or external id moves: the old one
+ * given up, the new one taken (`undefined`: unchanged). A name that changes
+ * only in case keeps its claim (names compare case-insensitively).
+ */
+export function identityChangeWrites(
+  group: { id: string; name: string; external_id: string | null },
+  change: { name?: string; external_id?: string | null },
+): Write[] {
+  const writes: Write[] = [];
+  if (change.name !== undefined && foldCase(change.name) !== foldCase(group.name)) {
+    writes.push(releaseName(group.id, group.name), claimName(group.id, change.name));
+  }
+  if (change.external_id !== undefined && change.external_id !== group.external_id) {
+    if (group.external_id !== null) writes.push(releaseExternalId(group.id, group.external_id));
+    if (change.external_id !== null) writes.push(claimExternalId(group.id, change.external_id));
+  }
+  return writes;
+}
 
 export const externalIdTaken = (externalId: string) =>
   conflict(`A group with external id "${externalId}" already exists.`, { field: 'external_id' });

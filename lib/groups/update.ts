@@ -4,8 +4,7 @@ import { StaleReadError } from '../db/errors';
 import { transactWrite, withFreshRead, type Write } from '../db/transact';
 import { preconditionFailed } from '../problems';
 import { isPublished, updateGroupWrite, type StoredGroup } from '../store/groups';
-import { foldCase } from '../text';
-import { claimExternalId, claimName, getGroup, groupAudit, groupNotFound, releaseExternalId, releaseName } from './groups';
+import { getGroup, groupAudit, groupNotFound, identityChangeWrites } from './groups';
 
 export interface GroupPatch {
   name?: string;
@@ -44,11 +43,7 @@ export async function updateGroup(ctx: ChangeContext, id: string, patch: GroupPa
         },
       ),
     ];
-    if (foldCase(after.name) !== foldCase(before.name)) writes.push(releaseName(id, before.name), claimName(id, after.name));
-    if (after.external_id !== before.external_id) {
-      if (before.external_id !== null) writes.push(releaseExternalId(id, before.external_id));
-      if (after.external_id !== null) writes.push(claimExternalId(id, after.external_id));
-    }
+    writes.push(...identityChangeWrites(before, after));
     writes.push(groupAudit(ctx, id, changes, now));
     await transactWrite(writes);
     return { ...after, updated_at: now, version: before.version + 1 };

@@ -22,18 +22,15 @@ import { StaleReadError } from '../db/errors';
 import { transactWrite, withFreshRead, type Write } from '../db/transact';
 import { createGroup } from '../groups/create';
 import {
-  claimExternalId,
-  claimName,
   getGroup,
   groupAudit,
   groupBusy,
   groupFull,
   groupNotFound,
   groupTuning,
+  identityChangeWrites,
   MAX_GROUP_USERS,
   membersOf,
-  releaseExternalId,
-  releaseName,
 } from '../groups/groups';
 import { deleteGroup } from '../groups/cleanup';
 import { changeGroupMembersInParts } from '../groups/bulk-change';
@@ -45,7 +42,6 @@ import { findGroupNameClaim } from '../store/group-names';
 import { changeGroupWrite, findGroupItem, groupList, isChanging, isPublished, toGroup, type StoredGroup } from '../store/groups';
 import { queryPage } from '../db/query';
 import { cleanupMarkerPut, membersAmong, membershipDeletes, memberIds } from '../store/memberships';
-import { foldCase } from '../text';
 import { equalities, matches, parseFilter } from './filter';
 import { canonical, groupFields } from './input';
 import { groupChanges, normalizeOperations, type GroupChanges } from './patch';
@@ -144,11 +140,7 @@ async function changeGroupAsRead(ctx: ChangeContext, id: string, changes: GroupC
       },
     ),
   ];
-  if (name !== undefined && foldCase(name) !== foldCase(before.name)) writes.push(releaseName(id, before.name), claimName(id, name));
-  if (externalId !== undefined) {
-    if (before.external_id !== null) writes.push(releaseExternalId(id, before.external_id));
-    if (externalId !== null) writes.push(claimExternalId(id, externalId));
-  }
+  writes.push(...identityChangeWrites(before, { name, external_id: externalId }));
   if (startsOver) writes.push(cleanupMarkerPut(before, now));
   for (const userId of adds) writes.push(userCheckWrite(userId, now), ...newMembership(target, userId, now));
   for (const userId of removes) writes.push(...membershipDeletes(before, userId, () => new StaleReadError()));

@@ -282,8 +282,9 @@ export async function healGroupChanges(now = Date.now()): Promise<number> {
   let healed = 0;
   for (const header of await staleGroupChanges(new Date(now).toISOString())) {
     const { parts } = await readGroupChange(header.id);
+    // A discard that finds the change committed meanwhile deletes no part: the parts read are still the ones left.
     if (header.state === 'applying' || !(await discard(header.id, parts))) {
-      await applyParts(header.id, header.group, (await readGroupChange(header.id)).parts);
+      await applyParts(header.id, header.group, parts);
       await finish(header.id, header.group.id);
     }
     healed++;

@@ -261,12 +261,8 @@ export async function stalePendingGroups(now: string): Promise<Array<GroupRef & 
   const stale: Array<GroupRef & { name: string; external_id: string | null }> = [];
   const query: IndexQuery = { index: INDEXES.byName, partition: PENDING_GROUPS_PARTITION, sortKeyBetween: { to: now } };
   for await (const item of queryStream(query)) {
-    stale.push({
-      id: String(item.id),
-      generation: String(item.generation),
-      name: String(item.name),
-      external_id: typeof item.external_id === 'string' ? item.external_id : null,
-    });
+    const { id, generation, name, external_id } = toGroup(item);
+    stale.push({ id, generation, name, external_id });
   }
   return stale;
 }

@@ -72,19 +72,7 @@ function differences(before: User, after: User): Record<string, { from: unknown;
  * conditions (409 `quota-exceeded`).
  */
 export async function updateUser(ctx: ChangeContext, id: string, patch: UserPatch, expectedVersion?: number): Promise<StoredUser> {
-  return withFreshRead(async () => {
-    const before = await getUserForChange(id);
-    const now = new Date().toISOString();
-    const after: User = { ...userRepresentation(before), ...patch, updated_at: now };
-    const changed = differences(before, after);
-    if (Object.keys(changed).length === 0) {
-      // Nothing to write; a stale tag still fails, as it would for a real change.
-      if (expectedVersion !== undefined && expectedVersion !== before.version) throw preconditionFailed();
-      return before;
-    }
-    await commitUserChange(ctx, { before, after, expectedVersion }, changed, now);
-    return { ...after, version: before.version + 1 };
-  });
+  return changeUser(ctx, id, () => patch, expectedVersion);
 }
 
 /** What a change may set: the fields of a PATCH and the department (SCIM moves a user as it changes it). */

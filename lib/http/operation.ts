@@ -11,7 +11,7 @@ import { log, useLambdaContext } from '../log';
 import type { OperationId } from '../routes';
 import { idempotency } from './idempotency';
 import { errorToProblem } from './problem';
-import { parseJsonBody, validate } from './parse';
+import { definedValues, lowerCaseHeaders, parseJsonBody, validate } from './parse';
 import { answerFor, jsonResponse, methodOf, type HttpEvent, type HttpResponse, type Reply } from './response';
 
 export type { HttpEvent };
@@ -53,12 +53,6 @@ function normalizedPathParameters(event: HttpEvent): Record<string, string> {
   return params;
 }
 
-function lowerCaseHeaders(event: HttpEvent): Record<string, string | undefined> {
-  const headers: Record<string, string | undefined> = {};
-  for (const [name, value] of Object.entries(event.headers ?? {})) headers[name.toLowerCase()] = value;
-  return headers;
-}
-
 function requestContext(event: HttpEvent, operationId: string, context: Context): RequestContext {
   const claims = event.requestContext?.authorizer?.jwt?.claims ?? {};
   return {
@@ -85,9 +79,7 @@ function parseRequest<P, Q, B>(spec: OperationSpec<P, Q, B>): middy.MiddlewareOb
         body,
         headers,
         path: event.rawPath,
-        rawQuery: Object.fromEntries(
-          Object.entries(event.queryStringParameters ?? {}).filter((e): e is [string, string] => e[1] !== undefined),
-        ),
+        rawQuery: definedValues(event.queryStringParameters),
         ctx: requestContext(event, spec.operationId, request.context),
       };
     },

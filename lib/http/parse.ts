@@ -1,6 +1,7 @@
 import { safeParse } from 'zod/mini';
 import type { $ZodIssue, $ZodRawIssue, $ZodType } from 'zod/v4/core';
 import { Problem, validationError, type FieldError } from '../problems';
+import type { HttpEvent } from './response';
 
 /** Largest accepted request body (API.md: over 1 MiB → 413). */
 export const MAX_BODY_BYTES = 1024 * 1024;
@@ -58,6 +59,17 @@ function isJsonContentType(contentType: string | undefined): boolean {
   const mediaType = contentType.split(';')[0].trim().toLowerCase();
   return mediaType === 'application/json' || /^application\/[a-z0-9.+-]+\+json$/.test(mediaType);
 }
+
+/** The request's headers by lower-cased name (HTTP header names are case-insensitive). */
+export function lowerCaseHeaders(event: Pick<HttpEvent, 'headers'>): Record<string, string | undefined> {
+  const headers: Record<string, string | undefined> = {};
+  for (const [name, value] of Object.entries(event.headers ?? {})) headers[name.toLowerCase()] = value;
+  return headers;
+}
+
+/** The entries of an API Gateway parameter map that have a value. */
+export const definedValues = (values: Record<string, string | undefined> | undefined): Record<string, string> =>
+  Object.fromEntries(Object.entries(values ?? {}).filter((e): e is [string, string] => e[1] !== undefined));
 
 /**
  * Decodes and parses a JSON request body, enforcing media type, size and depth

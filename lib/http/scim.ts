@@ -10,8 +10,8 @@ import middy from '@middy/core';
 import type { Context } from 'aws-lambda';
 import type { ChangeContext } from '../audit/context';
 import { log, useLambdaContext } from '../log';
-import type { OperationId } from '../routes';
-import { parseJsonBody } from './parse';
+import { SCIM_BASE_PATH, type OperationId } from '../routes';
+import { definedValues, lowerCaseHeaders, parseJsonBody } from './parse';
 import { SECURITY_HEADERS, type HttpEvent, type HttpResponse } from './response';
 import { errorToScim } from './scim-errors';
 import { missingScimToken, SCIM_CONTENT_TYPE, scimTokenIdOf } from './scim-wire';
@@ -37,7 +37,7 @@ export interface ScimReply {
 function baseOf(event: HttpEvent, headers: Record<string, string | undefined>): string {
   const host = headers.host ?? event.requestContext?.domainName;
   const proto = headers['x-forwarded-proto'] ?? (host?.startsWith('localhost') || host?.startsWith('127.') ? 'http' : 'https');
-  return host ? `${proto}://${host}/scim/v2` : '/scim/v2';
+  return host ? `${proto}://${host}${SCIM_BASE_PATH}` : SCIM_BASE_PATH;
 }
 
 function toResponse(reply: ScimReply): HttpResponse {
@@ -63,17 +63,13 @@ export function scimOperation(operationId: OperationId, run: (input: ScimInput) 
       },
     })
     .handler(async (event, context) => {
-      const headers: Record<string, string | undefined> = {};
-      for (const [name, value] of Object.entries(event.headers ?? {}))
-        headers[name.toLowerCase()] = typeof value === 'string' ? value : undefined;
+      const headers = lowerCaseHeaders(event);
       const tokenId = scimTokenIdOf(event);
       // The authorizer hands on the id of a live token only (see functions/scimAuthorizer.ts): refused here, as SCIM says.
       if (!tokenId) return missingScimToken();
       const input: ScimInput = {
-        params: Object.fromEntries(Object.entries(event.pathParameters ?? {}).filter((e): e is [string, string] => e[1] !== undefined)),
-        query: Object.fromEntries(
-          Object.entries(event.queryStringParameters ?? {}).filter((e): e is [string, string] => e[1] !== undefined),
-        ),
+        params: definedValues(event.pathParameters),
+        query: definedValues(event.queryStringParameters),
         body: parseJsonBody(event.body, event.isBase64Encoded, headers['content-type']),
         headers,
         base: baseOf(event, headers),

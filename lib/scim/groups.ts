@@ -40,7 +40,7 @@ import { notFound, preconditionFailed } from '../problems';
 import { claimHolder } from '../store/claims';
 import { findGroupNameClaim } from '../store/group-names';
 import { changeGroupWrite, findGroupItem, groupList, isChanging, isPublished, toGroup, type StoredGroup } from '../store/groups';
-import { queryPage } from '../db/query';
+import { queryStream } from '../db/query';
 import { cleanupMarkerPut, membersAmong, membershipDeletes, memberIds } from '../store/memberships';
 import { equalities, matches, parseFilter } from './filter';
 import { canonical, groupFields } from './input';
@@ -228,11 +228,6 @@ async function lookUp(parts: Array<{ attribute: string; value: string }>): Promi
 /** Every published group, by name. */
 async function allGroups(): Promise<StoredGroup[]> {
   const groups: StoredGroup[] = [];
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const found = await queryPage(groupList.byName(), { startKey, limit: 1000 });
-    groups.push(...found.items.filter(isPublished).map(toGroup));
-    startKey = found.next;
-  } while (startKey);
+  for await (const item of queryStream(groupList.byName(), { pageSize: 1000 })) if (isPublished(item)) groups.push(toGroup(item));
   return groups;
 }

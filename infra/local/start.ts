@@ -144,7 +144,7 @@ function upgradeTable(dataDir: string, addedIndexes: string[]): void {
     for (;;) {
       const run = await backfillLists(60_000);
       visited += run.visited;
-      if (run.ready && run.countIndexes) break;
+      if (run.ready && run.countIndexes && run.inactiveIndex) break;
     }
     console.log(`Lists backfilled (${visited} items visited): the list indexes answer from now on.`);
   })().catch((error: unknown) => console.error('The list backfill failed; maintenance retries it:', error));

@@ -83,6 +83,12 @@ export const INDEXES = {
   departmentsByCount: { name: 'gsi9', partitionKey: 'gsi1pk', sortKey: 'usage_users', sortKeyType: 'N', thenBy: 'id' },
   /** Groups by `user_count`, then id, the same way (a pending group sits in its own partition, GROUPS#PENDING). */
   groupsByCount: { name: 'gsi10', partitionKey: 'gsi1pk', sortKey: 'user_count', sortKeyType: 'N', thenBy: 'id' },
+  /**
+   * Deactivated users of a scope by name: sparse, only a user with `activated` false carries `gsi11pk`, so a
+   * page of them is one partition, however few they are among the scope's users and however they spread
+   * over its cells.
+   */
+  inactiveByName: { name: 'gsi11', partitionKey: 'gsi11pk', sortKey: 'gsi1sk' },
 } as const satisfies Record<string, IndexDefinition>;
 
 export const indexList: IndexDefinition[] = Object.values(INDEXES);
@@ -92,3 +98,6 @@ export const ORIGINAL_INDEX_COUNT = 3;
 
 /** The indexes the named lists' `user_count` sorts read; until they are ACTIVE those sorts read the old way (lib/lists/migration.ts). */
 export const COUNT_INDEXES: IndexDefinition[] = [INDEXES.departmentsByCount, INDEXES.groupsByCount];
+
+/** Indexes added to a table that was already ready: each is read once it is ACTIVE and (if it needs one) backfilled. */
+export const LATER_INDEXES: IndexDefinition[] = [...COUNT_INDEXES, INDEXES.inactiveByName];

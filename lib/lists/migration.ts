@@ -24,7 +24,13 @@
  *    ACTIVE (a deployed table gains them one deploy at a time) the
  *    `user_count` sorts read them instead of sorting the whole list in
  *    memory (lib/lists/by-count.ts). A table that was ready before they
- *    existed only waits for them.
+ *    existed only waits for them;
+ * 7. the inactive index (deactivated users by name, sparse): once it is
+ *    ACTIVE, every deactivated user item of an earlier version — the cells
+ *    of users with `activated` false — gets its entry, with its department
+ *    copy, conditional on the version read (a change since wrote the entry
+ *    itself); then the lists of deactivated users read it. Until then they
+ *    merge the cells, as before.
  *
  * Each step walks an index partition page by page and saves where it is in
  * the table's META item after every page, so a run stopped anywhere goes on
@@ -33,20 +39,23 @@
 import { forEachConcurrently } from '../db/batch';
 import { indexStates } from '../db/items';
 import { queryPage, type IndexQuery } from '../db/query';
-import { COUNT_INDEXES, indexList, type Item } from '../db/table';
+import { COUNT_INDEXES, INDEXES, indexList, LATER_INDEXES, type Item } from '../db/table';
 import { isConditionFailure, transactWrite, type Write } from '../db/transact';
 import { ContentionError, StaleReadError } from '../db/errors';
 import { auditList, indexOldEntry } from '../store/audit';
 import { indexCreation } from '../store/creation-order';
 import { departmentList } from '../store/departments';
 import { groupList } from '../store/groups';
-import { readListsState, saveCountIndexesActive, saveListsProgress } from '../store/meta';
+import { readListsState, saveCountIndexesActive, saveInactiveIndexReady, saveListsProgress, type ListsState } from '../store/meta';
 import { removeObsoleteCounters } from '../store/stats';
 import { claimFor } from '../store/claims';
 import {
+  ALL_CELLS,
   departmentCopyPut,
+  inactiveEntryWrites,
   LIST_VERSION,
   listAttributesWrite,
+  cellCode,
   toStoredUser,
   userLists,
   userNameWrite,
@@ -108,15 +117,37 @@ async function countUser(item: Item): Promise<void> {
   }
 }
 
+/** Step 7: the deactivated users, cell by cell (user items only: the cells of everyone, USERS#ALL). */
+const INACTIVE_STEPS: Step[] = ALL_CELLS.filter((cell) => !cell.activated).map((cell) => ({
+  name: `inactive-${cellCode(cell)}`,
+  query: userLists.cell({ everyone: true }, cell, 'id'),
+  visit: listInactiveUser,
+}));
+
+/** Puts one deactivated user of an earlier version in the inactive index (step 7). */
+async function listInactiveUser(item: Item): Promise<void> {
+  if (item.type !== 'user' || item.gsi11pk !== undefined || item.activated !== false) return;
+  const stored = toStoredUser(item);
+  try {
+    await transactWrite(inactiveEntryWrites(userRepresentation(stored), stored.version));
+  } catch (error) {
+    // Changed meanwhile: the change wrote the entry.
+    if (error instanceof ContentionError || isConditionFailure(error)) return;
+    throw error;
+  }
+}
+
 export interface BackfillReport {
   ready: boolean;
   visited: number;
   /** The count indexes are ACTIVE and read (step 6). */
   countIndexes: boolean;
+  /** The inactive index is ACTIVE, backfilled and read (step 7). */
+  inactiveIndex: boolean;
 }
 
-/** The indexes of steps 1–5 (the count indexes need no backfill: step 6). */
-const LIST_INDEXES = indexList.filter((index) => !COUNT_INDEXES.includes(index));
+/** The indexes of steps 1–5 (the later ones: steps 6 and 7). */
+const LIST_INDEXES = indexList.filter((index) => !LATER_INDEXES.includes(index));
 
 const allActive = (states: Map<string, string>, indexes: typeof indexList) => indexes.every((index) => states.get(index.name) === 'ACTIVE');
 
@@ -127,36 +158,70 @@ async function activateCountIndexes(states?: Map<string, string>): Promise<boole
   return true;
 }
 
+/** Step 7: records the inactive index as read once it is ACTIVE and every deactivated user is in it. */
+async function activateInactiveIndex(walked: boolean, states?: Map<string, string>): Promise<boolean> {
+  if (!walked || !allActive(states ?? (await indexStates()), [INDEXES.inactiveByName])) return false;
+  await saveInactiveIndexReady();
+  return true;
+}
+
 /**
- * Runs the backfill for at most `budgetMs` (a maintenance run has little
- * time; it goes on at the next). Answers whether the table is ready.
+ * Walks the steps not done yet, saving where each stands after every page
+ * (with the table's state `ready`); stops when `deadline` passes. Answers
+ * whether every step is done, and the items visited.
  */
-export async function backfillLists(budgetMs = 8_000): Promise<BackfillReport> {
-  const started = Date.now();
-  const state = await readListsState(true);
-  if (state.ready) return { ready: true, visited: 0, countIndexes: state.countIndexes || (await activateCountIndexes()) };
-  const progress = { ...state.progress };
+async function runSteps(
+  steps: Step[],
+  progress: Record<string, unknown>,
+  ready: boolean,
+  deadline: number,
+): Promise<{ done: boolean; visited: number }> {
   let visited = 0;
-  for (const step of STEPS) {
+  for (const step of steps) {
     if (progress[step.name] === 'done') continue;
     let startKey = progress[step.name] as Record<string, unknown> | undefined;
     for (;;) {
-      if (Date.now() - started > budgetMs) {
-        await saveListsProgress(progress, false);
-        return { ready: false, visited, countIndexes: state.countIndexes };
+      if (Date.now() > deadline) {
+        await saveListsProgress(progress, ready);
+        return { done: false, visited };
       }
       const page = await queryPage(step.query, { limit: 200, startKey });
       await forEachConcurrently(page.items, 8, step.visit);
       visited += page.items.length;
       startKey = page.next;
       progress[step.name] = startKey ?? 'done';
-      await saveListsProgress(progress, false);
+      await saveListsProgress(progress, ready);
       if (!startKey) break;
     }
   }
-  await removeObsoleteCounters();
-  const states = await indexStates();
-  const active = allActive(states, LIST_INDEXES);
-  await saveListsProgress(progress, active);
-  return { ready: active, visited, countIndexes: state.countIndexes || (await activateCountIndexes(states)) };
+  return { done: true, visited };
+}
+
+/**
+ * Runs the backfill for at most `budgetMs` (a maintenance run has little
+ * time; it goes on at the next). Answers whether the table is ready.
+ */
+export async function backfillLists(budgetMs = 8_000): Promise<BackfillReport> {
+  const deadline = Date.now() + budgetMs;
+  const state: ListsState = await readListsState(true);
+  const progress = { ...state.progress };
+  let visited = 0;
+  if (!state.ready) {
+    const run = await runSteps(STEPS, progress, false, deadline);
+    visited += run.visited;
+    const ready = run.done && allActive(await indexStates(), LIST_INDEXES);
+    if (run.done) {
+      await removeObsoleteCounters();
+      await saveListsProgress(progress, ready);
+    }
+    if (!ready) {
+      const countIndexes = state.countIndexes || (run.done && (await activateCountIndexes()));
+      return { ready: false, visited, countIndexes, inactiveIndex: false };
+    }
+  }
+  const countIndexes = state.countIndexes || (await activateCountIndexes());
+  if (state.inactiveIndex) return { ready: true, visited, countIndexes, inactiveIndex: true };
+  const walk = await runSteps(INACTIVE_STEPS, progress, true, deadline);
+  visited += walk.visited;
+  return { ready: true, visited, countIndexes, inactiveIndex: await activateInactiveIndex(walk.done) };
 }

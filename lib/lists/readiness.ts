@@ -1,12 +1,13 @@
 /**
  * What this process knows of the table's migration (lib/lists/migration.ts):
- * whether the list indexes and counters are complete, and whether the count
- * indexes the `user_count` sorts read are ACTIVE. Each is read from the
- * table's META item at most every 5 s until it is true; once true it stays so.
+ * whether the list indexes and counters are complete, whether the count
+ * indexes the `user_count` sorts read are ACTIVE, and whether the inactive
+ * index is ACTIVE and backfilled. Each is read from the table's META item at
+ * most every 5 s until it is true; once true it stays so.
  */
 import { readListsState, type ListsState } from '../store/meta';
 
-const known = { ready: false, countIndexes: false };
+const known = { ready: false, countIndexes: false, inactiveIndex: false };
 let checkedAt = 0;
 
 async function check(flag: keyof typeof known): Promise<boolean> {
@@ -14,6 +15,7 @@ async function check(flag: keyof typeof known): Promise<boolean> {
   const state: ListsState = await readListsState();
   known.ready = state.ready;
   known.countIndexes = state.countIndexes;
+  known.inactiveIndex = state.inactiveIndex;
   checkedAt = Date.now();
   return known[flag];
 }
@@ -24,9 +26,13 @@ export const listsReady = () => check('ready');
 /** The named lists sorted by `user_count` read the count indexes (otherwise every item, sorted in memory). */
 export const countListsReady = () => check('countIndexes');
 
+/** Lists of deactivated users by name may read the inactive index (otherwise their cells). */
+export const inactiveListReady = () => check('inactiveIndex');
+
 /** Forgets what this process knows of the migration (tests switch tables). */
 export function forgetListsState(): void {
   known.ready = false;
   known.countIndexes = false;
+  known.inactiveIndex = false;
   checkedAt = 0;
 }

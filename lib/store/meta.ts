@@ -18,6 +18,8 @@ export interface ListsState {
   progress: Record<string, unknown>;
   /** The count indexes (lib/db/table.ts COUNT_INDEXES) are ACTIVE: the `user_count` sorts read them. */
   countIndexes: boolean;
+  /** The inactive index (lib/db/table.ts) is ACTIVE and lists every deactivated user: lists of them read it. */
+  inactiveIndex: boolean;
 }
 
 export async function readListsState(consistent = false): Promise<ListsState> {
@@ -26,6 +28,7 @@ export async function readListsState(consistent = false): Promise<ListsState> {
     ready: item?.version === LIST_VERSION && item.state === 'ready',
     progress: (item?.progress as Record<string, unknown>) ?? {},
     countIndexes: item?.count_indexes === 'active',
+    inactiveIndex: item?.inactive_index === 'active',
   };
 }
 
@@ -37,6 +40,7 @@ export const newTableListsItem = (): Item => ({
   state: 'ready',
   progress: {},
   count_indexes: 'active',
+  inactive_index: 'active',
 });
 
 export const markNewTableReady = () => putItem(newTableListsItem());
@@ -51,4 +55,9 @@ export async function saveListsProgress(progress: Record<string, unknown>, ready
 /** Records that the count indexes are ACTIVE (they stay so: no version removes an index). */
 export async function saveCountIndexesActive(): Promise<void> {
   await updateItem(listsKey, new Update().setAll({ type: 'meta', count_indexes: 'active' }));
+}
+
+/** Records that the inactive index is ACTIVE and backfilled. */
+export async function saveInactiveIndexReady(): Promise<void> {
+  await updateItem(listsKey, new Update().setAll({ type: 'meta', inactive_index: 'active' }));
 }

@@ -13,14 +13,15 @@
  * partitions). On the department copy: `DEPT#<department>` throughout.
  * Within it, each item is in these index partitions (lib/db/table.ts):
  *
- * | index       | partition                      | sort                         |
- * |-------------|--------------------------------|------------------------------|
- * | byName      | <scope>                        | name key                     |
- * | byTime      | <scope>                        | login key                    |
- * | cellByName  | <cells>#<cell>                 | name key                     |
- * | cellByTime  | <cells>#<cell>                 | login key                    |
- * | cellById    | <cells>#<cell>                 | id (gsi7sk)                  |
- * | monthByName | <cells>#M#<YYYY-MM or never>   | name key                     |
+ * | index          | partition                       | sort            |
+ * |----------------|---------------------------------|-----------------|
+ * | byName         | <scope>                         | name key        |
+ * | byTime         | <scope>                         | login key       |
+ * | cellByName     | <cells>#<cell>                  | name key        |
+ * | cellByTime     | <cells>#<cell>                  | login key       |
+ * | cellById       | <cells>#<cell>                  | id (gsi7sk)     |
+ * | monthByName    | <cells>#M#<YYYY-MM or never>    | name key        |
+ * | inactiveByName | <cells>#OFF, deactivated only   | name key        |
  *
  * - name key: case-folded last name, then the id (lib/text.ts nameSortKey);
  * - login key: the last login time ('' when never), then the id, so that
@@ -113,6 +114,9 @@ export const ALL_CELLS: CellOf[] = ACCOUNT_ROLES.flatMap((role) =>
   [false, true].flatMap((activated) => [false, true].map((loggedIn) => ({ role, activated, loggedIn }))),
 );
 
+/** Where a scope's deactivated users are listed by name (a sparse index: activated users have no entry). */
+const inactivePartition = (scope: ScopeKey) => `${cellsPrefix(scope)}#OFF`;
+
 /** `YYYY-MM` of a login time, or `never`. */
 export const loginMonth = (lastLogin: string | null) => (lastLogin === null ? 'never' : lastLogin.slice(0, 7));
 
@@ -129,6 +133,7 @@ function listAttributes(user: User, scope: { membership: Membership } | { depart
     gsi5pk: `${cells}#${cellCode(cellOf(user))}`,
     gsi7sk: user.id,
     gsi8pk: `${cells}#M#${loginMonth(user.last_login)}`,
+    ...(user.activated ? {} : { gsi11pk: inactivePartition(scope) }),
   };
 }
 
@@ -237,14 +242,34 @@ export function userWrites(
  * attributes (a deletion's `group_lock`, say) stay; its ETag does not move.
  */
 export function listAttributesWrite(user: User, version: number): Write {
-  const { gsi4sk, gsi5pk, gsi7sk, gsi8pk } = listAttributes(user, { membership: membershipOf(user.department_id) });
+  const { gsi4sk, gsi5pk, gsi7sk, gsi8pk, gsi11pk } = listAttributes(user, { membership: membershipOf(user.department_id) });
   const changes = new Update()
-    .setAll({ gsi4sk, gsi5pk, gsi7sk, gsi8pk, lv: LIST_VERSION })
+    .setAll({ gsi4sk, gsi5pk, gsi7sk, gsi8pk, ...(gsi11pk ? { gsi11pk } : {}), lv: LIST_VERSION })
     .remove('gsi2pk', 'gsi2sk', 'gsi3pk', 'gsi3sk')
     .whenEquals('version', version)
     .whenAbsent('bulk_lock')
     .whenAbsent('lv');
   return update(userKey(user.id), changes);
+}
+
+/**
+ * Lists a deactivated user written before the inactive index in it: the user
+ * item, if it is still at `version` (a change since put it there itself),
+ * and its department copy. Nothing else moves; a bulk move holding the user
+ * rewrites both items whole later, with the entry.
+ */
+export function inactiveEntryWrites(user: User, version: number): Write[] {
+  const writes = [
+    update(
+      userKey(user.id),
+      new Update().set('gsi11pk', inactivePartition({ membership: membershipOf(user.department_id) })).whenEquals('version', version),
+    ),
+  ];
+  if (user.department_id) {
+    const department = { department: user.department_id };
+    writes.push(update(departmentCopyKey(user.id), new Update().set('gsi11pk', inactivePartition(department)).whenEquals('department_id', user.department_id)));
+  }
+  return writes;
 }
 
 /**
@@ -310,6 +335,12 @@ export const userLists = {
   cell: (scope: ScopeKey, cell: CellOf, order: UserOrder): IndexQuery => ({
     index: CELL_INDEX[order],
     partition: `${cellsPrefix(scope)}#${cellCode(cell)}`,
+    filter: membershipFilter(scope),
+  }),
+  /** The deactivated users of a scope, by name. */
+  inactive: (scope: ScopeKey): IndexQuery => ({
+    index: INDEXES.inactiveByName,
+    partition: inactivePartition(scope),
     filter: membershipFilter(scope),
   }),
   /** The users of a scope whose last login is in `month` (`YYYY-MM` or `never`), by name. */

@@ -11,12 +11,12 @@
  * `user_count` in memory until both indexes are there and ACTIVE.
  */
 import { CreateTableCommand } from '@aws-sdk/client-dynamodb';
-import { BatchWriteCommand, DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchWriteCommand, DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { createTable } from '../../infra/local/services';
 import { db, tableName } from '../../lib/db/client';
 import { resetConfig } from '../../lib/config';
-import { COUNT_INDEXES, indexList, keyAttributes } from '../../lib/db/table';
+import { COUNT_INDEXES, INDEXES, indexList, keyAttributes, type IndexDefinition } from '../../lib/db/table';
 import { forgetListsState } from '../../lib/lists/users';
 import { backfillLists } from '../../lib/lists/migration';
 import { newTableListsItem, readListsState } from '../../lib/store/meta';
@@ -115,6 +115,47 @@ function previousTable(): { items: Record<string, unknown>[]; users: User[] } {
   }
   items.push({ pk: 'STATS', sk: 'SHARD#00', ...counters });
   return { items, users };
+}
+
+/** A table as a version before `missing` made it: every other index of this version. */
+async function createTableWithout(name: string, missing: IndexDefinition[]): Promise<void> {
+  const indexes = indexList.filter((index) => !missing.includes(index));
+  const attributes = new Map(
+    indexes.flatMap((index) => [keyAttributes(index).partition, ...keyAttributes(index).sort]).map((a) => [a.name, a]),
+  );
+  await db().send(
+    new CreateTableCommand({
+      TableName: name,
+      BillingMode: 'PAY_PER_REQUEST',
+      AttributeDefinitions: [
+        { AttributeName: 'pk', AttributeType: 'S' },
+        { AttributeName: 'sk', AttributeType: 'S' },
+        ...[...attributes.values()].map((a) => ({ AttributeName: a.name, AttributeType: a.type })),
+      ],
+      KeySchema: [
+        { AttributeName: 'pk', KeyType: 'HASH' },
+        { AttributeName: 'sk', KeyType: 'RANGE' },
+      ],
+      GlobalSecondaryIndexes: indexes.map((index) => {
+        const { partition, sort } = keyAttributes(index);
+        return {
+          IndexName: index.name,
+          KeySchema: [
+            { AttributeName: partition.name, KeyType: 'HASH' as const },
+            ...sort.map((attribute) => ({ AttributeName: attribute.name, KeyType: 'RANGE' as const })),
+          ],
+          Projection: { ProjectionType: 'ALL' as const },
+        };
+      }),
+    }),
+  );
+}
+
+/** Switches the service (and this process's knowledge of the migration) to another table. */
+function useTable(name: string): void {
+  process.env.TABLE_NAME = name;
+  resetConfig();
+  forgetListsState();
 }
 
 async function load(items: Record<string, unknown>[]) {
@@ -227,38 +268,10 @@ describe('a table without the count indexes', () => {
     // A table as the version before the count indexes made it: the other indexes, ready for the other lists.
     const fileTable = tableName();
     const oldTable = `${fileTable}-before-counts`;
-    const previousIndexes = indexList.filter((index) => !COUNT_INDEXES.includes(index));
-    const attributes = new Map(
-      previousIndexes.flatMap((index) => [keyAttributes(index).partition, ...keyAttributes(index).sort]).map((a) => [a.name, a]),
-    );
-    await db().send(
-      new CreateTableCommand({
-        TableName: oldTable,
-        BillingMode: 'PAY_PER_REQUEST',
-        AttributeDefinitions: [
-          { AttributeName: 'pk', AttributeType: 'S' },
-          { AttributeName: 'sk', AttributeType: 'S' },
-          ...[...attributes.values()].map((a) => ({ AttributeName: a.name, AttributeType: a.type })),
-        ],
-        KeySchema: [
-          { AttributeName: 'pk', KeyType: 'HASH' },
-          { AttributeName: 'sk', KeyType: 'RANGE' },
-        ],
-        GlobalSecondaryIndexes: previousIndexes.map((index) => ({
-          IndexName: index.name,
-          KeySchema: [
-            { AttributeName: index.partitionKey, KeyType: 'HASH' },
-            { AttributeName: index.sortKey, KeyType: 'RANGE' },
-          ],
-          Projection: { ProjectionType: 'ALL' },
-        })),
-      }),
-    );
+    await createTableWithout(oldTable, COUNT_INDEXES);
     const { count_indexes: _, ...previousMeta } = newTableListsItem();
     await db().send(new PutCommand({ TableName: oldTable, Item: previousMeta }));
-    process.env.TABLE_NAME = oldTable;
-    resetConfig();
-    forgetListsState();
+    useTable(oldTable);
     try {
       // Departments and groups with members, some of equal counts.
       for (const [i, size] of [3, 1, 0, 1, 2].entries()) {
@@ -295,9 +308,92 @@ describe('a table without the count indexes', () => {
       expect({ desc: await walk('departments', 'desc'), asc: await walk('groups', 'asc') }).toEqual(walks);
       expect(await invariantViolations()).toEqual([]);
     } finally {
-      process.env.TABLE_NAME = fileTable;
-      resetConfig();
+      useTable(fileTable);
+    }
+  }, 120_000);
+});
+
+describe('a table without the inactive index', () => {
+  it('merges the cells for deactivated users until the index is there and backfilled, then reads it, with the same answers', async () => {
+    const fileTable = tableName();
+    const oldTable = `${fileTable}-before-inactive`;
+    await createTableWithout(oldTable, [INDEXES.inactiveByName]);
+    const { inactive_index: _, ...previousMeta } = newTableListsItem();
+    await db().send(new PutCommand({ TableName: oldTable, Item: previousMeta }));
+    useTable(oldTable);
+    // Which indexes the lists query.
+    const read = new Set<string>();
+    db().middlewareStack.add(
+      (next) => async (args) => {
+        const index = (args.input as { IndexName?: string }).IndexName;
+        if (index) read.add(index);
+        return next(args);
+      },
+      { step: 'initialize', name: 'indexesRead' },
+    );
+    try {
+      const users: User[] = [];
+      expect((await api.post('/v2/departments', { id: 'id0', name: 'Inactive 0' })).status).toBe(201);
+      for (let i = 0; i < 24; i++) {
+        const created = await api.post('/v2/users', {
+          id: `iu${String(i).padStart(2, '0')}`,
+          email: `iu${i}@example.com`,
+          last_name: NAMES[i % NAMES.length],
+          account_role: ROLES[i % 4],
+          activated: i % 3 !== 0,
+          ...(i % 2 ? { last_login: `2026-0${1 + (i % 9)}-12T08:00:00.000Z` } : {}),
+        });
+        expect(created.status, created.text).toBe(201);
+        if (i % 4 === 3) users.push(created.body);
+        else {
+          const joined = await api.post(`/v2/departments/id0/users/${created.body.id}`);
+          expect(joined.status, joined.text).toBe(200);
+          users.push({ ...created.body, department_id: 'id0' });
+        }
+      }
+      // As the previous version wrote them: no entry in the inactive index.
+      for (const item of await scanTable()) {
+        if (item.gsi11pk !== undefined) {
+          await db().send(new UpdateCommand({ TableName: oldTable, Key: { pk: item.pk, sk: item.sk }, UpdateExpression: 'REMOVE gsi11pk' }));
+        }
+      }
+      const queries: ModelQuery[] = [
+        { scope: 'all', sort: 'last_name', direction: 'asc', offset: 0, count: 100, activated: false },
+        { scope: 'in', sort: 'last_name', direction: 'desc', offset: 1, count: 3, activated: false },
+        { scope: 'id0', sort: 'last_name', direction: 'asc', offset: 0, count: 100, activated: false, roles: ['admin', 'member'] },
+        { scope: 'id0', sort: 'last_name', direction: 'asc', offset: 0, count: 100, activated: false, lastLogin: 'since:2026-03-01' },
+      ];
+      const agree = async (now: User[]) => {
+        for (const q of queries) {
+          const response = await api.get(toPath(q));
+          expect(response.status, response.text).toBe(200);
+          const model = modelList(now, q);
+          expect(response.body.users.map((u: User) => u.id), toPath(q)).toEqual(model.ids);
+          expect(response.body.total, toPath(q)).toBe(model.total);
+        }
+      };
+      await agree(users);
+      expect(read.has(INDEXES.inactiveByName.name)).toBe(false);
+
+      // npm start adds the index; a user deactivated meanwhile is put in it by its own change.
+      expect(await createTable(process.env.DYNAMODB_ENDPOINT!, oldTable, process.env.AWS_REGION)).toEqual([INDEXES.inactiveByName.name]);
+      const patched = await api.patch('/v2/users/iu01', { activated: false });
+      expect(patched.status, patched.text).toBe(200);
+      users[1] = patched.body;
+      await agree(users);
+      expect(read.has(INDEXES.inactiveByName.name)).toBe(false);
+
+      // The backfill goes cell by cell, a page at a time, and then the lists read the index: the same answers.
+      let runs = 0;
+      for (let run = await backfillLists(0); !run.inactiveIndex; run = await backfillLists(0)) runs++;
+      expect(runs).toBeGreaterThan(3);
       forgetListsState();
+      await agree(users);
+      expect(read.has(INDEXES.inactiveByName.name)).toBe(true);
+      expect(await invariantViolations()).toEqual([]);
+    } finally {
+      db().middlewareStack.remove('indexesRead');
+      useTable(fileTable);
     }
   }, 120_000);
 });

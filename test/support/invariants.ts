@@ -88,7 +88,7 @@ export async function invariantViolations(): Promise<string[]> {
         }
     } else if (copies.has(user.id)) violations.push(`user ${user.id} is in no department but keeps a department copy`);
     const expected = userItem(user, Number(item.version));
-    for (const name of ['gsi1pk', 'gsi1sk', 'gsi4sk', 'gsi5pk', 'gsi7sk', 'gsi8pk', 'lv', 'last_name_folded']) {
+    for (const name of ['gsi1pk', 'gsi1sk', 'gsi4sk', 'gsi5pk', 'gsi7sk', 'gsi8pk', 'gsi11pk', 'lv', 'last_name_folded']) {
       if (item[name] !== expected[name]) violations.push(`user ${user.id} has ${name}=${item[name]}, expected ${expected[name]}`);
     }
     for (const legacy of ['gsi2pk', 'gsi2sk', 'gsi3pk', 'gsi3sk'])

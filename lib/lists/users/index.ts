@@ -19,7 +19,7 @@ import type { UserSortField } from '../../schemas/enums';
 import { compareCodePoints } from '../../text';
 import { decodeCursor, encodeCursor } from '../cursor';
 import type { SortOrder } from '../order';
-import { listsReady } from '../readiness';
+import { inactiveListReady, listsReady } from '../readiness';
 import { readPage, type Position, type Source } from '../streams';
 import { legacyUsers } from './legacy';
 import { planSources } from './plan';
@@ -108,7 +108,9 @@ async function indexedPage(scope: UserScope, request: UserListRequest, skip: num
     return { items: page.items.map(toStoredUser), total: await totalOf(views, request.filters), next: page.next };
   }
   const views = await scopesOf(scope, request.filters);
-  const plan = planSources(views, request.filters, request.sort.field, skip + request.count + 1);
+  const plan = planSources(views, request.filters, request.sort.field, skip + request.count + 1, {
+    inactiveIndex: await inactiveListReady(),
+  });
   const [page, total] = await Promise.all([
     readPage({ sources: plan.sources, direction: request.sort.direction, sortKey: plan.sortKey, after, skip, take: request.count }),
     totalOf(views, request.filters),

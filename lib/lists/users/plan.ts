@@ -9,7 +9,10 @@
  *   activated × logged in) with users, each reading its share of the page;
  * - by login month (monthByName), for a `since`/`before` range sorted by
  *   name: one Query per month in range with users; `never` is one more
- *   such partition.
+ *   such partition;
+ * - deactivated users (inactiveByName), for `activated=false` sorted by
+ *   name: one Query, whichever cells they are in (once the index is
+ *   backfilled: lib/lists/migration.ts).
  * A `last_name` prefix (sorted by name) or a login range (sorted by login)
  * is a key range; anything else the partition does not select is a
  * residual filter. The estimate of each way is its Queries (0.5 RCU each at
@@ -137,8 +140,14 @@ function cost(sources: Source[], scopeNeed: number): number {
   );
 }
 
+/** What the table offers beyond the cells and months. */
+export interface PlanOptions {
+  /** The inactive index is backfilled (lib/lists/readiness.ts). */
+  inactiveIndex: boolean;
+}
+
 /** The ways to read one scope sorted by name or login, each a set of sources. */
-function keyOrderedWays(facts: ScopeFacts, filters: UserFilters, order: 'name' | 'time'): Source[][] {
+function keyOrderedWays(facts: ScopeFacts, filters: UserFilters, order: 'name' | 'time', options: PlanOptions): Source[][] {
   const { view, cells, users, selected, matching } = facts;
   const key: ScopeKey = view.key;
   const range = filters.lastLogin;
@@ -186,6 +195,20 @@ function keyOrderedWays(facts: ScopeFacts, filters: UserFilters, order: 'name' |
       })),
     );
   }
+  if (order === 'name' && filters.activated === false && options.inactiveIndex) {
+    // Every deactivated user of the scope (in shared partitions: of both memberships) in one partition, by name.
+    const inactive = sumWhere(view.sharedCells ?? view.cells, (code) => code.at(-2) === '0');
+    const query = userLists.inactive(key);
+    const roles = filters.roles && userFilters.roles(filters.roles);
+    ways.push(
+      keyBounds.map((bounds) => ({
+        query: { ...query, filter: allOf([query.filter, roles, offKey]) },
+        bounds,
+        expected: perBound(matching),
+        selectivity: (selected / Math.max(inactive, 1)) * offKeyShare,
+      })),
+    );
+  }
   if (order === 'name' && range && range.kind !== 'never') {
     const months = monthsInRange(view, range);
     // The boundary month needs the range as a filter, unless the range starts it (`since:2026-05-01`).
@@ -230,7 +253,7 @@ function segmentSources(facts: ScopeFacts, filters: UserFilters, field: 'account
 }
 
 /** The sources of a list, `need` items into it. */
-export function planSources(views: ScopeView[], filters: UserFilters, sort: UserSortField, need: number): Plan {
+export function planSources(views: ScopeView[], filters: UserFilters, sort: UserSortField, need: number, options: PlanOptions): Plan {
   const facts = views.map((view) => factsOf(view, filters)).filter((f) => f.cells.length > 0);
   const expected = facts.reduce((n, f) => n + f.matching, 0);
   if (sort === 'account_role' || sort === 'activated') {
@@ -239,7 +262,7 @@ export function planSources(views: ScopeView[], filters: UserFilters, sort: User
   const order = sort === 'last_name' ? 'name' : 'time';
   const sources = facts.flatMap((f) => {
     const scopeNeed = need * (f.matching / Math.max(expected, 1));
-    const ways = keyOrderedWays(f, filters, order).filter((way) => way.length > 0);
+    const ways = keyOrderedWays(f, filters, order, options).filter((way) => way.length > 0);
     return ways.reduce((best, way) => (cost(way, scopeNeed) < cost(best, scopeNeed) ? way : best));
   });
   return { sources, sortKey: order === 'name' ? userSortKeys.name : userSortKeys.time, expected };

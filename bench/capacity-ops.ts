@@ -471,22 +471,34 @@ export async function measureCapacity({ client, table, scimPageUsers = 3_000 }: 
     sk: String(startIndex),
   });
   /**
-   * One startIndex page of every user (no filter, by name: USERS#IN and USERS#OUT of byName merged): from each
-   * partition the entries the page takes after the page before and one more (to know the merge is right), one
-   * eventually consistent Query each; the counters (totalResults); each department of its users for the enterprise
-   * department name (eventually consistent, each item its own unit); after the first page, the kept cursor (one
-   * consistent GetItem); and, unless it is the last page, the put of the next page's cursor (a small item: 1 WCU).
+   * One startIndex page of every user (no filter): members of a department by name, then the others by name
+   * (USERS#IN, then USERS#OUT of byName: lib/lists/users/index.ts, membershipFirst). From the partition the page
+   * starts in, its entries after the page before; where the members end within the page (or at its end, with
+   * more to come), the first entries of the others; and one entry past the page where another page follows (to
+   * know that it does): one eventually consistent Query per partition read. Then the counters (totalResults); each
+   * department of its users for the enterprise department name (eventually consistent, each item its own unit);
+   * after the first page, the kept cursor (one consistent GetItem); and, unless it is the last page, the put of
+   * the next page's cursor (a small item: 1 WCU).
    */
   const scimPageMin = async (i: number): Promise<Cost> => {
     const page = scimPages[i];
-    const previous = i > 0 ? scimPages[i - 1].ids.at(-1) : undefined;
-    const after = previous === undefined ? undefined : String((await sizer.item(userKey(previous))).gsi1sk);
+    const previous = i > 0 ? await sizer.item(userKey(scimPages[i - 1].ids.at(-1)!)) : undefined;
+    const after = previous === undefined ? undefined : String(previous.gsi1sk);
     const users = await sizer.items(page.ids.map(userKey));
     const inCount = users.filter((u) => u.department_id).length;
+    const outCount = users.length - inCount;
+    const startsWithOthers = previous !== undefined && !previous.department_id;
+    const members = startsWithOthers ? [] : await sizer.indexAfter(usersPartition('IN'), after, inCount + 1);
+    const membersGoOn = members.length > inCount;
+    const reads: Cost[] = [];
+    if (!startsWithOthers) reads.push(query(members.slice(0, inCount + (membersGoOn ? 1 : 0)), false));
+    if (!membersGoOn) {
+      const others = await sizer.indexAfter(usersPartition('OUT'), startsWithOthers ? after : undefined, outCount + 1);
+      reads.push(query(others.slice(0, outCount + (page.more ? 1 : 0)), false));
+    }
     const departments = [...new Set(users.flatMap((u) => (u.department_id ? [String(u.department_id)] : [])))];
     const cost = sum(
-      query(await sizer.indexAfter(usersPartition('IN'), after, inCount + 1), false),
-      query(await sizer.indexAfter(usersPartition('OUT'), after, users.length - inCount + 1), false),
+      ...reads,
       statsRead(await sizer.partition(STATS_PARTITION)),
       ...(await sizer.items(departments.map(departmentKey))).map((d) => get(d, false)),
       i > 0 ? get(await sizer.item(scimPageKey(page.startIndex))) : NOTHING,
@@ -1134,7 +1146,7 @@ export async function measureCapacity({ client, table, scimPageUsers = 3_000 }: 
         return result;
       },
       min: async () => scimPageMin(0),
-      note: "reads its page (USERS#IN and USERS#OUT merged by name) and keeps the next page's cursor (lib/store/scim-pages.ts)",
+      note: "reads its page (members of a department by name, then the others: USERS#IN, then USERS#OUT) and keeps the next page's cursor (lib/store/scim-pages.ts)",
     },
     {
       operation: `SCIM list pages 2+ (startIndex step ${SCIM_PAGE}, sum)`,
@@ -1155,8 +1167,8 @@ export async function measureCapacity({ client, table, scimPageUsers = 3_000 }: 
         }
       },
       // Each page as the first, plus the read of the cursor the page before kept (one consistent GetItem of the
-      // SCIMPAGE item): its own entries and one more from each partition, the counters (totalResults), its users'
-      // departments' names, and the put of the next page's cursor (none after the last page).
+      // SCIMPAGE item): its own entries and one more, the counters (totalResults), its users' departments' names,
+      // and the put of the next page's cursor (none after the last page).
       min: async () => {
         const costs: Cost[] = [];
         for (let i = 1; i < scimPages.length; i++) costs.push(await scimPageMin(i));

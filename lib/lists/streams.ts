@@ -4,8 +4,10 @@
  *
  * Every list orders its items by a field, in either direction, and breaks
  * ties by id, ascending (API.md). A *source* is one index partition whose
- * sort key is `<field><SEP><id>` (key order), or whose sort key is the id and
- * whose items all share one field value (a *segment*, e.g. one role). A page
+ * sort key is `<field><SEP><id>` (key order), or whose items all share one
+ * field value (a *segment*, e.g. one role), in the order of their sort key
+ * (the id, or any key that ends with it: SCIM's members-first order lists
+ * each membership by name). A page
  * merges the sources in that order, starting after a position (a cursor)
  * or after skipping an offset:
  *
@@ -53,7 +55,7 @@ export interface Source {
   query: IndexQuery;
   /** Inclusive bounds of the sort key (a prefix is `{ from: p, to: p + MAX_KEY_CHAR }`). */
   bounds?: { from?: string; to?: string };
-  /** Key order (`<field><SEP><id>`), or a segment: the sort key is the id and every item's field is `segment`. */
+  /** Key order (`<field><SEP><id>`), or a segment: every item's field is `segment`, and its sort key orders it within. */
   segment?: string;
   /** Its items that the list may include, for sizing its reads (approximate is fine). */
   expected: number;
@@ -160,9 +162,9 @@ async function* backward(
   }
 }
 
-/** A segment source by id, ascending, after `afterId`. */
-function byId(source: Source, afterId: string | undefined, limit: Limit): AsyncGenerator<Item> {
-  const from = afterId === undefined ? source.bounds?.from : maxKey(source.bounds?.from, `${afterId}${KEY_SEPARATOR}`);
+/** A segment source in sort key order, ascending, after the sort key `afterKey`. */
+function inSegment(source: Source, afterKey: string | undefined, limit: Limit): AsyncGenerator<Item> {
+  const from = afterKey === undefined ? source.bounds?.from : maxKey(source.bounds?.from, `${afterKey}${KEY_SEPARATOR}`);
   return forward(source, { from, to: source.bounds?.to }, limit);
 }
 
@@ -224,8 +226,9 @@ async function walk(request: PageRequest): Promise<Page> {
   let emitted = 0;
   const full = () => emitted >= skip + take;
   const sign = direction === 'desc' ? -1 : 1;
+  // In a segment, the place of an item is its sort key (for segments by id, the id).
   const positionOf = (item: Item, source: Source) =>
-    source.segment === undefined ? splitKey(sortKey(item)) : { field: source.segment, id: String(item.id) };
+    source.segment === undefined ? splitKey(sortKey(item)) : { field: source.segment, id: String(item[source.query.index.sortKey]) };
   // Key-ordered sources share the page from the start; a segment's sources share what the page still lacks when
   // the list reaches that segment (sized then, below), so a later segment does not read ahead for nothing.
   const firsts = sources.map(() => need);
@@ -271,7 +274,7 @@ async function walk(request: PageRequest): Promise<Page> {
   const compare = ({ position: x }: Entry, { position: y }: Entry) =>
     sign * compareCodePoints(x.field, y.field) || compareCodePoints(x.id, y.id);
   const streamOf = (source: Source, i: number, afterHere: Position | undefined) => {
-    if (source.segment !== undefined) return byId(source, afterHere?.field === source.segment ? afterHere.id : undefined, limits[i]);
+    if (source.segment !== undefined) return inSegment(source, afterHere?.field === source.segment ? afterHere.id : undefined, limits[i]);
     if (direction === 'asc') {
       const from = afterHere ? maxKey(source.bounds?.from, `${keyOf(afterHere)}${KEY_SEPARATOR}`) : source.bounds?.from;
       return forward(source, { from, to: source.bounds?.to }, limits[i]);

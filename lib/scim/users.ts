@@ -205,7 +205,7 @@ export async function listScimUsers(
     }
     const page = await listStoredUsers(
       { kind: 'all' },
-      { count: request.count, offset: cursor ? 0 : request.startIndex - 1, cursor, sort: SORT, filters: indexed },
+      { count: request.count, offset: cursor ? 0 : request.startIndex - 1, cursor, sort: SORT, filters: indexed, membershipFirst: true },
     );
     if (page.next_cursor) await keepCursor(list, request.startIndex + page.users.length, page.next_cursor);
     return { resources: await asScimUsers(page.users, base), total: page.total };
@@ -220,7 +220,7 @@ async function allUsers(): Promise<StoredUser[]> {
   const users: StoredUser[] = [];
   let cursor: string | undefined;
   do {
-    const page = await listStoredUsers({ kind: 'all' }, { count: 1000, offset: 0, cursor, sort: SORT, filters: {} });
+    const page = await listStoredUsers({ kind: 'all' }, { count: 1000, offset: 0, cursor, sort: SORT, filters: {}, membershipFirst: true });
     users.push(...page.users);
     cursor = page.next_cursor ?? undefined;
   } while (cursor);

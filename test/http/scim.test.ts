@@ -7,6 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { READ_TOKEN, useApi } from '../support/api';
 import { groupTuning } from '../../lib/groups/groups';
+import { compareCodePoints, nameSortKey } from '../../lib/text';
 import { unique } from '../support/fixtures';
 import { invariantViolations } from '../support/invariants';
 import { ENTERPRISE_SCHEMA, expectScimError, GROUP_SCHEMA, newScimToken, patchOps, scimClient, USER_SCHEMA } from '../support/scim';
@@ -450,6 +451,43 @@ describe('paging', () => {
     expect(total).toBe(7);
     expect(new Set(seen)).toEqual(made);
     expect(seen).toHaveLength(7);
+  });
+
+  it('lists every user, members of a department first, then the others, each by name: walked and by offset alike', async () => {
+    const department = (await api.post('/v2/departments', { id: unique('d'), name: unique('Paged ') })).body;
+    for (let i = 0; i < 3; i++) {
+      // Members named after the others: by name alone, the others would come first.
+      const member = await createUser({ name: { givenName: 'M', familyName: `${unique('Zulu')}` } });
+      expect((await api.post(`/v2/departments/${department.id}/users/${member.id}`)).status).toBe(200);
+      await createUser({ name: { givenName: 'O', familyName: `${unique('Alpha')}` } });
+    }
+    const everyone = await api.get('/v2/users?count=1000');
+    expect(everyone.body.total).toBeLessThan(1000);
+    type Listed = { id: string; last_name: string; department_id: string | null };
+    const byName = (a: Listed, b: Listed) => compareCodePoints(nameSortKey(a.last_name, a.id), nameSortKey(b.last_name, b.id));
+    const users: Listed[] = everyone.body.users;
+    const members = users.filter((u) => u.department_id).sort(byName);
+    const expected = [...members, ...users.filter((u) => !u.department_id).sort(byName)].map((u) => u.id);
+
+    // Walked page after page (each page keeps where the next starts).
+    const walker = scimClient(api);
+    const walked: string[] = [];
+    for (let start = 1; ; start += 4) {
+      const page = await walker.get(`/Users?startIndex=${start}&count=4&attributes=userName`);
+      expect(page.status, page.text).toBe(200);
+      expect(page.body.totalResults).toBe(expected.length);
+      walked.push(...page.body.Resources.map((r: { id: string }) => r.id));
+      if (page.body.Resources.length < 4) break;
+    }
+    expect(walked).toEqual(expected);
+
+    // Asked at once by another client (no kept cursor: an offset), around where the members end.
+    const jumper = scimClient(api);
+    for (const start of [2, members.length - 1, members.length, members.length + 1, members.length + 2, expected.length]) {
+      const page = await jumper.get(`/Users?startIndex=${start}&count=3&attributes=userName`);
+      expect(page.status, page.text).toBe(200);
+      expect(page.body.Resources.map((r: { id: string }) => r.id), `startIndex=${start}`).toEqual(expected.slice(start - 1, start + 2));
+    }
   });
 
   it('count=0 answers only the total', async () => {

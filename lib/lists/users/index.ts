@@ -13,7 +13,7 @@
  */
 import type { NameScope } from '../../store/name-counts';
 import type { Item } from '../../db/table';
-import { toStoredUser, userLists, userSortKeys, type ScopeKey, type StoredUser, type User } from '../../store/users';
+import { toStoredUser, userLists, userSortKeys, type Membership, type ScopeKey, type StoredUser, type User } from '../../store/users';
 import { userRepresentation } from '../../users/user';
 import type { UserSortField } from '../../schemas/enums';
 import { compareCodePoints } from '../../text';
@@ -37,6 +37,12 @@ export interface UserListRequest {
   cursor?: string;
   sort: SortOrder<UserSortField>;
   filters: UserFilters;
+  /**
+   * Everyone unfiltered by name, ascending, members of a department first, then the others (SCIM, whose lists
+   * have no order of their own): each page reads one partition (two where the members end), where a merge of
+   * both memberships by name reads ahead in both. Ignored for any other list.
+   */
+  membershipFirst?: boolean;
 }
 
 export interface UserPage {
@@ -48,7 +54,8 @@ export interface UserPage {
 }
 
 /** What a cursor is bound to: the scope, the sort and the filters, normalised. */
-function listIdentity(scope: UserScope, { sort, filters }: UserListRequest): string {
+function listIdentity(scope: UserScope, request: UserListRequest): string {
+  const { sort, filters } = request;
   const sorted = (values?: string[]) => values && [...values].sort(compareCodePoints);
   return JSON.stringify([
     'users',
@@ -60,6 +67,7 @@ function listIdentity(scope: UserScope, { sort, filters }: UserListRequest): str
     sorted(filters.departmentIds),
     filters.activated ?? null,
     filters.lastLogin ?? null,
+    membershipFirst(scope, request),
   ]);
 }
 
@@ -92,6 +100,7 @@ interface Found {
 }
 
 async function indexedPage(scope: UserScope, request: UserListRequest, skip: number, after: Position | undefined): Promise<Found> {
+  if (membershipFirst(scope, request)) return membershipFirstPage(request, skip, after);
   if (skip > 0 && request.sort.field === 'last_name' && unfiltered(request.filters)) {
     // The last-name counters place the offset: the page starts at the name that holds it.
     const start = await skipByNames(nameScopesOf(scope), skip, request.sort.direction);
@@ -116,6 +125,36 @@ async function indexedPage(scope: UserScope, request: UserListRequest, skip: num
     totalOf(views, request.filters),
   ]);
   return { items: page.items.map(toStoredUser), total, next: page.next };
+}
+
+const membershipFirst = (scope: UserScope, { membershipFirst, filters, sort }: UserListRequest) =>
+  membershipFirst === true && scope.kind === 'all' && unfiltered(filters) && sort.field === 'last_name' && sort.direction === 'asc';
+
+/** The memberships in the order of `membershipFirst`, each a segment of its users by name. */
+const MEMBERSHIPS = ['IN', 'OUT'] as const satisfies Membership[];
+
+async function membershipFirstPage(request: UserListRequest, skip: number, after: Position | undefined): Promise<Found> {
+  const counted = scopesOf({ kind: 'all' }, request.filters);
+  const total = async () => totalOf(await counted, request.filters);
+  if (skip > 0) {
+    // The counters say which membership the offset falls in; its last-name counters, where in it.
+    const members = (await counted)[0].wholeUsers[0];
+    const membership = skip < members ? 'IN' : 'OUT';
+    const within = membership === 'IN' ? skip : skip - members;
+    const start = within > 0 ? await skipByNames([{ membership }], within, 'asc') : { after: { field: '', id: '' }, skip: 0 };
+    if (!start) return { items: [], total: await total() };
+    // After "nothing" of the name: every key of that name (`<name><SEP><id>`) is above the name alone.
+    after = { field: membership, id: start.after.field };
+    skip = start.skip;
+  }
+  const sources: Source[] = userLists
+    .all({ everyone: true }, 'name')
+    .map((query, i) => ({ query, segment: MEMBERSHIPS[i], expected: 1, selectivity: 1 }));
+  const [page, all] = await Promise.all([
+    readPage({ sources, direction: 'asc', sortKey: userSortKeys.name, after, skip, take: request.count }),
+    total(),
+  ]);
+  return { items: page.items.map(toStoredUser), total: all, next: page.next };
 }
 
 const unfiltered = (filters: UserFilters) =>

@@ -46,16 +46,16 @@ import { auditList, indexOldEntry } from '../store/audit';
 import { indexCreation } from '../store/creation-order';
 import { departmentList } from '../store/departments';
 import { groupList } from '../store/groups';
-import { readListsState, saveCountIndexesActive, saveInactiveIndexReady, saveListsProgress, type ListsState } from '../store/meta';
+import { readListsState, saveCountIndexesActive, saveInactiveIndexReady, saveListsProgress } from '../store/meta';
 import { removeObsoleteCounters } from '../store/stats';
 import { claimFor } from '../store/claims';
 import {
   ALL_CELLS,
+  cellCode,
   departmentCopyPut,
   inactiveEntryWrites,
   LIST_VERSION,
   listAttributesWrite,
-  cellCode,
   toStoredUser,
   userLists,
   userNameWrite,
@@ -159,8 +159,8 @@ async function activateCountIndexes(states?: Map<string, string>): Promise<boole
 }
 
 /** Step 7: records the inactive index as read once it is ACTIVE and every deactivated user is in it. */
-async function activateInactiveIndex(walked: boolean, states?: Map<string, string>): Promise<boolean> {
-  if (!walked || !allActive(states ?? (await indexStates()), [INDEXES.inactiveByName])) return false;
+async function activateInactiveIndex(walked: boolean): Promise<boolean> {
+  if (!walked || !allActive(await indexStates(), [INDEXES.inactiveByName])) return false;
   await saveInactiveIndexReady();
   return true;
 }
@@ -203,7 +203,7 @@ async function runSteps(
  */
 export async function backfillLists(budgetMs = 8_000): Promise<BackfillReport> {
   const deadline = Date.now() + budgetMs;
-  const state: ListsState = await readListsState(true);
+  const state = await readListsState(true);
   const progress = { ...state.progress };
   let visited = 0;
   if (!state.ready) {

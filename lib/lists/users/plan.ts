@@ -197,6 +197,7 @@ function keyOrderedWays(facts: ScopeFacts, filters: UserFilters, order: 'name' |
   }
   if (order === 'name' && filters.activated === false && options.inactiveIndex) {
     // Every deactivated user of the scope (in shared partitions: of both memberships) in one partition, by name.
+    // A cell code is `<role>.<activated><logged in>`.
     const inactive = sumWhere(view.sharedCells ?? view.cells, (code) => code.at(-2) === '0');
     const query = userLists.inactive(key);
     const roles = filters.roles && userFilters.roles(filters.roles);

@@ -126,6 +126,8 @@ function listAttributes(user: Item, prefix: string): Item {
     gsi5pk: `${cells}#${cellOf(user)}`,
     gsi7sk: String(user.id),
     gsi8pk: `${cells}#M#${loginMonth(user.last_login)}`,
+    // Deactivated users are also listed on their own (sparse).
+    ...(user.activated ? {} : { gsi11pk: `${cells}#OFF` }),
   };
 }
 

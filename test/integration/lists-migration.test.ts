@@ -13,10 +13,10 @@
 import { CreateTableCommand } from '@aws-sdk/client-dynamodb';
 import { BatchWriteCommand, DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
-import { createTable } from '../../infra/local/services';
+import { createTable, tableDefinition } from '../../infra/local/services';
 import { db, tableName } from '../../lib/db/client';
 import { resetConfig } from '../../lib/config';
-import { COUNT_INDEXES, INDEXES, indexList, keyAttributes, type IndexDefinition } from '../../lib/db/table';
+import { COUNT_INDEXES, INDEXES, indexList, type IndexDefinition } from '../../lib/db/table';
 import { forgetListsState } from '../../lib/lists/users';
 import { backfillLists } from '../../lib/lists/migration';
 import { newTableListsItem, readListsState } from '../../lib/store/meta';
@@ -119,35 +119,13 @@ function previousTable(): { items: Record<string, unknown>[]; users: User[] } {
 
 /** A table as a version before `missing` made it: every other index of this version. */
 async function createTableWithout(name: string, missing: IndexDefinition[]): Promise<void> {
-  const indexes = indexList.filter((index) => !missing.includes(index));
-  const attributes = new Map(
-    indexes.flatMap((index) => [keyAttributes(index).partition, ...keyAttributes(index).sort]).map((a) => [a.name, a]),
-  );
   await db().send(
-    new CreateTableCommand({
-      TableName: name,
-      BillingMode: 'PAY_PER_REQUEST',
-      AttributeDefinitions: [
-        { AttributeName: 'pk', AttributeType: 'S' },
-        { AttributeName: 'sk', AttributeType: 'S' },
-        ...[...attributes.values()].map((a) => ({ AttributeName: a.name, AttributeType: a.type })),
-      ],
-      KeySchema: [
-        { AttributeName: 'pk', KeyType: 'HASH' },
-        { AttributeName: 'sk', KeyType: 'RANGE' },
-      ],
-      GlobalSecondaryIndexes: indexes.map((index) => {
-        const { partition, sort } = keyAttributes(index);
-        return {
-          IndexName: index.name,
-          KeySchema: [
-            { AttributeName: partition.name, KeyType: 'HASH' as const },
-            ...sort.map((attribute) => ({ AttributeName: attribute.name, KeyType: 'RANGE' as const })),
-          ],
-          Projection: { ProjectionType: 'ALL' as const },
-        };
-      }),
-    }),
+    new CreateTableCommand(
+      tableDefinition(
+        name,
+        indexList.filter((index) => !missing.includes(index)),
+      ),
+    ),
   );
 }
 
@@ -354,7 +332,9 @@ describe('a table without the inactive index', () => {
       // As the previous version wrote them: no entry in the inactive index.
       for (const item of await scanTable()) {
         if (item.gsi11pk !== undefined) {
-          await db().send(new UpdateCommand({ TableName: oldTable, Key: { pk: item.pk, sk: item.sk }, UpdateExpression: 'REMOVE gsi11pk' }));
+          await db().send(
+            new UpdateCommand({ TableName: oldTable, Key: { pk: item.pk, sk: item.sk }, UpdateExpression: 'REMOVE gsi11pk' }),
+          );
         }
       }
       const queries: ModelQuery[] = [
@@ -368,7 +348,10 @@ describe('a table without the inactive index', () => {
           const response = await api.get(toPath(q));
           expect(response.status, response.text).toBe(200);
           const model = modelList(now, q);
-          expect(response.body.users.map((u: User) => u.id), toPath(q)).toEqual(model.ids);
+          expect(
+            response.body.users.map((u: User) => u.id),
+            toPath(q),
+          ).toEqual(model.ids);
           expect(response.body.total, toPath(q)).toBe(model.total);
         }
       };

@@ -25,12 +25,12 @@
  *    `user_count` sorts read them instead of sorting the whole list in
  *    memory (lib/lists/by-count.ts). A table that was ready before they
  *    existed only waits for them;
- * 7. the inactive index (deactivated users by name, sparse): once it is
- *    ACTIVE, every deactivated user item of an earlier version — the cells
- *    of users with `activated` false — gets its entry, with its department
- *    copy, conditional on the version read (a change since wrote the entry
- *    itself); then the lists of deactivated users read it. Until then they
- *    merge the cells, as before.
+ * 7. the inactive index (deactivated users by name, sparse): every
+ *    deactivated user item of an earlier version — the cells of users with
+ *    `activated` false — gets its entry, with its department copy,
+ *    conditional on the version read (a change since wrote the entry
+ *    itself); once that is done and the index is ACTIVE, the lists of
+ *    deactivated users read it. Until then they merge the cells, as before.
  *
  * Each step walks an index partition page by page and saves where it is in
  * the table's META item after every page, so a run stopped anywhere goes on

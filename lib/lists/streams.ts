@@ -7,9 +7,8 @@
  * sort key is `<field><SEP><id>` (key order), or whose items all share one
  * field value (a *segment*, e.g. one role), in the order of their sort key
  * (the id, or any key that ends with it: SCIM's members-first order lists
- * each membership by name). A page
- * merges the sources in that order, starting after a position (a cursor)
- * or after skipping an offset:
+ * each membership by name). A page merges the sources in that order,
+ * starting after a position (a cursor) or after skipping an offset:
  *
  * - ascending, a source is one forward Query from the position on;
  * - descending, ties must still go by id ascending, so a source is read

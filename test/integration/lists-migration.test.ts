@@ -17,11 +17,11 @@ import { createTable, tableDefinition } from '../../infra/local/services';
 import { db, tableName } from '../../lib/db/client';
 import { resetConfig } from '../../lib/config';
 import { COUNT_INDEXES, INDEXES, indexList, type IndexDefinition } from '../../lib/db/table';
-import { forgetListsState } from '../../lib/lists/users';
+import { forgetListsState, listStoredUsers } from '../../lib/lists/users';
 import { backfillLists } from '../../lib/lists/migration';
 import { newTableListsItem, readListsState } from '../../lib/store/meta';
 import type { User } from '../../lib/store/users';
-import { foldCase, nameSortKey } from '../../lib/text';
+import { compareCodePoints, foldCase, nameSortKey } from '../../lib/text';
 import { useApi } from '../support/api';
 import { invariantViolations, scanTable } from '../support/invariants';
 import { modelList, toPath, type ModelQuery } from '../support/user-list-model';
@@ -197,12 +197,37 @@ describe('a table of the previous version', () => {
     now.set('mnew', (await api.get('/v2/users/mnew')).body);
     await expectListsAgree([...now.values()]);
 
+    // SCIM's order (members of a department first, each part by name), walked across the end of the backfill:
+    // two pages the old way now, the rest from the same cursor once the indexes answer.
+    const membersFirst = (cursor?: string) =>
+      listStoredUsers(
+        { kind: 'all' },
+        { count: 7, offset: 0, cursor, sort: { field: 'last_name', direction: 'asc' }, filters: {}, membershipFirst: true },
+      );
+    const scimOrder = [...now.values()]
+      .map((u) => ({ id: u.id, key: `${u.department_id ? 0 : 1}${nameSortKey(u.last_name, u.id)}` }))
+      .sort((a, b) => compareCodePoints(a.key, b.key))
+      .map((u) => u.id);
+    const scimWalk: string[] = [];
+    let scimCursor: string | undefined;
+    for (let page = 0; page < 2; page++) {
+      const listed = await membersFirst(scimCursor);
+      scimWalk.push(...listed.users.map((u) => u.id));
+      scimCursor = listed.next_cursor ?? undefined;
+    }
+
     // The backfill stops after every page of work and goes on from where it stopped.
     let runs = 0;
     for (let run = await backfillLists(0); !run.ready; run = await backfillLists(0)) runs++;
     expect(runs).toBeGreaterThan(3);
     forgetListsState();
     expect((await readListsState(true)).ready).toBe(true);
+    for (; scimCursor;) {
+      const listed = await membersFirst(scimCursor);
+      scimWalk.push(...listed.users.map((u) => u.id));
+      scimCursor = listed.next_cursor ?? undefined;
+    }
+    expect(scimWalk).toEqual(scimOrder);
 
     expect(await invariantViolations()).toEqual([]);
     await expectListsAgree([...now.values()]);

@@ -181,7 +181,7 @@ function wholeScope(scope: UserScope, request: UserListRequest): { source: Sourc
 }
 
 async function legacyPage(scope: UserScope, request: UserListRequest, skip: number, after: Position | undefined): Promise<Found> {
-  const all = await legacyUsers(scope, request.filters, request.sort);
+  const all = await legacyUsers(scope, request.filters, request.sort, membershipFirst(scope, request));
   const sign = request.sort.direction === 'desc' ? -1 : 1;
   const start = after
     ? all.findIndex(

@@ -9,7 +9,8 @@
 import { allOf, oneOf, readAll } from '../../db/query';
 import { departmentNotFound } from '../../departments/errors';
 import { findDepartment } from '../../store/departments';
-import { toStoredUser, userFilters, userLists, type Membership, type StoredUser, type User } from '../../store/users';
+import { membershipOf, toStoredUser, userFilters, userLists, type Membership, type StoredUser, type User } from '../../store/users';
+import type { Item } from '../../db/table';
 import { compareCodePoints, compareText } from '../../text';
 import { loginFilter } from './plan';
 import type { UserFilters, UserScope } from './scopes';
@@ -25,10 +26,16 @@ export function sortField(user: User, field: UserSortField): string {
   return user.account_role;
 }
 
+/**
+ * The matching users in list order, each with its position: its sort field and id, or — members first (SCIM's
+ * order, lib/lists/users/index.ts) — its membership and name key, as the indexed list places it, so that a
+ * cursor goes on across the end of the backfill.
+ */
 export async function legacyUsers(
   scope: UserScope,
   filters: UserFilters,
   sort: SortOrder<UserSortField>,
+  membershipFirst = false,
 ): Promise<Array<{ user: StoredUser; position: Position }>> {
   if (scope.kind === 'department' && !(await findDepartment(scope.departmentId))) throw departmentNotFound(scope.departmentId);
   const memberships: Membership[] = scope.kind === 'all' && !filters.departmentIds ? ['IN', 'OUT'] : ['IN'];
@@ -48,8 +55,14 @@ export async function legacyUsers(
     memberships.flatMap((membership) => userLists.all({ membership }, 'name').map((query) => ({ ...query, filter }))),
   );
   const sign = sort.direction === 'desc' ? -1 : 1;
+  const positionOf = (item: Item, user: User): Position =>
+    membershipFirst
+      ? { field: membershipOf(user.department_id), id: String(item.gsi1sk) }
+      : { field: sortField(user, sort.field), id: user.id };
   return items
-    .map(toStoredUser)
-    .map((user) => ({ user, position: { field: sortField(user, sort.field), id: user.id } }))
-    .sort((a, b) => sign * compareText(a.position.field, b.position.field) || compareCodePoints(a.user.id, b.user.id));
+    .map((item) => {
+      const user = toStoredUser(item);
+      return { user, position: positionOf(item, user) };
+    })
+    .sort((a, b) => sign * compareText(a.position.field, b.position.field) || compareCodePoints(a.position.id, b.position.id));
 }

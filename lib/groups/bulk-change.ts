@@ -37,7 +37,7 @@
 import type { ChangeContext } from '../audit/context';
 import { ContentionError, isSignal, signal, StaleReadError } from '../db/errors';
 import { MAX_TRANSACTION_ITEMS, transactWrite, type Write } from '../db/transact';
-import { forEachConcurrently } from '../db/batch';
+import { batchDelete, forEachConcurrently } from '../db/batch';
 import { newId } from '../ids';
 import { log } from '../log';
 import { conflict, preconditionFailed, Problem } from '../problems';
@@ -46,6 +46,7 @@ import {
   headerDelete,
   headerPut,
   partDelete,
+  partKey,
   partPut,
   readGroupChange,
   staleGroupChanges,
@@ -207,7 +208,7 @@ async function discard(changeId: string, parts: GroupChangePart[]): Promise<bool
     throw error;
   }
   // Parts left behind by a crash here expire on their own (store/group-changes.ts).
-  await writeAll(parts.map((part) => partDelete(changeId, part.index)));
+  await batchDelete(parts.map((part) => partKey(changeId, part.index)));
   return true;
 }
 

@@ -23,7 +23,7 @@ export type GroupChangeState = 'preparing' | 'applying';
 
 const changePartition = (id: string) => `GROUPCHANGE#${id}`;
 const headerKey = (id: string): Key => ({ pk: changePartition(id), sk: 'CHANGE' });
-const partKey = (id: string, index: number): Key => ({ pk: changePartition(id), sk: `PART#${String(index).padStart(4, '0')}` });
+export const partKey = (id: string, index: number): Key => ({ pk: changePartition(id), sk: `PART#${String(index).padStart(4, '0')}` });
 const OPEN_CHANGES_PARTITION = 'GROUPCHANGES';
 
 export interface GroupChangeHeader {

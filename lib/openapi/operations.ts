@@ -18,12 +18,12 @@ import type { $ZodType } from 'zod/v4/core';
 import type { ProblemSlug } from '../problems';
 import { ACCOUNT_ROLES, AUDIT_FILTER_ATTRIBUTES, NAMED_SORT_FIELDS, USER_FILTER_ATTRIBUTES, USER_SORT_FIELDS } from '../schemas/enums';
 import { MAX_RECIPIENTS } from '../reports/recipients';
+import * as responses from '../schemas/responses';
+import { FILTER_VALUES, filterPattern, LAST_LOGIN_PATTERN, RECIPIENTS_PATTERN, sortSchema } from './parameters';
 
 /** lib/groups/bulk-change.ts holds a group while it applies a large change of its members. */
 const GROUP_BUSY =
   " While an identity provider's change of many of the group's members is being applied (seconds), other member changes and its deletion get 409 `conflict`: retry.";
-import * as responses from '../schemas/responses';
-import { FILTER_VALUES, filterPattern, LAST_LOGIN_PATTERN, RECIPIENTS_PATTERN, sortSchema } from './parameters';
 
 export interface HeaderDoc {
   description: string;

@@ -10,9 +10,9 @@ let lambdaContext: Context | undefined;
  * Structured JSON logs (Powertools Logger; level from POWERTOOLS_LOG_LEVEL, the
  * tests set it to SILENT). The service logs only when something goes wrong,
  * so the Logger module is imported and made on the first log line rather
- * than evaluated at every cold start (~2.5 ms measured in isolation; bench/,
- * issue 7). In a bundle esbuild keeps the module but defers running it until
- * this `import()`.
+ * than evaluated at every cold start (~2.5 ms measured in isolation;
+ * docs/performance.md). In a bundle esbuild keeps the module but defers running
+ * it until this `import()`.
  */
 function logger(): Promise<Logger> {
   loading ??= import('@aws-lambda-powertools/logger').then(({ Logger }) => {

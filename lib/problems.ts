@@ -1,6 +1,6 @@
 /**
  * Problems: the errors the service answers as RFC 9457 problem details, with
- * the slugs, statuses and titles of API.md. The domain and the request
+ * the slugs, statuses and titles the OpenAPI document lists. The domain and the request
  * parsing throw them; lib/http/problem.ts is the one place that turns them,
  * and everything else that reaches it, into problem+json responses.
  */

@@ -1,6 +1,6 @@
 /**
  * GET /v2/audit: the audit trail, newest first, by cursor (a log that only
- * grows has no total and no offset: API.md). Each filter value is an index
+ * grows has no total and no offset). Each filter value is an index
  * partition of its own (lib/store/audit.ts), so a page reads its own entries
  * whatever the length of the trail: several values of one attribute merge
  * their partitions; with several attributes, the partitions of the first of

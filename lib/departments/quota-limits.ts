@@ -15,7 +15,7 @@ function quotasOf(department: StoredDepartment): Quota[] {
   return QUOTA_NAMES.map((name) => ({ name, limit: limits[name], usage: usage[name], editable: EDITABLE_QUOTAS.includes(name) }));
 }
 
-/** E6: all six quotas, in API.md's order. */
+/** E6: all six quotas, in the order the OpenAPI document lists them. */
 export async function getQuotas(departmentId: string): Promise<{ department_id: string; quotas: Quota[] }> {
   return { department_id: departmentId, quotas: quotasOf(await getDepartment(departmentId)) };
 }

@@ -1,12 +1,12 @@
 /**
- * Idempotency-Key on every mutating route (API.md, "Safety for scripts"):
+ * Idempotency-Key on every mutating route (docs/safety.md):
  * the middleware. Its records are kept by lib/store/idempotency.ts.
  *
  * The algorithm is Powertools idempotency's (an in-progress record claimed
  * with a conditional put, completed with the response, deleted on failure),
  * written over the service's own DynamoDB client: Powertools with its
  * JMESPath engine added ~40 KB to every function, which put every mutating
- * function past the cold-start budget (bench/, issue 7), for what is ~100
+ * function past the cold-start budget (docs/performance.md), for what is ~100
  * lines.
  *
  * - keyed on the header alone, across all routes, and bound to a hash of

@@ -1,5 +1,5 @@
 /**
- * The list parameters of API.md as a client writes them — `sort`, `query`
+ * The list parameters as a client writes them — `sort`, `query`
  * (`attr:value,attr:value`), `activated`, `last_login`, `since`/`before` —
  * parsed into the typed requests of lib/lists, with a 400 naming the
  * parameter for anything unknown.
@@ -88,7 +88,7 @@ export interface PageQuery {
   cursor?: string;
 }
 
-/** `offset` or `cursor`, not both (API.md: both together → 400). */
+/** `offset` or `cursor`, not both (both together → 400). */
 function paging(query: PageQuery): { count: number; offset: number; cursor?: string } {
   if (query.cursor !== undefined && query.offset !== undefined) {
     throw validationError([{ field: 'cursor', message: 'give either offset or cursor, not both' }]);

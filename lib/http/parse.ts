@@ -3,7 +3,7 @@ import type { $ZodIssue, $ZodRawIssue, $ZodType } from 'zod/v4/core';
 import { Problem, validationError, type FieldError } from '../problems';
 import type { HttpEvent } from './response';
 
-/** Largest accepted request body (API.md: over 1 MiB → 413). */
+/** Largest accepted request body (over 1 MiB → 413). */
 export const MAX_BODY_BYTES = 1024 * 1024;
 /** Deepest accepted JSON nesting; real bodies here are 2–3 levels deep. */
 export const MAX_JSON_DEPTH = 32;

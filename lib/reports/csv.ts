@@ -49,7 +49,7 @@ export function neutralizeFormula(value: string): string {
   return FORMULA_START.test(value) ? `'${value}` : value;
 }
 
-/** A CSV writer per API.md: header row, RFC 4180 quoting, CRLF, formulas neutralised, null as an empty cell. */
+/** A CSV writer as the contract asks: header row, RFC 4180 quoting, CRLF, formulas neutralised, null as an empty cell. */
 export function csvWriter(columns: readonly string[]): Stringifier {
   return stringify({
     header: true,

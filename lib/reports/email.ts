@@ -3,7 +3,7 @@
  * composer (addresses are validated before the job exists, and the composer
  * encodes every header), sent as a raw message through SES. emailjs's
  * `Message` bundles to ~10 KB; nodemailer's composer was 125 KB, 76 KB of
- * it a file-extension table this service never consults (bench/, issue 7).
+ * it a file-extension table this service never consults (cold-start budget: docs/performance.md).
  *
  * The message: multipart/mixed of a multipart/alternative (text, then HTML:
  * the same content, from email-content.ts) and the CSV when it is attached.

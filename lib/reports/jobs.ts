@@ -87,7 +87,7 @@ export async function downloadUrl(report: StoredReport, expiresIn = DOWNLOAD_URL
   return getSignedUrl(s3(), command, { expiresIn, signingDate });
 }
 
-/** The report as API.md shows it; `download_url` once complete. */
+/** The report as the OpenAPI document shows it; `download_url` once complete. */
 export async function getReport(type: ReportType, id: string): Promise<Report> {
   const report = await getStoredReport(type, id);
   return representation(report, report.status === 'complete' ? await downloadUrl(report) : null);

@@ -10,7 +10,7 @@ import { NO_CONTROL_CHARACTERS } from '../text';
  * marked pure, so that esbuild leaves out of a function's bundle the schemas
  * it does not use: it cannot see that zod's builders are free of side effects
  * across modules, and building the unused ones cost ~2 ms of each cold start
- * (bench/, issue 7).
+ * (docs/performance.md).
  */
 export const built = <T>(build: () => T): T => build();
 
@@ -66,7 +66,7 @@ export function queryInteger(min: number, max: number, fallback: number) {
   return z._default(boundedInteger(min, max), fallback);
 }
 
-/** API.md: an offset reads what it skips, hence its bound; a cursor does not. */
+/** An offset reads what it skips, hence its bound; a cursor does not. */
 export const MAX_OFFSET = 10_000;
 
 /**

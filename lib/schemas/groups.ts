@@ -16,7 +16,7 @@ export const groupUserParams = /* @__PURE__ */ built(() => z.strictObject({ grou
 
 /**
  * G3. Repeated user ids are ignored; more than 10,000 different ones is a 409
- * (API.md), so the list itself may be longer, up to a bound that keeps a bad
+ * (the group size limit), so the list itself may be longer, up to a bound that keeps a bad
  * request's answer small.
  */
 export const createGroupBody = /* @__PURE__ */ built(() =>

@@ -1,5 +1,5 @@
 /**
- * Response schemas: what the service answers, as API.md describes it. They
+ * Response schemas: what the service answers, as the contract describes it. They
  * exist for the OpenAPI document (lib/openapi/) and, through it, for the HTTP
  * tests, which check every response against that document, and the types of
  * the domain are derived from them (`z.infer`). Code outside lib/openapi
@@ -138,7 +138,7 @@ const overage = z.strictObject({
 
 const ids = z.array(id);
 
-/** The members a problem carries beyond RFC 9457's, by slug (API.md, "Errors"). */
+/** The members a problem carries beyond RFC 9457's, by slug (see the OpenAPI document's problem schemas). */
 const PROBLEM_EXTRAS = {
   validation: { errors: z.array(z.strictObject({ field: z.string(), message: z.string() })) },
   unauthorized: {},

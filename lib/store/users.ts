@@ -29,7 +29,7 @@
  * - cell: role, activated and logged-in, e.g. `admin.10`: the equality
  *   filters of E1, each combination a partition of its own.
  *
- * `lv` marks an item counted by the list counters (lib/store/user-counters.ts):
+ * `lv` marks an item counted by the list counters (lib/users/counters.ts):
  * an item written before them has none until the maintenance backfill
  * counts it (lib/lists/migration.ts).
  *

@@ -1,4 +1,4 @@
-/** API.md "Conventions" through the gateway: auth, bodies, .json forms, problem+json, headers. */
+/** The contract's conventions through the gateway: auth, bodies, .json forms, problem+json, headers. */
 import { describe, expect, it } from 'vitest';
 import { READ_TOKEN, useApi } from '../support/api';
 import { unique } from '../support/fixtures';

@@ -1,5 +1,5 @@
 /**
- * Dry runs of E2 and E3 (API.md, Safety for scripts): for random departments,
+ * Dry runs of E2 and E3 (docs/safety.md): for random departments,
  * limits and users, a dry run changes nothing, and the real request that
  * follows gives the same answer.
  */

@@ -1,4 +1,4 @@
-/** ETag / If-Match (API.md, Safety for scripts): concurrent admins with the same tag, and tags that follow membership. */
+/** ETag / If-Match (docs/safety.md): concurrent admins with the same tag, and tags that follow membership. */
 import { describe, expect, it } from 'vitest';
 import { useApi } from '../support/api';
 import { unique } from '../support/fixtures';

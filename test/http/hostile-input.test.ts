@@ -1,5 +1,5 @@
 /**
- * Hostile input through the local gateway (API.md "Conventions": no request
+ * Hostile input through the local gateway (the contract's conventions: no request
  * ever gets a 5xx for bad input).
  *
  * A fast-check run sends arbitrary requests: route-table paths with mutated

@@ -1,4 +1,4 @@
-/** Idempotency-Key (API.md, Safety for scripts): replays, reuse with another request, and races of the same key. */
+/** Idempotency-Key (docs/safety.md): replays, reuse with another request, and races of the same key. */
 import { createHash } from 'node:crypto';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-/** E3 and E5 through HTTP: every rule of API.md's Membership rules for bulk requests. */
+/** E3 and E5 through HTTP: every membership rule for bulk requests (docs/concurrency.md). */
 import { describe, expect, it } from 'vitest';
 import { scanTable, invariantViolations } from '../support/invariants';
 import { useApi } from '../support/api';

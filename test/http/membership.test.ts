@@ -1,4 +1,4 @@
-/** E1, E2, E4, E6, E7 and the membership rules of API.md, including races through HTTP. */
+/** E1, E2, E4, E6, E7 and the membership rules, including races through HTTP. */
 import { describe, expect, it } from 'vitest';
 import { READ_TOKEN, useApi } from '../support/api';
 import { invariantViolations } from '../support/invariants';

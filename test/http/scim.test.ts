@@ -1,6 +1,6 @@
 /**
- * SCIM 2.0 through HTTP: tokens, discovery, users and groups, the mapping of
- * API.md, errors as SCIM errors, ETags, and the rules of the admin API
+ * SCIM 2.0 through HTTP: tokens, discovery, users and groups, the contract's
+ * attribute mapping, errors as SCIM errors, ETags, and the rules of the admin API
  * (quotas, uniqueness, all-or-nothing) holding for SCIM changes. Every answer
  * is checked against the OpenAPI document by the Api client.
  */
@@ -99,7 +99,7 @@ describe('discovery', () => {
 });
 
 describe('Users', () => {
-  it('creates a user with the mapping of API.md, readable by both APIs', async () => {
+  it("creates a user with the contract's attribute mapping, readable by both APIs", async () => {
     const body = userBody({ externalId: 'okta-1', roles: [{ value: 'manager', primary: true }] });
     const created = await scim.post('/Users', body);
     expect(created.status, created.text).toBe(201);

@@ -1,5 +1,5 @@
 /**
- * The docs page in a real browser (issue 8): `npm start` serves /docs, and
+ * The docs page in a real browser: `npm start` serves /docs, and
  * Debian's chromium, driven by playwright-core, renders it and lists every
  * operation of the document, with no script error and nothing loaded from
  * anywhere but the service (no CDN).

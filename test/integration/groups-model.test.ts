@@ -1,11 +1,11 @@
 /**
- * Model-based property test of groups (issue 4).
+ * Model-based property test of groups.
  *
  * Random sequences of group operations (G3 with and without users, the
  * update, G6, G7, G4, G5), user operations (create, last-name change,
  * delete) and runs of the sweeper go to the service over HTTP and to an
  * in-memory model of users, groups and memberships. After every step the
- * answers agree (status, problem type, the ids API.md names) and so do G1 of
+ * answers agree (status, problem type, the ids the problem names) and so do G1 of
  * every group of the pool and the whole G2 list, and the invariant checker
  * finds nothing.
  *

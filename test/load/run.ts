@@ -17,7 +17,7 @@
  *
  *   npm run load -- --duration 60 --connections 8 --users 300 --departments 4
  *
- * `--profile scim`: what an identity provider sends instead (issue 18), through
+ * `--profile scim`: what an identity provider sends instead, through
  * the SCIM routes with a SCIM token made by the admin API — `userName eq`
  * look-ups (half), `active` PATCHes (a quarter, as Entra writes them:
  * `"Replace"`, `"False"`) and group member PATCHes (a quarter, one member

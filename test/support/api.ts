@@ -48,7 +48,7 @@ export class Api {
       }
     }
     const result = { status: response.status, headers: response.headers, body: parsed, text };
-    // Every answer must be what the OpenAPI document promises (issue 8): no undocumented status, header or field.
+    // Every answer must be what the OpenAPI document promises: no undocumented status, header or field.
     await checkResponse({ method, path }, result);
     return result;
   }

@@ -104,7 +104,7 @@ export class OpenApiChecker {
     const rawPath = request.path.split('?')[0];
     const method = request.method.toUpperCase();
     const where = `${method} ${request.path} → ${response.status}`;
-    // HEAD is GET without the body (API.md "Methods"): the GET operation's status and headers, and nothing else.
+    // HEAD is GET without the body (the contract's HEAD rule): the GET operation's status and headers, and nothing else.
     const head = method === 'HEAD';
     if (head && response.text !== '') throw new Error(`${where}: a HEAD answer has a body: ${response.text.slice(0, 200)}`);
     const documentedMethod = head ? 'GET' : method;
@@ -125,7 +125,7 @@ export class OpenApiChecker {
         }
       }
       if (head) return;
-      // Under SCIM's base path the fallback answers a SCIM error, as every SCIM route does (API.md).
+      // Under SCIM's base path the fallback answers a SCIM error, as every SCIM route does.
       const scim = isScimPath(rawPath);
       this.checkBody(
         where,

@@ -1,5 +1,5 @@
 /**
- * The user lists of API.md as a plain in-memory model: which users a query
+ * The user lists of the contract as a plain in-memory model: which users a query
  * matches, in which order, with what total. The list tests compare the
  * service with it.
  */
@@ -18,7 +18,7 @@ export interface ModelQuery {
   count: number;
 }
 
-/** Code-point comparison of case-folded text, then id: the order API.md asks for. */
+/** Code-point comparison of case-folded text, then id: the order the contract asks for. */
 export function compareText(a: string, b: string): number {
   const x = [...a].map((c) => c.codePointAt(0)!);
   const y = [...b].map((c) => c.codePointAt(0)!);

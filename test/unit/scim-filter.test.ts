@@ -110,6 +110,14 @@ describe('evaluated on a resource', () => {
     ['active ne true', false],
     ['active gt true', false], // no order on booleans
     ['meta.created gt "2026-01-01T00:00:00Z"', true], // dateTime: compared as instants
+    ['meta.created gt "2026-01-02T03:04:05Z"', false], // equal: not greater
+    ['name.familyName gt "JENSEN"', false], // equal, case aside
+    ['name.familyName ge "jensen"', true],
+    ['name.familyName gt "jense"', true],
+    ['name.familyName lt "jensen"', false],
+    ['name.familyName lt "jensf"', true],
+    ['name.familyName le "JENSEN"', true],
+    ['name.familyName eq "JENSEN"', true],
     ['meta.created lt "2026-01-02T03:04:05Z"', false],
     ['meta.created le "2026-01-02T03:04:05Z"', true],
     ['meta.created ge "2026-01-02T04:00:00+01:00"', true],

@@ -20,13 +20,13 @@ import type { AccountRole } from '../schemas/enums';
 import type { Resolved } from './filter';
 
 /** An equality on one attribute, as identity providers send them: answered by a key look-up. */
-export interface Equality {
+interface Equality {
   attribute: string;
   value: string;
 }
 
 /** The equalities a filter is the conjunction of, when it is nothing else (`id eq "g" and members eq "u"`). */
-export function equalities(filter: Resolved): Equality[] | undefined {
+function equalities(filter: Resolved): Equality[] | undefined {
   const parts = filter.op === 'and' ? filter.filters : [filter];
   const found: Equality[] = [];
   for (const part of parts) {

@@ -17,8 +17,9 @@
  * is a key range; anything else the partition does not select is a
  * residual filter. Each way is priced by the cost model of cost.ts (its
  * Queries and the items it reads, from the counters' shares); the cheapest
- * wins. Nothing here reads: the counters come in, the sources go out. Sorted by role or by activation, the list is the cells by id, one
- * segment per value (lib/lists/streams.ts).
+ * wins. Sorted by role or by activation, the list is the cells by id, one
+ * segment per value (lib/lists/streams.ts). Nothing here reads: the
+ * counters come in (scopes.ts), the sources go out (index.ts reads them).
  */
 import { allOf, type Filter } from '../../db/query';
 import type { Item } from '../../db/table';
@@ -40,7 +41,8 @@ export const outermostPrefixes = (prefixes: string[]) => prefixes.filter((p) => 
 const UNKNOWN_PREFIX_SHARE = 0.1;
 /**
  * Of the users of the login period a `since`/`before` time falls in, the share assumed on either side of it:
- * logins spread evenly over the period. Chosen, not measured; a count of the boundary day would replace it.
+ * logins spread evenly over the period (a day for a membership, a month for a department or a month partition).
+ * Chosen, not measured; counting the boundary period's users on each side of the time would replace it.
  */
 const BOUNDARY_PERIOD_SHARE = 0.5;
 

@@ -1,23 +1,24 @@
 /**
- * SCIM filters (RFC 7644 §3.4.2.2), parsed by `scim2-parse-filter` and
- * evaluated here against a resource as the service answers it.
+ * SCIM filters (RFC 7644 §3.4.2.2): the syntax tree of filter-syntax.ts
+ * resolved against the published schemas, and evaluated here against a
+ * resource as the service answers it (which reads a filter takes is
+ * filter-reads.ts).
  *
- * Parsing is the library's; what it leaves to its users is done here:
- * attribute names resolve case-insensitively against the published schemas
- * (an unknown one → 400 invalidFilter), `members eq "u"` means
- * `members.value`, strings compare case-insensitively unless the attribute
- * is caseExact (`userName` is not, `id` and `externalId` are), a value path
- * (`emails[type eq "work" and value co "@x"]`) holds for one element, and
- * Entra's `emails[type eq "work"].value eq "x"` — outside the grammar, which
- * the library reads as two clauses — is read as the value path it means.
+ * What the syntax leaves open is done here: attribute names resolve
+ * case-insensitively against the published schemas (an unknown one → 400
+ * invalidFilter), `members eq "u"` means `members.value`, strings compare
+ * case-insensitively unless the attribute is caseExact (`userName` is not,
+ * `id` and `externalId` are), a value path (`emails[type eq "work" and
+ * value co "@x"]`) holds for one element, and Entra's
+ * `emails[type eq "work"].value eq "x"` — outside the grammar, which the
+ * parser reads as two clauses — is read as the value path it means.
  */
-import { parse, type AttrPath, type Compare, type Filter } from 'scim2-parse-filter';
 import { invalidFilter } from './errors';
+import { parseSyntax, type CompareOp, type CompareValue, type FilterSyntax } from './filter-syntax';
 import { leafOf, resolvePath, type AttributePath } from './schema';
 
-export type { Filter };
 type Resource = Record<string, unknown>;
-type ResourceKind = 'User' | 'Group';
+export type ResourceKind = 'User' | 'Group';
 
 /** A filter whose every attribute path is canonical; each compare carries what it needs to compare. */
 export type Resolved =
@@ -25,9 +26,9 @@ export type Resolved =
   | { op: 'not'; filter: Resolved }
   | { op: '[]'; path: AttributePath; filter: Resolved }
   | { op: 'pr'; path: AttributePath }
-  | { op: Compare['op']; path: AttributePath; value: Compare['compValue'] };
+  | { op: CompareOp; path: AttributePath; value: CompareValue };
 
-function resolveAttribute(kind: ResourceKind, path: AttrPath, inside?: AttributePath): AttributePath {
+function resolveAttribute(kind: ResourceKind, path: string, inside?: AttributePath): AttributePath {
   const resolved = inside
     ? (() => {
         const sub = inside.attribute.subAttributes?.find((a) => a.name.toLowerCase() === path.toLowerCase());
@@ -43,7 +44,7 @@ function resolveAttribute(kind: ResourceKind, path: AttrPath, inside?: Attribute
   return resolved;
 }
 
-function resolve(kind: ResourceKind, filter: Filter, inside?: AttributePath): Resolved {
+function resolve(kind: ResourceKind, filter: FilterSyntax, inside?: AttributePath): Resolved {
   switch (filter.op) {
     case 'and':
     case 'or':
@@ -66,12 +67,12 @@ function resolve(kind: ResourceKind, filter: Filter, inside?: AttributePath): Re
 }
 
 /**
- * Entra writes `emails[type eq "work"].value eq "x"`; the library reads it as
+ * Entra writes `emails[type eq "work"].value eq "x"`; the parser reads it as
  * `emails[type eq "work"] and emails.value eq "x"`, which is true for a user
  * whose work address is another and whose home address is x. Rewritten to
  * `emails[type eq "work" and value eq "x"]`.
  */
-function entraValuePath(filter: Filter): Filter {
+function entraValuePath(filter: FilterSyntax): FilterSyntax {
   if (filter.op === 'and' || filter.op === 'or') {
     const [first, second, ...rest] = filter.filters;
     if (
@@ -83,7 +84,7 @@ function entraValuePath(filter: Filter): Filter {
       second.op !== '[]' &&
       second.attrPath.toLowerCase().startsWith(`${first.attrPath.toLowerCase()}.`)
     ) {
-      const sub = { ...second, attrPath: second.attrPath.slice(first.attrPath.length + 1) } as Filter;
+      const sub = { ...second, attrPath: second.attrPath.slice(first.attrPath.length + 1) } as FilterSyntax;
       return { op: '[]', attrPath: first.attrPath, valFilter: { op: 'and', filters: [first.valFilter, sub] } };
     }
     return { ...filter, filters: filter.filters.map(entraValuePath) };
@@ -92,15 +93,20 @@ function entraValuePath(filter: Filter): Filter {
   return filter;
 }
 
+/** Resolves a filter's syntax tree against a kind's schemas (400 invalidFilter for a name it does not keep). */
+export function resolveFilter(kind: ResourceKind, syntax: FilterSyntax): Resolved {
+  return resolve(kind, entraValuePath(syntax));
+}
+
 /** Parses and resolves a filter; any error is 400 invalidFilter. */
 export function parseFilter(kind: ResourceKind, text: string): Resolved {
-  let parsed: Filter;
+  let syntax: FilterSyntax;
   try {
-    parsed = parse(text);
+    syntax = parseSyntax(text);
   } catch (error) {
     throw invalidFilter(`The filter cannot be parsed: ${(error as Error).message}`);
   }
-  return resolve(kind, entraValuePath(parsed));
+  return resolveFilter(kind, syntax);
 }
 
 // --- evaluation ----------------------------------------------------------------------
@@ -117,7 +123,7 @@ function valuesAt(resource: Resource, path: AttributePath, element?: Resource): 
 
 const present = (value: unknown) => value !== undefined && value !== null && value !== '' && !(Array.isArray(value) && value.length === 0);
 
-function compare(op: Compare['op'], actual: unknown, expected: Compare['compValue'], caseExact: boolean, type: string): boolean {
+function compare(op: CompareOp, actual: unknown, expected: CompareValue, caseExact: boolean, type: string): boolean {
   if (actual === undefined || actual === null) return op === 'ne' && expected !== null;
   if (typeof actual === 'boolean' || typeof expected === 'boolean') {
     const wanted = typeof expected === 'string' ? expected.toLowerCase() === 'true' : expected;
@@ -175,34 +181,7 @@ export function matches(filter: Resolved, resource: Resource, element?: Resource
       const leaf = leafOf(filter.path);
       const values = valuesAt(resource, filter.path, element);
       if (filter.op === 'ne') return values.every((v) => compare('ne', v, filter.value, leaf.caseExact, leaf.type));
-      return values.some((v) => compare(filter.op as Compare['op'], v, filter.value, leaf.caseExact, leaf.type));
+      return values.some((v) => compare(filter.op as CompareOp, v, filter.value, leaf.caseExact, leaf.type));
     }
   }
-}
-
-// --- the look-ups identity providers send ------------------------------------------
-
-/** An equality on one attribute, as identity providers send them: answered by a key look-up. */
-export interface Equality {
-  attribute: string;
-  value: string;
-}
-
-/** The equalities a filter is the conjunction of, when it is nothing else (`id eq "g" and members eq "u"`). */
-export function equalities(filter: Resolved): Equality[] | undefined {
-  const parts = filter.op === 'and' ? filter.filters : [filter];
-  const found: Equality[] = [];
-  for (const part of parts) {
-    if (part.op === '[]') {
-      // emails[type eq "work" and value eq "x"] (Entra): the address alone decides, every address is work.
-      const inner = part.filter.op === 'and' ? part.filter.filters : [part.filter];
-      const value = inner.find((f) => f.op === 'eq' && 'path' in f && f.path.sub?.name === 'value');
-      if (!value || value.op !== 'eq' || typeof value.value !== 'string') return undefined;
-      found.push({ attribute: `${part.path.attribute.name}.value`, value: value.value });
-      continue;
-    }
-    if (part.op !== 'eq' || typeof part.value !== 'string') return undefined;
-    found.push({ attribute: part.path.canonical, value: part.value });
-  }
-  return found;
 }

@@ -42,7 +42,8 @@ import { findGroupNameClaim } from '../store/group-names';
 import { changeGroupWrite, findGroupItem, groupList, isChanging, isPublished, toGroup, type StoredGroup } from '../store/groups';
 import { queryStream } from '../db/query';
 import { cleanupMarkerPut, membersAmong, membershipDeletes, memberIds } from '../store/memberships';
-import { equalities, matches, parseFilter } from './filter';
+import { matches, parseFilter } from './filter';
+import { groupListRead, type GroupKey } from './filter-reads';
 import { canonical, groupFields } from './input';
 import { groupChanges, normalizeOperations, type GroupChanges } from './patch';
 import { scimGroup, type ScimResource } from './resources';
@@ -181,15 +182,14 @@ export interface GroupListRequest {
  */
 export async function listScimGroups(request: GroupListRequest, base: string): Promise<{ resources: ScimResource[]; total: number }> {
   const filter = request.filter === undefined ? undefined : parseFilter('Group', request.filter);
-  const parts = filter && equalities(filter);
-  const keyed = parts?.some((p) => p.attribute !== 'members.value') && parts.every((p) => KEYS.includes(p.attribute));
+  const read = groupListRead(filter);
   const page = (all: ScimResource[]) => all.slice(request.startIndex - 1, request.startIndex - 1 + request.count);
-  if (keyed) {
-    const groups = await lookUp(parts!);
+  if (read.by === 'keys') {
+    const groups = await lookUp(read.keys, read.members);
     const resources = await Promise.all(groups.map((group) => asScimGroup(group, base, request.withMembers)));
     return { resources: page(resources), total: resources.length };
   }
-  const needsMembers = request.withMembers || (filter !== undefined && JSON.stringify(filter).includes('"members"'));
+  const needsMembers = request.withMembers || read.filterNeedsMembers;
   const resources = await Promise.all((await allGroups()).map((group) => asScimGroup(group, base, needsMembers)));
   const matching = filter ? resources.filter((r) => matches(filter, r)) : resources;
   return {
@@ -198,21 +198,18 @@ export async function listScimGroups(request: GroupListRequest, base: string): P
   };
 }
 
-const KEYS = ['displayName', 'externalId', 'id', 'members.value'];
-
 const withoutMembers = ({ members: _members, ...rest }: ScimResource): ScimResource => rest;
 
-/** The group the equalities name, if it has every member they name. */
-async function lookUp(parts: Array<{ attribute: string; value: string }>): Promise<StoredGroup[]> {
+/** The group every key names, if it has every member named. */
+async function lookUp(keys: GroupKey[], members: string[]): Promise<StoredGroup[]> {
   const ids = new Set<string>();
-  for (const { attribute, value } of parts) {
-    if (attribute === 'members.value') continue;
+  for (const key of keys) {
     const id =
-      attribute === 'id'
-        ? value
-        : attribute === 'externalId'
-          ? await claimHolder('group_external_id', value, false)
-          : ((await findGroupNameClaim(value))?.group_id as string | undefined);
+      'id' in key
+        ? key.id
+        : 'externalId' in key
+          ? await claimHolder('group_external_id', key.externalId, false)
+          : ((await findGroupNameClaim(key.displayName))?.group_id as string | undefined);
     if (id === undefined) return [];
     ids.add(id);
   }
@@ -220,7 +217,6 @@ async function lookUp(parts: Array<{ attribute: string; value: string }>): Promi
   const item = await findGroupItem([...ids][0]);
   if (!isPublished(item)) return [];
   const group = toGroup(item);
-  const members = parts.filter((p) => p.attribute === 'members.value').map((p) => p.value);
   if (members.length > 0 && (await membersAmong(group, members)).size !== new Set(members).size) return [];
   return [group];
 }

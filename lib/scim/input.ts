@@ -7,7 +7,7 @@
  * whichever way it came, booleans from Entra's strings (`"False"`), and
  * every attribute the service does not keep — or may not be written — left
  * out. `userFields` and `groupFields` then map a canonical resource to the
- * service's fields (API.md's attribute mapping).
+ * service's fields (the reverse of resources.ts's mapping).
  */
 import { ACCOUNT_ROLES, type AccountRole } from '../schemas/enums';
 import { invalidValue } from './errors';

@@ -12,7 +12,9 @@
  * (`applyToUser`), which is then mapped back to the service's fields and
  * written in one transaction: every operation or none. A group's become
  * a membership delta and attribute changes (`groupChanges`): the members are
- * never materialised as a document to patch.
+ * never materialised as a document to patch. Nothing here reads or writes:
+ * a body in, operations, a changed resource or a group's changes out (the
+ * callers in users.ts and groups.ts do the I/O).
  *
  * No library applies the operations: the one made for it (`scim-patch`) is at
  * 0.8.3 on this registry, with known prototype-pollution bugs fixed only in
@@ -80,7 +82,7 @@ interface Target {
   after?: string;
 }
 
-/** A path that names no attribute the service keeps: skipped if it is a standard one (API.md), else 400. */
+/** A path that names no attribute the service keeps: skipped if it is a standard one (schema.ts isStandardButUnkept), else 400. */
 function unkept(kind: Kind, text: string): undefined {
   if (isStandardButUnkept(kind, text)) return undefined;
   throw invalidPath(`"${text}" is no attribute of the ${kind} schemas.`);
@@ -127,7 +129,7 @@ function elementFromFilter(filter: Resolved): Canonical {
 
 function applyOne(resource: Canonical, operation: Operation, kind: Kind): void {
   const target = targetOf(kind, operation.path!);
-  if (!target) return; // an attribute the service does not keep: accepted, not kept (API.md)
+  if (!target) return; // a standard attribute the service does not keep: accepted, not kept
   const { path, filter, after } = target;
   const attribute = path.attribute;
   if (attribute.mutability === 'readOnly' || attribute.name === 'meta') return;

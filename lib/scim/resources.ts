@@ -1,7 +1,7 @@
 /**
- * The service's users and groups as SCIM resources (API.md's attribute
- * mapping), and the `attributes` / `excludedAttributes` projection of an
- * answer.
+ * The service's users and groups as SCIM resources (the mapping identity
+ * providers are told to keep: README, "Connect your identity provider"),
+ * and the `attributes` / `excludedAttributes` projection of an answer.
  */
 import type { User } from '../store/users';
 import { ENTERPRISE_SCHEMA, GROUP_SCHEMA, resolvePath, USER_SCHEMA } from './schema';

@@ -5,7 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { ChangeContext } from '../audit/context';
-import { listStoredUsers, type UserFilters, type UserListRequest } from '../lists/users';
+import { listStoredUsers, type UserListRequest } from '../lists/users';
 import { notFound } from '../problems';
 import { claimHolder } from '../store/claims';
 import { keepCursor, keptCursor } from '../store/scim-pages';
@@ -14,7 +14,8 @@ import { findUser, findUsers, type StoredUser, type User } from '../store/users'
 import { changeUser, createUser, deleteUser, type UserFieldsChange } from '../users/commands';
 import { resolveDepartment } from './departments';
 import { invalidValue } from './errors';
-import { equalities, matches, parseFilter, type Resolved } from './filter';
+import { matches, parseFilter } from './filter';
+import { userListRead, type UserKey } from './filter-reads';
 import { canonical, userFields, type Canonical, type UserFields } from './input';
 import { applyToUser, normalizeOperations, touchesExtension } from './patch';
 import { scimUser, type ScimResource } from './resources';
@@ -130,18 +131,11 @@ export interface ListRequest {
   client: string;
 }
 
-/** Users whose claims hold the values of an equality filter (the look-ups identity providers send). */
-async function lookUp(filter: Resolved): Promise<StoredUser[] | undefined> {
-  const parts = equalities(filter);
-  if (!parts || parts.length === 0) return undefined;
+/** The users every key finds (the look-ups identity providers send). */
+async function lookUp(keys: UserKey[]): Promise<StoredUser[]> {
   let ids: Set<string> | undefined;
-  for (const { attribute, value } of parts) {
-    let id: string | undefined;
-    if (attribute === 'id') id = value;
-    else if (attribute === 'userName') id = await claimHolder('user_name', value, false);
-    else if (attribute === 'externalId') id = await claimHolder('external_id', value, false);
-    else if (attribute === 'emails.value') id = await claimHolder('email', value, false);
-    else return undefined;
+  for (const key of keys) {
+    const id = 'id' in key ? key.id : await claimHolder(key.claim, key.value, false);
     const found = new Set(id === undefined ? [] : [id]);
     ids = ids ? new Set([...ids].filter((x) => found.has(x))) : found;
   }
@@ -150,28 +144,8 @@ async function lookUp(filter: Resolved): Promise<StoredUser[] | undefined> {
   return [...users.values()];
 }
 
-/**
- * The filters the user lists index (`active eq`, `name.familyName sw`,
- * `roles.value eq`, and conjunctions of them): answered from the indexes,
- * totals from counters.
- */
-function indexedFilters(filter: Resolved | undefined): UserFilters | undefined {
-  if (!filter) return {};
-  const parts = filter.op === 'and' ? filter.filters : [filter];
-  const filters: UserFilters = {};
-  for (const part of parts) {
-    if (part.op === 'eq' && part.path.canonical === 'active' && typeof part.value === 'boolean') filters.activated = part.value;
-    else if (part.op === 'sw' && part.path.canonical === 'name.familyName' && typeof part.value === 'string' && part.value !== '') {
-      filters.lastNamePrefixes = [part.value.toLowerCase()];
-    } else if (part.op === 'eq' && part.path.canonical === 'roles.value' && typeof part.value === 'string')
-      filters.roles = [part.value as never];
-    else return undefined;
-  }
-  return filters;
-}
-
 const SORT: UserListRequest['sort'] = { field: 'last_name', direction: 'asc' };
-/** The deepest offset a list reads (API.md); deeper pages come by the cursor the page before left. */
+/** The deepest offset a list reads (README, Lists at any size); deeper pages come by the cursor the page before left. */
 const MAX_OFFSET = 10_000;
 
 /**
@@ -184,16 +158,13 @@ export async function listScimUsers(
   base: Base,
 ): Promise<{ resources: ScimResource[]; total: number; cursor?: string }> {
   const filter = request.filter === undefined ? undefined : parseFilter('User', request.filter);
-  if (filter) {
-    const found = await lookUp(filter);
-    if (found) {
-      const resources = await asScimUsers(found, base);
-      const matching = resources.filter((r) => matches(filter, r));
-      return { resources: matching.slice(request.startIndex - 1, request.startIndex - 1 + request.count), total: matching.length };
-    }
+  const read = userListRead(filter);
+  if (read.by === 'keys') {
+    const resources = await asScimUsers(await lookUp(read.keys), base);
+    const matching = resources.filter((r) => matches(filter!, r));
+    return { resources: matching.slice(request.startIndex - 1, request.startIndex - 1 + request.count), total: matching.length };
   }
-  const indexed = indexedFilters(filter);
-  if (indexed) {
+  if (read.by === 'index') {
     const list = createHash('sha256')
       .update(`${request.client}|users|${request.filter?.trim() ?? ''}`)
       .digest('base64url');
@@ -205,7 +176,14 @@ export async function listScimUsers(
     }
     const page = await listStoredUsers(
       { kind: 'all' },
-      { count: request.count, offset: cursor ? 0 : request.startIndex - 1, cursor, sort: SORT, filters: indexed, membershipFirst: true },
+      {
+        count: request.count,
+        offset: cursor ? 0 : request.startIndex - 1,
+        cursor,
+        sort: SORT,
+        filters: read.filters,
+        membershipFirst: true,
+      },
     );
     if (page.next_cursor) await keepCursor(list, request.startIndex + page.users.length, page.next_cursor);
     return { resources: await asScimUsers(page.users, base), total: page.total };

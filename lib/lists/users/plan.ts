@@ -15,10 +15,11 @@
  *   backfilled: lib/lists/migration.ts).
  * A `last_name` prefix (sorted by name) or a login range (sorted by login)
  * is a key range; anything else the partition does not select is a
- * residual filter. The estimate of each way is its Queries (0.5 RCU each at
- * least) plus the items it reads, with the counters' shares; the cheapest
+ * residual filter. Each way is priced by the cost model of cost.ts (its
+ * Queries and the items it reads, from the counters' shares); the cheapest
  * wins. Sorted by role or by activation, the list is the cells by id, one
- * segment per value (lib/lists/streams.ts).
+ * segment per value (lib/lists/streams.ts). Nothing here reads: the
+ * counters come in (scopes.ts), the sources go out (index.ts reads them).
  */
 import { allOf, type Filter } from '../../db/query';
 import type { Item } from '../../db/table';
@@ -26,15 +27,24 @@ import type { UserSortField } from '../../schemas/enums';
 import { cellCode, userFilters, userLists, userSortKeys, type CellOf, type ScopeKey } from '../../store/users';
 import { KEY_SEPARATOR } from '../../text';
 import { MAX_KEY_CHAR, type Source } from '../streams';
+import { cheapestWay } from './cost';
 import { matchingCells, usersIn, type LoginFilter, type ScopeView, type UserFilters } from './scopes';
 
 /** Keeps only prefixes that no other given prefix contains (`sm` and `smi` would list the Smiths twice). */
 export const outermostPrefixes = (prefixes: string[]) => prefixes.filter((p) => !prefixes.some((q) => q !== p && p.startsWith(q)));
 
-/** A Query costs at least 0.5 RCU: about as much as reading this many items. */
-const QUERY_COST_ITEMS = 8;
-/** Assumed share of a scope a last-name prefix matches where no counter says (a department). */
+/**
+ * Assumed share of a scope each last-name prefix matches where no counter says. Every scope has last-name
+ * counters since departments got theirs, so this is a fallback for a view without them; chosen (a tenth per
+ * prefix), never measured.
+ */
 const UNKNOWN_PREFIX_SHARE = 0.1;
+/**
+ * Of the users of the login period a `since`/`before` time falls in, the share assumed on either side of it:
+ * logins spread evenly over the period (a day for a membership, a month for a department or a month partition).
+ * Chosen, not measured; counting the boundary period's users on each side of the time would replace it.
+ */
+const BOUNDARY_PERIOD_SHARE = 0.5;
 
 export interface Plan {
   sources: Source[];
@@ -86,7 +96,7 @@ function rangeShare(view: ScopeView, filter: LoginFilter, loggedIn: number): num
   for (const [period, n] of view.logins) {
     const inside = filter.kind === 'since' ? period > at : period < at;
     if (inside) inRange += n;
-    else if (period === at) inRange += n / 2; // the boundary period, split evenly for the estimate
+    else if (period === at) inRange += n * BOUNDARY_PERIOD_SHARE;
   }
   return Math.min(1, inRange / loggedIn);
 }
@@ -129,15 +139,6 @@ function factsOf(view: ScopeView, filters: UserFilters): ScopeFacts {
     prefix = Math.min(1, counted ?? filters.lastNamePrefixes.length * UNKNOWN_PREFIX_SHARE);
   }
   return { view, cells, users, selected, rangeShare: range, prefixShare: prefix, matching: selected * range * prefix };
-}
-
-/** Estimated cost of a set of sources for `need` items of the whole page, of which this scope gives `scopeNeed`. */
-function cost(sources: Source[], scopeNeed: number): number {
-  const expected = sources.reduce((n, s) => n + s.expected, 0) || 1;
-  return sources.reduce(
-    (total, s) => total + QUERY_COST_ITEMS + (scopeNeed * (s.expected / expected)) / Math.max(s.selectivity, 0.01) + 2,
-    0,
-  );
 }
 
 /** What the table offers beyond the cells and months. */
@@ -226,7 +227,7 @@ function keyOrderedWays(facts: ScopeFacts, filters: UserFilters, order: 'name' |
           query: { ...query, filter: allOf([query.filter, cellFilter(filters), month === boundary ? loginFilter(range) : undefined]) },
           bounds,
           expected: perBound(n * selectedShare * facts.prefixShare),
-          selectivity: selectedShare * scopeShare * (month === boundary ? 0.5 : 1),
+          selectivity: selectedShare * scopeShare * (month === boundary ? BOUNDARY_PERIOD_SHARE : 1),
         }));
       }),
     );
@@ -264,7 +265,7 @@ export function planSources(views: ScopeView[], filters: UserFilters, sort: User
   const sources = facts.flatMap((f) => {
     const scopeNeed = need * (f.matching / Math.max(expected, 1));
     const ways = keyOrderedWays(f, filters, order, options).filter((way) => way.length > 0);
-    return ways.reduce((best, way) => (cost(way, scopeNeed) < cost(best, scopeNeed) ? way : best));
+    return cheapestWay(ways, scopeNeed);
   });
   return { sources, sortKey: order === 'name' ? userSortKeys.name : userSortKeys.time, expected };
 }

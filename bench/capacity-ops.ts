@@ -287,8 +287,6 @@ const MODEL_INDEXES = {
   plain: [],
 } as const satisfies Record<string, readonly string[]>;
 type Kind = keyof typeof MODEL_INDEXES;
-/** The lists a user item of the version before the list indexes was in: a rewrite takes it out of them. */
-const LEGACY_USER_INDEXES = ['gsi2', 'gsi3'];
 
 const indexNamed = (name: string) => indexList.find((index) => index.name === name)!;
 
@@ -303,9 +301,6 @@ function indexChanges(kind: Kind, before: Item | undefined, after: Item | undefi
     else if (is === undefined) changes.push('delete');
     else if (was !== is) changes.push('key');
     else if (!sameItem(before, after)) changes.push('put');
-  }
-  if (kind === 'user') {
-    for (const name of LEGACY_USER_INDEXES) if (indexEntry(before, indexNamed(name)) !== undefined) changes.push('delete');
   }
   return changes;
 }

@@ -91,7 +91,7 @@ export class DeptAdminStack extends Stack {
       scimAuthorizer: new HttpLambdaAuthorizer('ScimTokenAuthorizer', scimAuthorizerFunction, {
         responseTypes: [HttpLambdaResponseType.SIMPLE],
         identitySource: ['$request.header.Authorization'],
-        // API.md: a deleted token stops working within 5 minutes on AWS.
+        // The contract: a deleted token stops working within 5 minutes on AWS.
         resultsCacheTtl: Duration.minutes(5),
       }),
       throttle: props.throttle ?? DEFAULT_THROTTLE,

@@ -30,7 +30,7 @@ import { userRepresentation, type User } from '../users/user';
 
 export type { Group, GroupWithUsers, StoredGroup };
 
-/** API.md: a group holds at most 10,000 users. */
+/** A group holds at most 10,000 users (a limit of the contract). */
 export const MAX_GROUP_USERS = 10_000;
 
 /** Path words under /v2/groups that cannot be group ids (G8 is /v2/groups/exports). */
@@ -70,7 +70,7 @@ export const groupRepresentation = ({ id, name, description, external_id, user_c
   updated_at,
 });
 
-/** G1's group: the list representation plus every user, in API.md's field order. */
+/** G1's group: the list representation plus every user, in the representation's field order. */
 export function withUsers(group: Group, users: User[]): GroupWithUsers {
   const { id, name, description, external_id, user_count, created_at, updated_at } = group;
   return { id, name, description, external_id, user_count, users, created_at, updated_at };

@@ -1,6 +1,6 @@
 /**
  * Named lists (departments, groups) sorted by `user_count`, ties by id
- * ascending (API.md), in either direction.
+ * ascending, in either direction.
  *
  * Indexed: a count index (lib/db/table.ts, departmentsByCount and
  * groupsByCount) sorts one list's partition on the count itself, a number,

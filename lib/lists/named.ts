@@ -1,5 +1,5 @@
 /**
- * Lists of named resources (departments, groups): API.md's paging by offset
+ * Lists of named resources (departments, groups): paging by offset
  * or cursor, sort by `name` (byName), `created_at` (byTime) or `user_count`
  * (a count index: lib/lists/by-count.ts), each a key order read page by page,
  * and case-insensitive `name` prefixes (a key range sorted by name, a

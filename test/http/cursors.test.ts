@@ -1,5 +1,5 @@
 /**
- * Cursors (API.md, Lists): walking a list page by page by `next_cursor`
+ * Cursors: walking a list page by page by `next_cursor`
  * while users change between the pages never skips or repeats a user that
  * stayed in the list, keeps the list's order, and each page's `total` is
  * exact at the time of the page. A cursor belongs to its list: with other

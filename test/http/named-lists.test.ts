@@ -1,5 +1,5 @@
 /**
- * GET /v2/departments and GET /v2/groups (API.md: sort fields `name`,
+ * GET /v2/departments and GET /v2/groups (sort fields `name`,
  * `created_at`, `user_count`, either direction, ties by id ascending; query
  * attribute `name`, a case-insensitive prefix; offset or cursor) against an
  * in-memory model: every combination of parameters, and cursor walks while

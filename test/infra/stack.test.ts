@@ -426,7 +426,7 @@ describe('routes', () => {
     }
   });
 
-  it('checks SCIM tokens with a Lambda authorizer on the Authorization header, cached 5 minutes (API.md)', () => {
+  it('checks SCIM tokens with a Lambda authorizer on the Authorization header, cached 5 minutes', () => {
     const [, authorizer] = authorizerOf(template, 'REQUEST');
     expect(authorizer.Properties).toMatchObject({
       AuthorizerPayloadFormatVersion: '2.0',

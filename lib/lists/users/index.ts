@@ -1,6 +1,6 @@
 /**
  * User lists — GET /v2/users, E1 and one department's users — with the E1
- * parameters of API.md, a page at the cost of its own items whatever the
+ * parameters (the OpenAPI document), a page at the cost of its own items whatever the
  * filters, the sort and the number of users:
  *
  * - scopes.ts: the scopes a list reads and their counters;

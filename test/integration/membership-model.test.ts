@@ -1,11 +1,11 @@
 /**
- * Model-based property test of department membership and quotas (issue 3).
+ * Model-based property test of department membership and quotas.
  *
  * Random sequences of user (POST/PATCH/DELETE), department (POST, E8),
  * membership (E2, E3, E4, E5) and quota (E7) operations run against the
  * service over HTTP and against a small in-memory model of users,
  * departments, limits and memberships. After every step the answers agree
- * (status, problem type and the members API.md names) and the invariant
+ * (status, problem type and the problem's documented members) and the invariant
  * checker finds nothing; a `compare` step and the end of every run compare
  * every user and every department's six quotas with the model.
  *
@@ -16,9 +16,9 @@
  * process and read TABLE_NAME through config(), so runs never see each
  * other's data and the service-wide counters are checked exactly.
  *
- * The model follows API.md. Where API.md leaves the precedence of two errors
- * open, the model follows the domain code (noted at each command). API.md fixes
- * no order for `overages`, `missing_user_ids` or `user_ids`: those are
+ * The model follows the contract. Where it leaves the precedence of two errors
+ * open, the model follows the domain code (noted at each command). The contract
+ * fixes no order for `overages`, `missing_user_ids` or `user_ids`: those are
  * compared as sets.
  *
  * Replay a failure with FC_SEED=<seed> FC_PATH=<path> FC_REPLAY_PATH=<replayPath>
@@ -29,7 +29,6 @@
 import fc from 'fast-check';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { createTable } from '../../infra/local/services';
-import { resetConfig } from '../../lib/config';
 import { useApi, type Api, type ApiResponse } from '../support/api';
 import { invariantViolations } from '../support/invariants';
 
@@ -150,7 +149,7 @@ class Model {
     return { ...this.departments.get(departmentId)!, seats: this.seats };
   }
 
-  /** API.md: every quota with a limit that `usage + requested` would pass, for quotas the request raises. */
+  /** Every quota with a limit that `usage + requested` would pass, for quotas the request raises. */
   overages(departmentId: string, requested: Usage): Overage[] {
     const usage = { ...this.usage(departmentId), seats: 0 };
     usage.seats = usage.users;
@@ -199,7 +198,7 @@ function expectProblem(step: string, response: ApiResponse, status: number, slug
 
 function expectOverages(step: string, response: ApiResponse, expected: Overage[]) {
   expectProblem(step, response, 409, 'quota-exceeded');
-  // API.md does not fix the order of `overages`; compare them quota by quota.
+  // The contract does not fix the order of `overages`; compare them quota by quota.
   expect(byQuota(response.body.overages ?? []), `${step} overages`).toEqual(byQuota(expected));
 }
 
@@ -595,14 +594,12 @@ async function freshService(seats: number | null) {
   process.env.TABLE_NAME = name;
   if (seats === null) delete process.env.DEPARTMENT_SEATS;
   else process.env.DEPARTMENT_SEATS = String(seats);
-  resetConfig();
 }
 
 afterAll(() => {
   process.env.TABLE_NAME = fileTable;
   if (fileSeats === undefined) delete process.env.DEPARTMENT_SEATS;
   else process.env.DEPARTMENT_SEATS = fileSeats;
-  resetConfig();
 });
 
 /** Every run starts from the same few users and departments, so that most steps find something to act on. */

@@ -17,7 +17,7 @@
  *
  *   npm run load -- --duration 60 --connections 8 --users 300 --departments 4
  *
- * `--profile scim`: what an identity provider sends instead (issue 18), through
+ * `--profile scim`: what an identity provider sends instead, through
  * the SCIM routes with a SCIM token made by the admin API — `userName eq`
  * look-ups (half), `active` PATCHes (a quarter, as Entra writes them:
  * `"Replace"`, `"False"`) and group member PATCHes (a quarter, one member
@@ -92,8 +92,6 @@ async function main(): Promise<number> {
   const services = await startLocalServices();
   // Before any service module reads its configuration.
   Object.assign(process.env, services.env);
-  const { resetConfig } = await import('../../lib/config');
-  resetConfig();
   const gateway = await startGateway({ host: '127.0.0.1', port: 0, tokens: { write: WRITE_TOKEN, read: READ_TOKEN } });
   const background = startBackgroundJobs(projectRoot, {
     onError: (name, error) => console.error(`${name} failed in the background:`, error instanceof Error ? error.message : error),

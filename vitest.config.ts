@@ -9,8 +9,6 @@ import { defineConfig } from 'vitest/config';
 /** Handlers log nothing during tests; the SDK's Node 20 notice is known (Lambdas run Node 22). */
 const env = { POWERTOOLS_LOG_LEVEL: 'SILENT', AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' };
 
-const MIGRATION_TESTS = 'test/integration/lists-migration.test.ts';
-
 export default defineConfig({
   test: {
     projects: [
@@ -26,26 +24,11 @@ export default defineConfig({
         test: {
           name: 'integration',
           include: ['test/integration/**/*.test.ts', 'test/http/**/*.test.ts', 'test/local/services.test.ts'],
-          exclude: [MIGRATION_TESTS],
           globalSetup: ['test/support/global-setup.ts'],
           setupFiles: ['test/support/table-per-file.ts'],
           env,
           testTimeout: 60_000,
           hookTimeout: 120_000,
-        },
-      },
-      {
-        // Adds indexes to existing tables, which DynamoDB Local may leave CREATING for minutes while other tables
-        // are busy (seen: not backfilling, never ACTIVE): run after the other files, on stand-ins of its own.
-        test: {
-          name: 'migration',
-          include: [MIGRATION_TESTS],
-          globalSetup: ['test/support/global-setup.ts'],
-          setupFiles: ['test/support/table-per-file.ts'],
-          env,
-          testTimeout: 60_000,
-          hookTimeout: 120_000,
-          sequence: { groupOrder: 1 },
         },
       },
     ],

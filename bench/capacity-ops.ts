@@ -287,8 +287,6 @@ const MODEL_INDEXES = {
   plain: [],
 } as const satisfies Record<string, readonly string[]>;
 type Kind = keyof typeof MODEL_INDEXES;
-/** The lists a user item of the version before the list indexes was in: a rewrite takes it out of them. */
-const LEGACY_USER_INDEXES = ['gsi2', 'gsi3'];
 
 const indexNamed = (name: string) => indexList.find((index) => index.name === name)!;
 
@@ -303,9 +301,6 @@ function indexChanges(kind: Kind, before: Item | undefined, after: Item | undefi
     else if (is === undefined) changes.push('delete');
     else if (was !== is) changes.push('key');
     else if (!sameItem(before, after)) changes.push('put');
-  }
-  if (kind === 'user') {
-    for (const name of LEGACY_USER_INDEXES) if (indexEntry(before, indexNamed(name)) !== undefined) changes.push('delete');
   }
   return changes;
 }
@@ -997,10 +992,10 @@ export async function measureCapacity({ client, table, scimPageUsers = 3_000 }: 
       operation: 'listAudit',
       run: () => invoke('listAudit', { query: { count: '100' } }),
       // The newest 100 entries of the AUDIT partition and the one after them (next_cursor); the trail is listed by
-      // cursor only, with no total (API.md), so nothing else.
+      // cursor only, with no total, so nothing else.
       min: async () => query(await sizer.indexPage(AUDIT_PARTITION, 101, true), false),
     },
-    // --- SCIM 2.0 (issue 18): the requests identity providers send, through their handlers, as the SCIM authorizer
+    // --- SCIM 2.0: the requests identity providers send, through their handlers, as the SCIM authorizer
     // lets them through (bench/support/lambda.ts: the token's id in the authorizer context; the authorizer's own read
     // is cached by API Gateway per token and is not part of a route's cost).
     {
@@ -1047,7 +1042,7 @@ export async function measureCapacity({ client, table, scimPageUsers = 3_000 }: 
         scimNewId = (JSON.parse(result.body!) as { id: string }).id;
         return result;
       },
-      // The department reference resolved as API.md says: the department whose id it is (a key read that finds nothing
+      // The department reference resolved as the contract says: the department whose id it is (a key read that finds nothing
       // here: 0.5, eventually consistent), else the one whose name it is (one Query of its name key in DEPTS of byName:
       // 0.5). Nothing else need be read: the answer's department name is the one just found. One transaction: the user
       // (six list entries put) and its department copy (six), its e-mail, user-name and external-id claims, the

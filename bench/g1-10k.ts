@@ -18,7 +18,6 @@
 import { BatchWriteCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { startGateway } from '../infra/local/gateway';
 import { startLocalServices } from '../infra/local/services';
-import { resetConfig } from '../lib/config';
 import { forEachConcurrently } from '../lib/db/batch';
 import { db, tableName } from '../lib/db/client';
 import { claimItem } from '../lib/store/claims';
@@ -109,7 +108,6 @@ const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floo
 async function main() {
   const services = await startLocalServices();
   Object.assign(process.env, services.env, { POWERTOOLS_LOG_LEVEL: 'SILENT' });
-  resetConfig();
   const gateway = await startGateway({ tokens: { write: TOKEN } });
   const call = async (method: string, path: string, body?: unknown) => {
     const response = await fetch(`${gateway.url}${path}`, {

@@ -65,7 +65,7 @@ const ACCESS_LOG_FORMAT = AccessLogFormat.custom(
  */
 const API_SCOPED_PERMISSION = { scopePermissionToRoute: false } as const;
 
-/** Request headers of the contract that a browser must be allowed to send (API.md, "Safety for scripts"). */
+/** Request headers of the API that a browser must be allowed to send (token, JSON body, idempotency key, ETag). */
 const CORS_ALLOW_HEADERS = ['authorization', 'content-type', 'idempotency-key', 'if-match'];
 /** Response headers a browser script needs to read: the tag for If-Match, the address of a created resource. */
 const CORS_EXPOSE_HEADERS = ['etag', 'location'];

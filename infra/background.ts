@@ -91,9 +91,6 @@ export class BackgroundJob extends Construct {
       );
     }
 
-    if (job.describesTable) {
-      this.function.addToRolePolicy(new PolicyStatement({ actions: ['dynamodb:DescribeTable'], resources: [table.tableArn] }));
-    }
     if (job.reportsBucket === 'write') {
       // Put covers the multipart calls; Get lets the e-mail carry a signed link.
       this.function.addToRolePolicy(

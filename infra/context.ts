@@ -14,7 +14,6 @@ export const CONTEXT_KEYS = {
   reportEmailDomains: 'reportEmailDomains',
   reportEmailFrom: 'reportEmailFrom',
   corsAllowOrigins: 'corsAllowOrigins',
-  indexCount: 'indexCount',
 } as const;
 
 export function stackPropsFromContext(node: Node): DeptAdminStackProps {
@@ -25,7 +24,6 @@ export function stackPropsFromContext(node: Node): DeptAdminStackProps {
     reportEmailDomains: list(node, CONTEXT_KEYS.reportEmailDomains),
     reportEmailFrom: text(node, CONTEXT_KEYS.reportEmailFrom),
     corsAllowOrigins: list(node, CONTEXT_KEYS.corsAllowOrigins),
-    indexCount: nonNegativeInteger(node, CONTEXT_KEYS.indexCount),
   };
 }
 

@@ -112,7 +112,7 @@ export function acknowledgeNagFindings(stack: NagSubject): void {
         route,
         'AwsSolutions-APIG4',
         'The $default route only catches requests no route key matches, for the fallback function to answer 404 or 405 ' +
-          '(API.md: an unknown path is 404, a known one with another method 405 with Allow) from the route table, which the ' +
+          '(an unknown path is 404, a known one with another method 405 with Allow) from the route table, which the ' +
           'public OpenAPI document already shows. Its function reads no data and has no permission beyond its own logs.',
       );
       continue;
@@ -121,7 +121,7 @@ export function acknowledgeNagFindings(stack: NagSubject): void {
     acknowledge(
       route,
       'AwsSolutions-APIG4',
-      `${route.routeKey} is public by contract (API.md: health check, OpenAPI document, docs page): it serves no data of ` +
+      `${route.routeKey} is public by contract (health check, OpenAPI document, docs page): it serves no data of ` +
         'the organization and changes nothing. Every other route demands the JWT authorizer with its scope (test/infra).',
     );
   }

@@ -37,8 +37,6 @@ export interface DeptAdminStackProps extends StackProps {
   reportEmailFrom?: string;
   /** Browser origins allowed by CORS; unset keeps CORS closed. */
   corsAllowOrigins?: string[];
-  /** How many of the table's indexes to create (infra/storage.ts); unset: all. */
-  indexCount?: number;
   /** Requests per second (steady and burst) of the whole stage. */
   throttle?: Required<ThrottleSettings>;
   /** Directory holding `functions/` and `package-lock.json`; tests point it at placeholders. */
@@ -70,7 +68,7 @@ export class DeptAdminStack extends Stack {
   constructor(scope: Construct, id: string, props: DeptAdminStackProps = {}) {
     super(scope, id, props);
 
-    const table = createTable(this, 'Table', props.indexCount);
+    const table = createTable(this, 'Table');
     const reportsBucket = createReportsBucket(this, 'ReportsBucket');
     const auth = new ApiAuth(this, 'Auth', { external: externalIssuer(props) });
     const environment = functionEnvironment(props, table, reportsBucket);
@@ -93,7 +91,7 @@ export class DeptAdminStack extends Stack {
       scimAuthorizer: new HttpLambdaAuthorizer('ScimTokenAuthorizer', scimAuthorizerFunction, {
         responseTypes: [HttpLambdaResponseType.SIMPLE],
         identitySource: ['$request.header.Authorization'],
-        // API.md: a deleted token stops working within 5 minutes on AWS.
+        // The contract: a deleted token stops working within 5 minutes on AWS.
         resultsCacheTtl: Duration.minutes(5),
       }),
       throttle: props.throttle ?? DEFAULT_THROTTLE,

@@ -6,7 +6,7 @@ import { Duration, RemovalPolicy } from 'aws-cdk-lib';
 import { AttributeType, BillingMode, ProjectionType, StreamViewType, Table } from 'aws-cdk-lib/aws-dynamodb';
 import { BlockPublicAccess, Bucket, BucketEncryption } from 'aws-cdk-lib/aws-s3';
 import type { Construct } from 'constructs';
-import { indexList, keyAttributes, ORIGINAL_INDEX_COUNT, PARTITION_KEY, SORT_KEY, TTL_ATTRIBUTE, type KeyAttribute } from '../lib/db/table';
+import { indexList, keyAttributes, PARTITION_KEY, SORT_KEY, TTL_ATTRIBUTE, type KeyAttribute } from '../lib/db/table';
 
 /** Reports are fetched soon after they are made; after this they are gone. */
 export const REPORT_LIFETIME = Duration.days(7);
@@ -17,16 +17,8 @@ const cdkKey = (attribute: KeyAttribute) => ({
   type: attribute.type === 'N' ? AttributeType.NUMBER : AttributeType.STRING,
 });
 
-/**
- * `indexCount`: how many of the table's indexes (lib/db/table.ts, in order)
- * to create. CloudFormation adds one index per stack update, so a table
- * deployed before the list indexes gains them one deploy at a time
- * (`-c indexCount=4`, then 5, … up to all); a new table gets them all at once.
- */
-export function createTable(scope: Construct, id: string, indexCount = indexList.length): Table {
-  if (!Number.isInteger(indexCount) || indexCount < ORIGINAL_INDEX_COUNT || indexCount > indexList.length) {
-    throw new Error(`indexCount must be from ${ORIGINAL_INDEX_COUNT} to ${indexList.length}, got ${indexCount}`);
-  }
+/** The table with every index of lib/db/table.ts. */
+export function createTable(scope: Construct, id: string): Table {
   const table = new Table(scope, id, {
     partitionKey: stringKey(PARTITION_KEY),
     sortKey: stringKey(SORT_KEY),
@@ -38,7 +30,7 @@ export function createTable(scope: Construct, id: string, indexCount = indexList
     stream: StreamViewType.NEW_AND_OLD_IMAGES,
     removalPolicy: RemovalPolicy.RETAIN,
   });
-  for (const index of indexList.slice(0, indexCount)) {
+  for (const index of indexList) {
     const { partition, sort } = keyAttributes(index);
     table.addGlobalSecondaryIndex({
       indexName: index.name,

@@ -19,8 +19,6 @@ export interface BackgroundFunction {
     | { tableItems: Record<string, string>; localPollMs: number };
   /** What it may do beyond the table. */
   reportsBucket?: 'write';
-  /** Reads the table's description (the list backfill waits for every index to be ACTIVE). */
-  describesTable?: boolean;
   sendsEmail?: boolean;
   timeoutSeconds?: number;
 }
@@ -29,10 +27,9 @@ export const backgroundFunctions: readonly BackgroundFunction[] = [
   {
     name: 'Maintenance',
     handler: 'maintenance',
-    summary: 'Finishes bulk moves whose driver died, clears what deleted resources leave behind, backfills the lists of an older table',
+    summary: 'Finishes bulk moves whose driver died and clears what deleted resources leave behind',
     trigger: { everyMinutes: 1 },
-    describesTable: true,
-    // The list backfill works for 40 s a run (lib/maintenance.ts); the other repairs take a few seconds.
+    // Finishing a bulk move or a group change of many users can outlast a request's 10 s.
     timeoutSeconds: 60,
   },
   {

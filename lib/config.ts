@@ -58,15 +58,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServiceConfig 
   };
 }
 
-let cached: ServiceConfig | undefined;
-
-/** The process-wide configuration, read on first use. */
+/**
+ * The configuration, read from the environment at each call (a few µs): no
+ * copy to keep in step, so tests and the local stack that point the service
+ * at another table or setting only change the environment.
+ */
 export function config(): ServiceConfig {
-  cached ??= loadConfig();
-  return cached;
-}
-
-/** Tests and the local stack change the environment between runs; this forgets the cached copy. */
-export function resetConfig(): void {
-  cached = undefined;
+  return loadConfig();
 }

@@ -6,7 +6,6 @@
 import { healBulkMoves } from './departments/bulk-move/heal';
 import { healGroupChanges } from './groups/bulk-change';
 import { sweepDeletedGroups } from './groups/cleanup';
-import { backfillLists } from './lists/migration';
 import { repairReports } from './reports/jobs';
 
 export interface MaintenanceReport {
@@ -14,8 +13,6 @@ export interface MaintenanceReport {
   healed_group_changes: number;
   repaired_reports: number;
   swept_groups: number;
-  /** Items the list backfill visited (0 once the table is ready). */
-  backfilled_items: number;
 }
 
 export async function runMaintenance(now = Date.now()): Promise<MaintenanceReport> {
@@ -24,7 +21,5 @@ export async function runMaintenance(now = Date.now()): Promise<MaintenanceRepor
     healed_group_changes: await healGroupChanges(now),
     repaired_reports: await repairReports(now),
     swept_groups: await sweepDeletedGroups({ now }),
-    // 40 s of a 60 s function (lib/background.ts): the repairs above take a few seconds.
-    backfilled_items: (await backfillLists(40_000)).visited,
   };
 }

@@ -56,8 +56,6 @@ const usersPartition = (membership: Membership) => `USERS#${membership}`;
 const STATS_PARTITION = 'STATS';
 const STATS_SHARDS = 16;
 const LOGIN_SHARDS = 4;
-/** `lv` of an item written with the list attributes and counted by the list counters. */
-const LIST_VERSION = 2;
 const MAX_TRANSACTION_ITEMS = 100;
 const MAX_GROUP_USERS = 10_000;
 const BULK_LEASE_MS = 60_000;
@@ -139,7 +137,6 @@ export function rawUserItem(user: Item, version: number): Item {
     ...user,
     version,
     last_name_folded: foldCase(String(user.last_name)),
-    lv: LIST_VERSION,
     ...listAttributes(user, usersPartition(membershipOf(user.department_id))),
   };
 }
@@ -266,8 +263,8 @@ interface Deltas {
 const noDeltas = (): Deltas => ({ departments: new Map(), cells: {}, logins: new Map(), names: new Map() });
 const bump = (record: Record<string, number>, key: string, delta: number) => (record[key] = (record[key] ?? 0) + delta);
 
-/** Adds what `user` (its fields) counts for, times `sign`; `counted` false: it was never counted by the list counters. */
-function contribute(deltas: Deltas, user: Item, sign: 1 | -1, counted = true): void {
+/** Adds what `user` (its fields) counts for, times `sign`. */
+function contribute(deltas: Deltas, user: Item, sign: 1 | -1): void {
   const membership = membershipOf(user.department_id);
   if (user.department_id) {
     const id = String(user.department_id);
@@ -275,12 +272,9 @@ function contribute(deltas: Deltas, user: Item, sign: 1 | -1, counted = true): v
     if (!department) deltas.departments.set(id, (department = { usage: NO_USAGE, cells: {}, logins: {} }));
     const usage = usageOf(user);
     department.usage = Object.fromEntries(QUOTAS.map((q) => [q, department!.usage[q] + sign * usage[q]])) as unknown as Usage;
-    if (counted) {
-      bump(department.cells, cellOf(user), sign);
-      if (user.last_login) bump(department.logins, loginMonth(user.last_login), sign);
-    }
+    bump(department.cells, cellOf(user), sign);
+    if (user.last_login) bump(department.logins, loginMonth(user.last_login), sign);
   }
-  if (!counted) return;
   bump(deltas.cells, `${usersPartition(membership)}#${cellOf(user)}`, sign);
   if (user.last_login) {
     const key = `${membership}|${loginMonth(user.last_login)}`;
@@ -404,8 +398,6 @@ function counterItemCount(deltas: Deltas): number {
 
 // --- user writes ------------------------------------------------------------------
 
-const isCounted = (stored: Item) => stored.lv === LIST_VERSION;
-
 /** The user item at its new version and its department copy (put while a member, deleted when it leaves). */
 function userWrites(table: string, stored: Item, after: Item, condition: { version: unknown } | { heldBy: string }): TransactItem[] {
   const userPut: TransactItem =
@@ -437,7 +429,7 @@ function userWrites(table: string, stored: Item, after: Item, condition: { versi
 export function e2Transaction(table: string, stored: Item, departmentId: string, at: string): TransactItem[] {
   const after = movedUser(stored, departmentId, at);
   const deltas = noDeltas();
-  contribute(deltas, fieldsOf(stored), -1, isCounted(stored));
+  contribute(deltas, fieldsOf(stored), -1);
   contribute(deltas, after, 1);
   const userId = String(stored.id);
   const changes = { added_user_ids: [userId], ...(stored.department_id ? { moved_from: { [userId]: stored.department_id } } : {}) };
@@ -466,7 +458,7 @@ export async function rawE2(client: Doc, table: string, departmentId: string, us
 function moveDeltas(users: Item[], target: string, at: string): Deltas {
   const deltas = noDeltas();
   for (const user of users) {
-    contribute(deltas, fieldsOf(user), -1, isCounted(user));
+    contribute(deltas, fieldsOf(user), -1);
     contribute(deltas, movedUser(user, target, at), 1);
   }
   const targetDelta = deltas.departments.get(target);

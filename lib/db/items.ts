@@ -3,7 +3,6 @@
  * conditional writes whose failed condition the caller tells apart with
  * isConditionFailure (lib/db/transact.ts). The table is filled in here.
  */
-import { DescribeTableCommand } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from './client';
 import type { Condition, Update } from './expression';
@@ -42,10 +41,4 @@ export async function updateItem(key: Key, changes: Update, options: { returnNew
 
 export async function deleteItem(key: Key, condition?: Condition): Promise<void> {
   await db().send(new DeleteCommand({ TableName: tableName(), Key: key, ...condition?.expressionInput() }));
-}
-
-/** The state of each global secondary index of the table (the backfill waits for every list index). */
-export async function indexStates(): Promise<Map<string, string>> {
-  const { Table } = await db().send(new DescribeTableCommand({ TableName: tableName() }));
-  return new Map((Table?.GlobalSecondaryIndexes ?? []).map((index) => [index.IndexName ?? '', index.IndexStatus ?? '']));
 }

@@ -51,19 +51,14 @@ export function keyAttributes(index: IndexDefinition): { partition: KeyAttribute
  * indexes share attributes (every name-sorted index sorts on `gsi1sk`), and
  * each item kind fills the attributes of the indexes it is listed in (its
  * store module says which). An item without both attributes of an index is
- * not in it.
- *
- * CloudFormation adds or removes one index per stack update: infra/storage.ts
- * (`indexCount`) lets a deployed table gain the list indexes one deploy at a
- * time; a new table gets them all at once.
+ * not in it. (There is no gsi3: the names are not renumbered, since documents
+ * and tools refer to them.)
  */
 export const INDEXES = {
   /** Lists in name or key order: users by membership (USERS#IN|OUT), one department's users, departments, groups, audit, queues. */
   byName: { name: 'gsi1', partitionKey: 'gsi1pk', sortKey: 'gsi1sk' },
-  /** Audit entries by resource. (Until the list indexes, users of one department by name: no longer written.) */
+  /** Audit entries by resource. */
   byResource: { name: 'gsi2', partitionKey: 'gsi2pk', sortKey: 'gsi2sk' },
-  /** Legacy: users of one role by name. No longer written or read; kept so that an upgrade does not delete an index. */
-  byRole: { name: 'gsi3', partitionKey: 'gsi3pk', sortKey: 'gsi3sk' },
   /** The byName partitions in time order: users by last login, departments and groups by creation. */
   byTime: { name: 'gsi4', partitionKey: 'gsi1pk', sortKey: 'gsi4sk' },
   /** Users of one cell (scope × role × activated × logged in or not) by name; audit entries by actor. */
@@ -92,12 +87,3 @@ export const INDEXES = {
 } as const satisfies Record<string, IndexDefinition>;
 
 export const indexList: IndexDefinition[] = Object.values(INDEXES);
-
-/** The indexes a table had before the list indexes; a deployed table gains the others one by one. */
-export const ORIGINAL_INDEX_COUNT = 3;
-
-/** The indexes the named lists' `user_count` sorts read; until they are ACTIVE those sorts read the old way (lib/lists/migration.ts). */
-export const COUNT_INDEXES: IndexDefinition[] = [INDEXES.departmentsByCount, INDEXES.groupsByCount];
-
-/** Indexes added to a table that was already ready: each is read once it is ACTIVE and (if it needs one) backfilled. */
-export const LATER_INDEXES: IndexDefinition[] = [...COUNT_INDEXES, INDEXES.inactiveByName];

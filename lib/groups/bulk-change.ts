@@ -98,14 +98,15 @@ export async function changeGroupMembersInParts(ctx: ChangeContext, change: Grou
 
   const changeId = newId();
   const parts = packParts(adds, removes);
+  const { changeLeaseMs } = groupTuning();
   const started = Date.now();
-  const leaseUntil = new Date(started + groupTuning.changeLeaseMs).toISOString();
+  const leaseUntil = new Date(started + changeLeaseMs).toISOString();
   await writeAll([headerPut({ id: changeId, group, leaseUntil }), ...parts.map((part) => partPut(changeId, part, started))]);
 
   const now = new Date().toISOString();
   try {
     // The healer discards a change still preparing once its lease has passed: commit well before.
-    if (Date.now() > started + groupTuning.changeLeaseMs / 2)
+    if (Date.now() > started + changeLeaseMs / 2)
       throw conflict('Changing the group took too long; nothing was changed. Retry the request.');
     await transactWrite(commitWrites(ctx, change, changeId, now));
   } catch (error) {
@@ -213,7 +214,7 @@ async function discard(changeId: string, parts: GroupChangePart[]): Promise<bool
 }
 
 async function applyParts(changeId: string, group: GroupRef, parts: GroupChangePart[]): Promise<void> {
-  await forEachConcurrently(parts, groupTuning.chunkConcurrency, (part) => applyPart(changeId, group, part));
+  await forEachConcurrently(parts, groupTuning().chunkConcurrency, (part) => applyPart(changeId, group, part));
 }
 
 /** Why a part's transaction failed on one of its users. */

@@ -86,9 +86,10 @@ export async function deleteGroup(ctx: ChangeContext, id: string, expectedVersio
       ...addCounters(id, { [GROUPS_COUNTER]: -1 }),
       groupAudit(ctx, id, { deleted: true, user_count: group.user_count }, now),
     ];
-    if (firstAttempt && group.user_count <= groupTuning.inlineDeleteMembers) {
+    const { inlineDeleteMembers } = groupTuning();
+    if (firstAttempt && group.user_count <= inlineDeleteMembers) {
       const ids = await memberIds(group);
-      if (ids.length <= groupTuning.inlineDeleteMembers) {
+      if (ids.length <= inlineDeleteMembers) {
         // The version read covers the members read: any membership change since bumps it.
         await transactWrite([
           groupDelete(group, { version: expectedVersion ?? group.version, ifMatch: expectedVersion !== undefined }),
@@ -168,7 +169,7 @@ export async function abandonPendingGroup(
 /** Best effort: the answer does not wait for more than `inlineSweepMembers` memberships, nor fail when the sweep does. */
 async function sweepBeforeAnswering(groups: Array<{ group: GroupRef; members: number }>): Promise<void> {
   const members = groups.reduce((sum, g) => sum + g.members, 0);
-  if (groups.length === 0 || members > groupTuning.inlineSweepMembers) return;
+  if (groups.length === 0 || members > groupTuning().inlineSweepMembers) return;
   try {
     await Promise.all(groups.map(({ group }) => sweepGroup(group)));
   } catch (error) {

@@ -106,7 +106,7 @@ export async function createGroup(
   if (options.dryRun) return { group: await wouldCreate(fields, userIds.length), users };
   try {
     const group =
-      userIds.length <= groupTuning.singleTransactionUsers
+      userIds.length <= groupTuning().singleTransactionUsers
         ? await createAtOnce(ctx, fields, userIds)
         : await createInSteps(ctx, fields, userIds);
     return { group, users };
@@ -157,8 +157,9 @@ async function createAtOnce(ctx: ChangeContext, fields: NewGroupFields, userIds:
 
 /** More users: pending group, members in chunks, publish; roll back on any failure (see the top of this file). */
 async function createInSteps(ctx: ChangeContext, fields: NewGroupFields, userIds: string[]): Promise<StoredGroup> {
+  const { pendingLeaseMs, chunkUsers, chunkConcurrency } = groupTuning();
   const started = Date.now();
-  const leaseUntil = new Date(started + groupTuning.pendingLeaseMs).toISOString();
+  const leaseUntil = new Date(started + pendingLeaseMs).toISOString();
   const generation = newId();
   const item = newGroupItem(fields, generation, new Date(started).toISOString(), {
     state: 'pending',
@@ -171,9 +172,9 @@ async function createInSteps(ctx: ChangeContext, fields: NewGroupFields, userIds
 
   try {
     const chunks: string[][] = [];
-    for (let i = 0; i < userIds.length; i += groupTuning.chunkUsers) chunks.push(userIds.slice(i, i + groupTuning.chunkUsers));
-    await forEachConcurrently(chunks, groupTuning.chunkConcurrency, async (chunk) => {
-      if (Date.now() > started + groupTuning.pendingLeaseMs / 2) throw conflict('Creating the group took too long; retry the request.');
+    for (let i = 0; i < userIds.length; i += chunkUsers) chunks.push(userIds.slice(i, i + chunkUsers));
+    await forEachConcurrently(chunks, chunkConcurrency, async (chunk) => {
+      if (Date.now() > started + pendingLeaseMs / 2) throw conflict('Creating the group took too long; retry the request.');
       await withFreshRead(async () => {
         const now = new Date().toISOString();
         await transactWrite([...memberWrites(ref, chunk, now), groupAudit(ctx, fields.id, { added_user_ids: chunk }, now)]);

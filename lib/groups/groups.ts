@@ -12,6 +12,7 @@
  * cleanup.ts, and SCIM's changes of more members than a transaction holds in
  * bulk-change.ts.
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
 import type { ChangeContext } from '../audit/context';
 import { claimFor, releaseFor } from '../store/claims';
 import { recordChange } from '../audit/context';
@@ -30,35 +31,57 @@ import { userRepresentation, type User } from '../users/user';
 
 export type { Group, GroupWithUsers, StoredGroup };
 
-/** API.md: a group holds at most 10,000 users. */
+/** A group holds at most 10,000 users (a limit of the contract). */
 export const MAX_GROUP_USERS = 10_000;
 
 /** Path words under /v2/groups that cannot be group ids (G8 is /v2/groups/exports). */
 export const RESERVED_GROUP_IDS = ['exports'];
 
-/**
- * Sizes of the paths that do not fit one transaction (100 items). Tests lower
- * them to reach those paths with a handful of users; the transaction sizes
- * below are the largest that fit.
- */
-export const groupTuning = {
+/** Sizes of the paths that do not fit one transaction (100 items), and the leases of those paths. */
+export interface GroupTuning {
   /** G3: users created with the group in one transaction (group, name, stats, audit + 3 per user). */
-  singleTransactionUsers: 32,
+  singleTransactionUsers: number;
   /** G3 in steps: users per membership transaction (audit + 3 per user). */
-  chunkUsers: 32,
+  chunkUsers: number;
   /** G3 in steps: membership transactions in flight at once. */
-  chunkConcurrency: 16,
+  chunkConcurrency: number;
   /** SCIM PUT/PATCH: members added or removed in one transaction (3 items an addition, 2 a removal); more are applied in parts (bulk-change.ts). */
-  singleTransactionMemberChanges: 30,
+  singleTransactionMemberChanges: number;
   /** G6: members removed in the delete transaction itself (group, name, stats, audit + 2 per member). */
-  inlineDeleteMembers: 48,
+  inlineDeleteMembers: number;
   /** G6/G7/rolled-back G3: up to this many memberships are swept before answering; more are left to sweepDeletedGroups. */
-  inlineSweepMembers: 1000,
+  inlineSweepMembers: number;
   /** A large change of a group's members (bulk-change.ts) whose driver is silent this long is finished by the healer. */
-  changeLeaseMs: 60_000,
+  changeLeaseMs: number;
   /** A group still pending this long after its creation started is abandoned by the sweeper (a G3 runs for seconds). */
+  pendingLeaseMs: number;
+}
+
+/** The service's sizes: the transaction sizes are the largest that fit. */
+export const DEFAULT_GROUP_TUNING: Readonly<GroupTuning> = Object.freeze({
+  singleTransactionUsers: 32,
+  chunkUsers: 32,
+  chunkConcurrency: 16,
+  singleTransactionMemberChanges: 30,
+  inlineDeleteMembers: 48,
+  inlineSweepMembers: 1000,
+  changeLeaseMs: 60_000,
   pendingLeaseMs: 5 * 60_000,
-};
+});
+
+const tuningScope = new AsyncLocalStorage<Readonly<GroupTuning>>();
+
+/** The sizes in force: the service's, unless the work runs under others (withGroupTuning). */
+export const groupTuning = (): Readonly<GroupTuning> => tuningScope.getStore() ?? DEFAULT_GROUP_TUNING;
+
+/**
+ * Runs `work` (and everything it starts) with some sizes changed: tests reach
+ * the multi-transaction paths with a handful of users, without changing the
+ * sizes of anything else.
+ */
+export function withGroupTuning<T>(changes: Partial<GroupTuning>, work: () => T): T {
+  return tuningScope.run(Object.freeze({ ...groupTuning(), ...changes }), work);
+}
 
 export const groupRepresentation = ({ id, name, description, external_id, user_count, created_at, updated_at }: Group): Group => ({
   id,
@@ -70,7 +93,7 @@ export const groupRepresentation = ({ id, name, description, external_id, user_c
   updated_at,
 });
 
-/** G1's group: the list representation plus every user, in API.md's field order. */
+/** G1's group: the list representation plus every user, in the representation's field order. */
 export function withUsers(group: Group, users: User[]): GroupWithUsers {
   const { id, name, description, external_id, user_count, created_at, updated_at } = group;
   return { id, name, description, external_id, user_count, users, created_at, updated_at };

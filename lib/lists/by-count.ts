@@ -1,6 +1,6 @@
 /**
  * Named lists (departments, groups) sorted by `user_count`, ties by id
- * ascending (API.md), in either direction.
+ * ascending, in either direction.
  *
  * Indexed: a count index (lib/db/table.ts, departmentsByCount and
  * groupsByCount) sorts one list's partition on the count itself, a number,
@@ -16,8 +16,7 @@
  * In memory: a name prefix cannot be a key condition of the count order, so
  * a prefixed list reads the prefix's name ranges (what its exact total has
  * to read anyway: there is no counter per prefix) and keeps the best
- * `skip + take + 1` of them in count order; a table whose count indexes are
- * not ACTIVE yet reads the whole list that way (lib/lists/migration.ts).
+ * `skip + take + 1` of them in count order.
  */
 import { queryPage, queryStream, type IndexQuery } from '../db/query';
 import type { Item } from '../db/table';

@@ -1,5 +1,5 @@
 /**
- * Lists of named resources (departments, groups): API.md's paging by offset
+ * Lists of named resources (departments, groups): paging by offset
  * or cursor, sort by `name` (byName), `created_at` (byTime) or `user_count`
  * (a count index: lib/lists/by-count.ts), each a key order read page by page,
  * and case-insensitive `name` prefixes (a key range sorted by name, a
@@ -17,7 +17,6 @@ import type { NamedSortField } from '../schemas/enums';
 import { readCounters } from '../store/stats';
 import { pickByCount, readCountPage } from './by-count';
 import { decodeCursor, encodeCursor } from './cursor';
-import { countListsReady } from './readiness';
 import type { SortOrder } from './order';
 import { MAX_KEY_CHAR, readPage, type Position, type Source } from './streams';
 
@@ -77,15 +76,15 @@ export async function listNamed<T>(source: NamedListSource<T>, request: NamedLis
   let total: Promise<number>;
   if (sort.field === 'user_count') {
     const page = { direction: sort.direction, after: state?.after, skip, take: request.count };
-    if (!prefixes && (await countListsReady())) {
+    if (!prefixes) {
       total = counted();
       ({ items, next } = await readCountPage({ query: source.list.byCount(), ...page }));
     } else {
-      // The prefix's matches (a table without the count indexes yet: the whole list), once, for the page and the total.
+      // The prefix's matches, once, for the page and the total.
       const countOf = (item: Item) => source.toResource(item).user_count;
-      const picked = await pickByCount(matches(prefixes ? prefixRanges : [source.list.byName()]), countOf, page);
+      const picked = await pickByCount(matches(prefixRanges), countOf, page);
       ({ items, next } = picked);
-      total = prefixes ? Promise.resolve(picked.matched) : counted();
+      total = Promise.resolve(picked.matched);
     }
   } else {
     total = prefixes ? countMatches(prefixRanges) : counted();

@@ -3,7 +3,7 @@
  * reading what the page does not need.
  *
  * Every list orders its items by a field, in either direction, and breaks
- * ties by id, ascending (API.md). A *source* is one index partition whose
+ * ties by id, ascending. A *source* is one index partition whose
  * sort key is `<field><SEP><id>` (key order), or whose items all share one
  * field value (a *segment*, e.g. one role), in the order of their sort key
  * (the id, or any key that ends with it: SCIM's members-first order lists

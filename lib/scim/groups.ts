@@ -95,7 +95,7 @@ async function changeGroupAsRead(ctx: ChangeContext, id: string, changes: GroupC
   const before = await getGroup(id);
   if (expectedVersion !== undefined && expectedVersion !== before.version) throw preconditionFailed();
   const now = new Date().toISOString();
-  const limit = groupTuning.singleTransactionMemberChanges;
+  const limit = groupTuning().singleTransactionMemberChanges;
   // Only who is not there yet is added, and only who is there removed; a replace is the difference with who is there.
   let adds: string[];
   let removes: string[];

@@ -14,9 +14,7 @@
  */
 import type { IndexQuery } from '../db/query';
 import { INDEXES, type Item, type Key } from '../db/table';
-import { Update } from '../db/expression';
-import { updateItem } from '../db/items';
-import { isConditionFailure, put, type Write } from '../db/transact';
+import { put, type Write } from '../db/transact';
 import { newId } from '../ids';
 import type { AuditEntry } from '../schemas/responses';
 import { KEY_SEPARATOR } from '../text';
@@ -38,7 +36,7 @@ export interface AuditInput extends Omit<AuditEntry, 'id'> {
   request_id: string;
 }
 
-/** The index attributes of an entry (a backfill gives them to entries written before them). */
+/** The index attributes of an entry. */
 export function auditIndexAttributes(entry: { id: string; at: string; actor: string; operation: string; resource_id: string }) {
   const sortKey = `${entry.at}${KEY_SEPARATOR}${entry.id}`;
   return {
@@ -49,25 +47,6 @@ export function auditIndexAttributes(entry: { id: string; at: string; actor: str
     [PARTITIONS.resource_id.attribute]: `${PARTITIONS.resource_id.prefix}${entry.resource_id}`,
     gsi2sk: sortKey,
   };
-}
-
-/** Gives an entry written before the per-attribute lists its index attributes (once). */
-export async function indexOldEntry(item: Item): Promise<void> {
-  const changes = new Update()
-    .setAll(
-      auditIndexAttributes({
-        id: String(item.id),
-        at: String(item.at),
-        actor: String(item.actor),
-        operation: String(item.operation),
-        resource_id: String(item.resource_id),
-      }),
-    )
-    .whenExists()
-    .whenAbsent('gsi5pk');
-  await updateItem(auditKey(String(item.id)), changes).catch((error: unknown) => {
-    if (!isConditionFailure(error)) throw error;
-  });
 }
 
 export function auditPut(entry: AuditInput): Write {

@@ -7,7 +7,6 @@
  */
 import { partitionItems } from '../db/batch';
 import { Update } from '../db/expression';
-import { updateItem } from '../db/items';
 import type { Key } from '../db/table';
 import { update, type Write } from '../db/transact';
 import type { AccountRole } from '../schemas/enums';
@@ -41,17 +40,6 @@ export function addCounters(shardId: string, deltas: Counters): Write[] {
   const changes = new Update();
   for (const [counter, delta] of Object.entries(deltas)) if (delta !== 0) changes.add(counter, delta);
   return changes.isEmpty ? [] : [update(statsShardKey(shardOf(shardId)), changes)];
-}
-
-/** The per-role counters of the version before the cell counters (`users_IN_admin`): nothing reads them. */
-const OBSOLETE_COUNTER = /^users_(IN|OUT)_/;
-
-/** Removes the obsolete counters from every shard (the list backfill's last step). */
-export async function removeObsoleteCounters(): Promise<void> {
-  for await (const shard of partitionItems(STATS_PARTITION)) {
-    const obsolete = Object.keys(shard).filter((name) => OBSOLETE_COUNTER.test(name));
-    if (obsolete.length > 0) await updateItem({ pk: String(shard.pk), sk: String(shard.sk) }, new Update().remove(...obsolete));
-  }
 }
 
 /** Sums every shard. */

@@ -29,10 +29,6 @@
  * - cell: role, activated and logged-in, e.g. `admin.10`: the equality
  *   filters of E1, each combination a partition of its own.
  *
- * `lv` marks an item counted by the list counters (lib/users/counters.ts):
- * an item written before them has none until the maintenance backfill
- * counts it (lib/lists/migration.ts).
- *
  * Two locks live on the user item, each set by a protocol and honoured by
  * every other write: `bulk_lock` (a bulk department move holds the user,
  * lib/departments/bulk-move/) and `group_lock` (a deletion in progress holds
@@ -54,10 +50,6 @@ export type { User };
 export interface StoredUser extends User {
   version: number;
   bulk_lock?: string;
-  /** Counted by the list counters (false for an item written before them, until the backfill counts it). */
-  counted?: boolean;
-  /** False for an item written before user names: its user name (its e-mail) is not claimed yet. */
-  user_name_claimed?: boolean;
 }
 
 /** The fields of the representation, in API.md's order (checked against the response schema by the tests). */
@@ -75,9 +67,6 @@ export const USER_FIELDS = [
   'created_at',
   'updated_at',
 ] as const satisfies readonly (keyof User)[];
-
-/** The version of the list attributes and counters an item was written with. */
-export const LIST_VERSION = 2;
 
 export const userKey = (id: string): Key => ({ pk: `USER#${id}`, sk: 'USER' });
 export const departmentCopyKey = (id: string): Key => ({ pk: `USER#${id}`, sk: 'DEPT' });
@@ -145,7 +134,6 @@ export function userItem(user: User, version: number): Item {
     ...user,
     version,
     last_name_folded: foldCase(user.last_name),
-    lv: LIST_VERSION,
     ...listAttributes(user, { membership: membershipOf(user.department_id) }),
   };
 }
@@ -165,19 +153,11 @@ export function departmentCopyItem(user: User & { department_id: string }): Item
 export function toUser(item: Item): User {
   const user = {} as Record<string, unknown>;
   for (const field of USER_FIELDS) user[field] = item[field] ?? null;
-  // A user written before user names had none: its name is its e-mail, as for a user created without one (the
-  // maintenance backfill claims it, lib/lists/migration.ts).
-  user.user_name ??= item.email;
   return user as unknown as User;
 }
 
 export function toStoredUser(item: Item): StoredUser {
-  const user: StoredUser = {
-    ...toUser(item),
-    version: Number(item.version),
-    counted: item.lv === LIST_VERSION,
-    user_name_claimed: item.user_name !== undefined,
-  };
+  const user: StoredUser = { ...toUser(item), version: Number(item.version) };
   if (typeof item.bulk_lock === 'string') user.bulk_lock = item.bulk_lock;
   return user;
 }
@@ -234,55 +214,6 @@ export function userWrites(
   if (after?.department_id) writes.push(put(departmentCopyItem({ ...after, department_id: after.department_id })));
   else if (before?.department_id) writes.push(remove(departmentCopyKey(id)));
   return writes;
-}
-
-/**
- * Gives a user item written before the list attributes its list attributes
- * and marks it counted, if it is still at `version` and not held. Its other
- * attributes (a deletion's `group_lock`, say) stay; its ETag does not move.
- */
-export function listAttributesWrite(user: User, version: number): Write {
-  const { gsi4sk, gsi5pk, gsi7sk, gsi8pk, gsi11pk } = listAttributes(user, { membership: membershipOf(user.department_id) });
-  const changes = new Update()
-    .setAll({ gsi4sk, gsi5pk, gsi7sk, gsi8pk, ...(gsi11pk ? { gsi11pk } : {}), lv: LIST_VERSION })
-    .remove('gsi2pk', 'gsi2sk', 'gsi3pk', 'gsi3sk')
-    .whenEquals('version', version)
-    .whenAbsent('bulk_lock')
-    .whenAbsent('lv');
-  return update(userKey(user.id), changes);
-}
-
-/**
- * Lists a deactivated user written before the inactive index in it: the user
- * item, if it is still at `version` (a change since put it there itself),
- * and its department copy. Nothing else moves; a bulk move holding the user
- * rewrites both items whole later, with the entry.
- */
-export function inactiveEntryWrites(user: User, version: number): Write[] {
-  const writes = [
-    update(
-      userKey(user.id),
-      new Update().set('gsi11pk', inactivePartition({ membership: membershipOf(user.department_id) })).whenEquals('version', version),
-    ),
-  ];
-  if (user.department_id) {
-    const department = { department: user.department_id };
-    writes.push(
-      update(
-        departmentCopyKey(user.id),
-        new Update().set('gsi11pk', inactivePartition(department)).whenEquals('department_id', user.department_id),
-      ),
-    );
-  }
-  return writes;
-}
-
-/**
- * Gives a user item written before user names its user name, its e-mail (as the API answered it), if it is still
- * at `version` and has none.
- */
-export function userNameWrite(user: User, version: number): Write {
-  return update(userKey(user.id), new Update().set('user_name', user.user_name).whenEquals('version', version).whenAbsent('user_name'));
 }
 
 /** The department copy of a member, put without condition (the user item's write carries it). */

@@ -31,19 +31,14 @@ const CLAIMED: Array<{ kind: ClaimKind; field: 'email' | 'user_name' | 'external
   { kind: 'external_id', field: 'external_id', what: 'The external id' },
 ];
 
-/**
- * Claims taken and given up by the change. A user written before user names
- * has its name (its e-mail) unclaimed (`user_name_claimed` false): it gives
- * nothing up for it, and claims it with its first change.
- */
+/** Claims taken and given up by the change. */
 function claimWrites({ before, after }: UserChange): Write[] {
   const writes: Write[] = [];
   for (const { kind, field, what } of CLAIMED) {
     const held = before?.[field] ?? null;
     const wanted = after?.[field] ?? null;
-    const claimed = held !== null && !(field === 'user_name' && before?.user_name_claimed === false);
-    if (claimed && wanted !== null && claimValue(kind, held) === claimValue(kind, wanted)) continue;
-    if (before && claimed) {
+    if (held !== null && wanted !== null && claimValue(kind, held) === claimValue(kind, wanted)) continue;
+    if (before && held !== null) {
       writes.push(releaseFor(kind, held, before.id, () => new StaleReadError()));
     }
     if (after && wanted !== null) {
@@ -70,7 +65,7 @@ function itemWrites({ before, after, expectedVersion }: UserChange): Write[] {
 
 function counterDeltaWrites({ before, after }: UserChange, now: string): Write[] {
   const deltas = noDeltas();
-  if (before) addContribution(deltas, before, -1, before.counted !== false);
+  if (before) addContribution(deltas, before, -1);
   if (after) addContribution(deltas, after, 1);
   return counterWrites(deltas, (after ?? before)!.id, now, (departmentId, delta) =>
     explainUsageFailure(departmentId, raisedPart(delta.usage)),

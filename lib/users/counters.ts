@@ -5,11 +5,6 @@
  * department. Every change of a user (single or
  * bulk) writes these in its own transaction, so that every total the lists
  * answer from counters is exact under concurrency (lib/lists/users/).
- *
- * A user item written before the list counters existed (`counted` false) was
- * never counted by them: its old state takes nothing off them, and only its
- * quota usage, which was always counted, moves. The maintenance backfill
- * counts it once (lib/lists/migration.ts).
  */
 import { foldCase } from '../text';
 import type { Explain, Write } from '../db/transact';
@@ -44,23 +39,15 @@ function departmentDelta(deltas: CounterDeltas, departmentId: string): Departmen
 export const cellCounterName = (membership: Membership, user: Pick<User, 'account_role' | 'activated' | 'last_login'>) =>
   `${scopePrefix({ membership })}#${cellCode(cellOf(user))}`;
 
-/**
- * Adds what `user` counts for, times `sign` (+1: it is there now, -1: it
- * was). `counted` false: the user was never counted by the list counters;
- * `usage` false: its quota usage is counted already (the backfill counts a
- * user for the lists only).
- */
-export function addContribution(deltas: CounterDeltas, user: User, sign: 1 | -1, counted = true, usage = true): void {
+/** Adds what `user` counts for, times `sign` (+1: it is there now, -1: it was). */
+export function addContribution(deltas: CounterDeltas, user: User, sign: 1 | -1): void {
   const membership = membershipOf(user.department_id);
   if (user.department_id) {
     const department = departmentDelta(deltas, user.department_id);
-    if (usage) department.usage = addUsage(department.usage, scaleUsage(usageOf(user), sign));
-    if (counted) {
-      add(department.cells, cellCode(cellOf(user)), sign);
-      if (user.last_login) add(department.logins, loginMonth(user.last_login), sign);
-    }
+    department.usage = addUsage(department.usage, scaleUsage(usageOf(user), sign));
+    add(department.cells, cellCode(cellOf(user)), sign);
+    if (user.last_login) add(department.logins, loginMonth(user.last_login), sign);
   }
-  if (!counted) return;
   add(deltas.cells, cellCounterName(membership, user), sign);
   if (user.last_login) {
     const key = `${membership}|${loginMonth(user.last_login)}`;

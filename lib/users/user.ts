@@ -6,13 +6,7 @@ import { findUser, type StoredUser, type User } from '../store/users';
 export type { StoredUser, User };
 
 /** The API representation: the stored user without its version (which travels as the ETag) and lock. */
-export const userRepresentation = ({
-  version: _version,
-  bulk_lock: _lock,
-  counted: _counted,
-  user_name_claimed: _claimed,
-  ...user
-}: StoredUser): User => user;
+export const userRepresentation = ({ version: _version, bulk_lock: _lock, ...user }: StoredUser): User => user;
 
 export async function getUser(id: string): Promise<StoredUser> {
   const user = await findUser(id);

@@ -4,17 +4,17 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { db, tableName } from '../../lib/db/client';
 import { groupKey } from '../../lib/store/groups';
 import { sweepDeletedGroups } from '../../lib/groups/cleanup';
-import { groupTuning } from '../../lib/groups/groups';
+import { withGroupTuning, type GroupTuning } from '../../lib/groups/groups';
 import { READ_TOKEN, useApi } from '../support/api';
 import { invariantViolations, scanTable } from '../support/invariants';
 import { unique } from '../support/fixtures';
 
-const api = useApi();
-
-const defaultTuning = { ...groupTuning };
+/** Sizes a test sets for the requests it sends (the service's own for every other test). */
+let tuning: Partial<GroupTuning> = {};
 afterEach(() => {
-  Object.assign(groupTuning, defaultTuning);
+  tuning = {};
 });
+const api = useApi({ around: (call) => withGroupTuning(tuning, call) });
 
 async function user(fields: Record<string, unknown> = {}) {
   const id = unique('u');
@@ -116,8 +116,7 @@ describe('G3 POST /v2/groups', () => {
   });
 
   it('also rolls back a group created in steps when a user is missing', async () => {
-    groupTuning.singleTransactionUsers = 2;
-    groupTuning.chunkUsers = 2;
+    tuning = { singleTransactionUsers: 2, chunkUsers: 2 };
     const ids = await users(5);
     const response = await api.post('/v2/groups', { name: unique('Steps '), user_ids: [...ids, 'ghost'] });
     expect(response.body.missing_user_ids).toEqual(['ghost']);
@@ -371,8 +370,7 @@ describe('G6 DELETE /v2/groups/{group_id}', () => {
   });
 
   it('leaves the memberships of a very large group to sweepDeletedGroups, invisible meanwhile', async () => {
-    groupTuning.inlineDeleteMembers = 1;
-    groupTuning.inlineSweepMembers = 1;
+    tuning = { inlineDeleteMembers: 1, inlineSweepMembers: 1 };
     const ids = await users(4);
     const created = await group({ user_ids: ids });
     expect((await api.delete(`/v2/groups/${created.id}`)).status).toBe(204);

@@ -1,12 +1,12 @@
 /**
- * SCIM 2.0 through HTTP: tokens, discovery, users and groups, the contract's
- * attribute mapping, errors as SCIM errors, ETags, and the rules of the admin API
+ * SCIM 2.0 through HTTP: tokens, discovery, users and groups, the mapping of
+ * SCIM attributes to the API's, errors as SCIM errors, ETags, and the rules of the admin API
  * (quotas, uniqueness, all-or-nothing) holding for SCIM changes. Every answer
  * is checked against the OpenAPI document by the Api client.
  */
 import { describe, expect, it } from 'vitest';
 import { READ_TOKEN, useApi } from '../support/api';
-import { groupTuning } from '../../lib/groups/groups';
+import { DEFAULT_GROUP_TUNING } from '../../lib/groups/groups';
 import { compareCodePoints, nameSortKey } from '../../lib/text';
 import { unique } from '../support/fixtures';
 import { invariantViolations } from '../support/invariants';
@@ -99,7 +99,7 @@ describe('discovery', () => {
 });
 
 describe('Users', () => {
-  it("creates a user with the contract's attribute mapping, readable by both APIs", async () => {
+  it('creates a user with the mapping of SCIM attributes, readable by both APIs', async () => {
     const body = userBody({ externalId: 'okta-1', roles: [{ value: 'manager', primary: true }] });
     const created = await scim.post('/Users', body);
     expect(created.status, created.text).toBe(201);
@@ -382,7 +382,7 @@ describe('Groups', () => {
   });
 
   it('a PATCH of more members than one transaction holds applies whole (written in steps, switched at once)', async () => {
-    const users = await Promise.all(Array.from({ length: groupTuning.singleTransactionMemberChanges + 6 }, () => createUser()));
+    const users = await Promise.all(Array.from({ length: DEFAULT_GROUP_TUNING.singleTransactionMemberChanges + 6 }, () => createUser()));
     const group = (
       await scim.post('/Groups', { schemas: [GROUP_SCHEMA], displayName: unique('Large '), members: [{ value: users[0].id }] })
     ).body;
@@ -402,7 +402,7 @@ describe('Groups', () => {
         .sort(),
     );
     expect(after.body.meta.version).not.toBe(group.meta.version);
-    expect((await api.get(`/v2/groups/${group.id}`)).body.user_count).toBe(groupTuning.singleTransactionMemberChanges + 5);
+    expect((await api.get(`/v2/groups/${group.id}`)).body.user_count).toBe(DEFAULT_GROUP_TUNING.singleTransactionMemberChanges + 5);
     // One unknown member among as many: the whole PATCH fails and nothing changes.
     const failed = await scim.patch(
       `/Groups/${group.id}`,
@@ -416,7 +416,7 @@ describe('Groups', () => {
       ),
     );
     expectScimError(failed, 404);
-    expect((await api.get(`/v2/groups/${group.id}`)).body.user_count).toBe(groupTuning.singleTransactionMemberChanges + 5);
+    expect((await api.get(`/v2/groups/${group.id}`)).body.user_count).toBe(DEFAULT_GROUP_TUNING.singleTransactionMemberChanges + 5);
     expect(await invariantViolations()).toEqual([]);
   });
 

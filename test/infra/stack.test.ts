@@ -17,7 +17,7 @@ import { join } from 'node:path';
 import { App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { indexList, keyAttributes, ORIGINAL_INDEX_COUNT, PARTITION_KEY, SORT_KEY, TTL_ATTRIBUTE } from '../../lib/db/table';
+import { indexList, keyAttributes, PARTITION_KEY, SORT_KEY, TTL_ATTRIBUTE } from '../../lib/db/table';
 import { FALLBACK_FUNCTION, type Route, routeKeys, routes, servedPaths } from '../../lib/routes';
 import {
   SCIM_AUTHORIZER_ACTIONS,
@@ -244,13 +244,12 @@ describe('functions', () => {
           expect(pattern.dynamodb.NewImage[name]).toEqual({ S: [value] });
         }
       }
-      // Stream readers also hold the stream actions (DescribeStream, GetRecords, GetShardIterator, ListStreams);
-      // the list backfill (Maintenance) reads the table's description to wait for its indexes.
+      // Stream readers also hold the stream actions (DescribeStream, GetRecords, GetShardIterator, ListStreams).
       expect(
         sorted(
           actionsOf(functionId).filter((action) => action.startsWith('dynamodb:') && !/Stream|GetRecords|GetShardIterator/.test(action)),
         ),
-      ).toEqual(sorted([...TABLE_ACTIONS.write, ...(job.describesTable ? ['dynamodb:DescribeTable'] : [])]));
+      ).toEqual(sorted(TABLE_ACTIONS.write));
     },
   );
 
@@ -427,7 +426,7 @@ describe('routes', () => {
     }
   });
 
-  it('checks SCIM tokens with a Lambda authorizer on the Authorization header, cached 5 minutes (API.md)', () => {
+  it('checks SCIM tokens with a Lambda authorizer on the Authorization header, cached 5 minutes', () => {
     const [, authorizer] = authorizerOf(template, 'REQUEST');
     expect(authorizer.Properties).toMatchObject({
       AuthorizerPayloadFormatVersion: '2.0',
@@ -551,22 +550,6 @@ describe('table', () => {
       Object.fromEntries(types),
     );
   });
-
-  it(
-    'gives a deployed table the list indexes one deploy at a time with indexCount',
-    () => {
-      // CloudFormation adds one index per stack update: each step of an upgrade adds the next one, in order.
-      for (let count = ORIGINAL_INDEX_COUNT; count <= indexList.length; count++) {
-        const [, table] = onlyResource(synth(projectRoot, { indexCount: count }), 'AWS::DynamoDB::Table');
-        expect(table.Properties.GlobalSecondaryIndexes.map((index: Json) => index.IndexName)).toEqual(
-          indexList.slice(0, count).map((index) => index.name),
-        );
-      }
-      expect(() => synth(projectRoot, { indexCount: 2 })).toThrow(/indexCount/);
-      expect(() => synth(projectRoot, { indexCount: indexList.length + 1 })).toThrow(/indexCount/);
-    },
-    SYNTH_TIMEOUT_MS,
-  );
 });
 
 describe('reports bucket', () => {

@@ -10,7 +10,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { db } from '../../lib/db/client';
 import { healGroupChanges } from '../../lib/groups/bulk-change';
 import { createGroup } from '../../lib/groups/create';
-import { getGroupWithUsers, groupTuning } from '../../lib/groups/groups';
+import { DEFAULT_GROUP_TUNING, getGroupWithUsers, withGroupTuning } from '../../lib/groups/groups';
 import { addUserToGroup } from '../../lib/groups/members';
 import { patchScimGroup, replaceScimGroup } from '../../lib/scim/groups';
 import { findGroupItem } from '../../lib/store/groups';
@@ -22,9 +22,8 @@ import { GROUP_SCHEMA, patchOps } from '../support/scim';
 const ctx = { actor: 'scim:test', operationId: 'scimPatchGroup', requestId: 'test' };
 /** Who sets the scene, so that the audit entries of the change under test are told apart. */
 const admin = { actor: 'admin:test', operationId: 'test', requestId: 'test' };
-const defaultTuning = { ...groupTuning };
 /** More additions than one transaction takes. */
-const MANY = groupTuning.singleTransactionMemberChanges + 5;
+const MANY = DEFAULT_GROUP_TUNING.singleTransactionMemberChanges + 5;
 
 type Input = { TransactItems?: Array<Record<string, { Key?: { sk?: string } }>> };
 type Middleware = (
@@ -45,7 +44,6 @@ function stopInjecting() {
 
 afterEach(() => {
   stopInjecting();
-  Object.assign(groupTuning, defaultTuning);
 });
 
 /** What a transaction of the protocol does, told from its keys. */
@@ -92,7 +90,7 @@ const addMembers = (ids: string[]) => patchOps({ op: 'Add', path: 'members', val
 const memberIdsOf = async (groupId: string) => (await getGroupWithUsers(groupId)).users.map((u) => u.id).sort();
 /** Items of the protocol left in the table. */
 const changeItems = async () => (await scanTable()).filter((item) => String(item.pk).startsWith('GROUPCHANGE#'));
-const afterLease = () => Date.now() + groupTuning.changeLeaseMs + 1000;
+const afterLease = () => Date.now() + DEFAULT_GROUP_TUNING.changeLeaseMs + 1000;
 
 describe('a change of more members than one transaction holds', () => {
   it('adds, removes and renames at once; the audit names everyone; nothing of the protocol is left', async () => {
@@ -180,29 +178,29 @@ describe('a change of more members than one transaction holds', () => {
     expect(await memberIdsOf(group.id)).toEqual([]);
   });
 
-  it('a driver that dies after its commit: the group is held (409) with its count ahead, and the healer finishes it', async () => {
-    Object.assign(groupTuning, { chunkConcurrency: 1 });
-    const [other, ...ids] = await users(MANY + 1);
-    const { group } = await createGroup(admin, { name: unique('Died applying '), user_ids: ids.slice(0, 5) });
-    failSteps('part');
-    const removeFive = { op: 'Remove', path: 'members', value: ids.slice(0, 5).map((value) => ({ value })) };
-    const add = { op: 'Add', path: 'members', value: ids.slice(5).map((value) => ({ value })) };
-    await expect(patchScimGroup(ctx, group.id, patchOps(removeFive, add))).rejects.toMatchObject({ status: 503 });
-    stopInjecting();
-    const held = await findGroupItem(group.id);
-    expect(held).toMatchObject({ user_count: MANY - 5, change_id: expect.any(String) });
-    expect(await memberIdsOf(group.id)).toEqual(ids.slice(0, 5).sort()); // nothing applied yet
-    expect(await invariantViolations()).toEqual([]); // the count is ahead by exactly what is left
-    await expect(addUserToGroup(admin, group.id, other)).rejects.toMatchObject({ status: 409 });
-    await expect(patchScimGroup(ctx, group.id, addMembers([other]))).rejects.toMatchObject({ status: 409 });
+  it('a driver that dies after its commit: the group is held (409) with its count ahead, and the healer finishes it', () =>
+    withGroupTuning({ chunkConcurrency: 1 }, async () => {
+      const [other, ...ids] = await users(MANY + 1);
+      const { group } = await createGroup(admin, { name: unique('Died applying '), user_ids: ids.slice(0, 5) });
+      failSteps('part');
+      const removeFive = { op: 'Remove', path: 'members', value: ids.slice(0, 5).map((value) => ({ value })) };
+      const add = { op: 'Add', path: 'members', value: ids.slice(5).map((value) => ({ value })) };
+      await expect(patchScimGroup(ctx, group.id, patchOps(removeFive, add))).rejects.toMatchObject({ status: 503 });
+      stopInjecting();
+      const held = await findGroupItem(group.id);
+      expect(held).toMatchObject({ user_count: MANY - 5, change_id: expect.any(String) });
+      expect(await memberIdsOf(group.id)).toEqual(ids.slice(0, 5).sort()); // nothing applied yet
+      expect(await invariantViolations()).toEqual([]); // the count is ahead by exactly what is left
+      await expect(addUserToGroup(admin, group.id, other)).rejects.toMatchObject({ status: 409 });
+      await expect(patchScimGroup(ctx, group.id, addMembers([other]))).rejects.toMatchObject({ status: 409 });
 
-    expect(await healGroupChanges(afterLease())).toBe(1);
-    expect(await memberIdsOf(group.id)).toEqual(ids.slice(5).sort());
-    expect((await findGroupItem(group.id))?.change_id).toBeUndefined();
-    expect(await changeItems()).toEqual([]);
-    expect(await invariantViolations()).toEqual([]);
-    await addUserToGroup(admin, group.id, other);
-  });
+      expect(await healGroupChanges(afterLease())).toBe(1);
+      expect(await memberIdsOf(group.id)).toEqual(ids.slice(5).sort());
+      expect((await findGroupItem(group.id))?.change_id).toBeUndefined();
+      expect(await changeItems()).toEqual([]);
+      expect(await invariantViolations()).toEqual([]);
+      await addUserToGroup(admin, group.id, other);
+    }));
 
   it('users deleted between the commit and their part are left out, and the count stays exact', async () => {
     const ids = await users(MANY + 1);

@@ -14,7 +14,7 @@ import { createGroup } from '../../lib/groups/create';
 import { addUserToGroup, removeUserFromGroup } from '../../lib/groups/members';
 import { namedListRequest } from '../../lib/http/list-params';
 import { findGroupItem } from '../../lib/store/groups';
-import { getGroupWithUsers, groupTuning, listGroups } from '../../lib/groups/groups';
+import { DEFAULT_GROUP_TUNING, getGroupWithUsers, listGroups, withGroupTuning } from '../../lib/groups/groups';
 import { updateGroup } from '../../lib/groups/update';
 import { createUser, deleteUser } from '../../lib/users/commands';
 import { Problem } from '../../lib/problems';
@@ -23,7 +23,6 @@ import { unique } from '../support/fixtures';
 
 const ctx = (operationId = 'test') => ({ actor: 'test', operationId, requestId: 'test' });
 const MIDDLEWARE = 'inject-group-failure';
-const defaultTuning = { ...groupTuning };
 
 /** Makes the calls of `command` whose 1-based number `fails` says throw. */
 function failCalls(command: string, fails: (call: number) => boolean) {
@@ -39,7 +38,6 @@ function failCalls(command: string, fails: (call: number) => boolean) {
 
 afterEach(() => {
   db().middlewareStack.remove(MIDDLEWARE);
-  Object.assign(groupTuning, defaultTuning);
 });
 
 async function users(count: number): Promise<string[]> {
@@ -55,89 +53,89 @@ async function users(count: number): Promise<string[]> {
 const itemsOfGroup = async (groupId: string) => (await scanTable()).filter((item) => item.group_id === groupId || item.id === groupId);
 
 describe('G3 in steps under failure', () => {
-  it('rolls back a creation whose membership step fails: nothing visible, name free, memberships swept', async () => {
-    Object.assign(groupTuning, { singleTransactionUsers: 2, chunkUsers: 2, chunkConcurrency: 1 });
-    const ids = await users(7);
-    const input = { id: unique('g'), name: unique('Rolled back '), user_ids: ids };
-    // Call 1 puts the pending group, 2 the first chunk, 3 fails.
-    failCalls('TransactWriteItemsCommand', (call) => call === 3);
-    await expect(createGroup(ctx(), input)).rejects.toThrow(/injected/);
-    db().middlewareStack.remove(MIDDLEWARE);
-    expect(await findGroupItem(input.id)).toBeUndefined();
-    expect((await itemsOfGroup(input.id)).filter((item) => item.type !== 'audit')).toEqual([]);
-    expect(await invariantViolations()).toEqual([]);
-    const again = await createGroup(ctx(), input);
-    expect(again.group.user_count).toBe(7);
-  });
+  it('rolls back a creation whose membership step fails: nothing visible, name free, memberships swept', () =>
+    withGroupTuning({ singleTransactionUsers: 2, chunkUsers: 2, chunkConcurrency: 1 }, async () => {
+      const ids = await users(7);
+      const input = { id: unique('g'), name: unique('Rolled back '), user_ids: ids };
+      // Call 1 puts the pending group, 2 the first chunk, 3 fails.
+      failCalls('TransactWriteItemsCommand', (call) => call === 3);
+      await expect(createGroup(ctx(), input)).rejects.toThrow(/injected/);
+      db().middlewareStack.remove(MIDDLEWARE);
+      expect(await findGroupItem(input.id)).toBeUndefined();
+      expect((await itemsOfGroup(input.id)).filter((item) => item.type !== 'audit')).toEqual([]);
+      expect(await invariantViolations()).toEqual([]);
+      const again = await createGroup(ctx(), input);
+      expect(again.group.user_count).toBe(7);
+    }));
 
-  it('leaves the pending group of a creator that died to the sweeper, which abandons it after its lease', async () => {
-    Object.assign(groupTuning, { singleTransactionUsers: 2, chunkUsers: 2, chunkConcurrency: 1 });
-    const ids = await users(7);
-    const input = { id: unique('g'), name: unique('Dead creator '), user_ids: ids };
-    // The third transaction (second chunk) and the roll-back fail: as if the function died there.
-    failCalls('TransactWriteItemsCommand', (call) => call >= 3);
-    await expect(createGroup(ctx(), input)).rejects.toThrow(/injected/);
-    db().middlewareStack.remove(MIDDLEWARE);
+  it('leaves the pending group of a creator that died to the sweeper, which abandons it after its lease', () =>
+    withGroupTuning({ singleTransactionUsers: 2, chunkUsers: 2, chunkConcurrency: 1 }, async () => {
+      const ids = await users(7);
+      const input = { id: unique('g'), name: unique('Dead creator '), user_ids: ids };
+      // The third transaction (second chunk) and the roll-back fail: as if the function died there.
+      failCalls('TransactWriteItemsCommand', (call) => call >= 3);
+      await expect(createGroup(ctx(), input)).rejects.toThrow(/injected/);
+      db().middlewareStack.remove(MIDDLEWARE);
 
-    expect((await findGroupItem(input.id))?.state).toBe('pending');
-    await expect(getGroupWithUsers(input.id)).rejects.toMatchObject({ slug: 'not-found' });
-    await expect(addUserToGroup(ctx(), input.id, ids[0])).rejects.toMatchObject({ slug: 'not-found' });
-    expect((await listGroups(namedListRequest({ count: 100, offset: 0, query: `name:${input.name}` }))).total).toBe(0);
-    await expect(createGroup(ctx(), { name: input.name })).rejects.toMatchObject({ slug: 'conflict' });
-    // A member of the pending group can still be deleted; it takes itself off the pending count.
-    await deleteUser(ctx(), ids[0]);
-    expect((await findGroupItem(input.id))?.user_count).toBe(-1);
+      expect((await findGroupItem(input.id))?.state).toBe('pending');
+      await expect(getGroupWithUsers(input.id)).rejects.toMatchObject({ slug: 'not-found' });
+      await expect(addUserToGroup(ctx(), input.id, ids[0])).rejects.toMatchObject({ slug: 'not-found' });
+      expect((await listGroups(namedListRequest({ count: 100, offset: 0, query: `name:${input.name}` }))).total).toBe(0);
+      await expect(createGroup(ctx(), { name: input.name })).rejects.toMatchObject({ slug: 'conflict' });
+      // A member of the pending group can still be deleted; it takes itself off the pending count.
+      await deleteUser(ctx(), ids[0]);
+      expect((await findGroupItem(input.id))?.user_count).toBe(-1);
 
-    await sweepDeletedGroups();
-    expect((await findGroupItem(input.id))?.state).toBe('pending'); // its lease has not passed
-    expect(await sweepDeletedGroups({ now: Date.now() + groupTuning.pendingLeaseMs + 1000 })).toBeGreaterThanOrEqual(1);
-    expect(await findGroupItem(input.id)).toBeUndefined();
-    expect((await itemsOfGroup(input.id)).filter((item) => item.type !== 'audit')).toEqual([]);
-    expect(await invariantViolations()).toEqual([]);
-    expect((await createGroup(ctx(), { name: input.name })).group.name).toBe(input.name);
-  });
+      await sweepDeletedGroups();
+      expect((await findGroupItem(input.id))?.state).toBe('pending'); // its lease has not passed
+      expect(await sweepDeletedGroups({ now: Date.now() + DEFAULT_GROUP_TUNING.pendingLeaseMs + 1000 })).toBeGreaterThanOrEqual(1);
+      expect(await findGroupItem(input.id)).toBeUndefined();
+      expect((await itemsOfGroup(input.id)).filter((item) => item.type !== 'audit')).toEqual([]);
+      expect(await invariantViolations()).toEqual([]);
+      expect((await createGroup(ctx(), { name: input.name })).group.name).toBe(input.name);
+    }));
 });
 
 describe('sweepDeletedGroups', () => {
-  it('survives a crash half-way and finishes when run again; runs in parallel with itself', async () => {
-    Object.assign(groupTuning, { inlineDeleteMembers: 0, inlineSweepMembers: 0 });
-    const ids = await users(40);
-    const groups = [
-      await createGroup(ctx(), { name: unique('Swept '), user_ids: ids }),
-      await createGroup(ctx(), { name: unique('Swept ') }),
-    ];
-    for (const { group } of groups) await deleteGroup(ctx(), group.id);
-    expect((await itemsOfGroup(groups[0].group.id)).filter((item) => item.type === 'group-member')).toHaveLength(40);
+  it('survives a crash half-way and finishes when run again; runs in parallel with itself', () =>
+    withGroupTuning({ inlineDeleteMembers: 0, inlineSweepMembers: 0 }, async () => {
+      const ids = await users(40);
+      const groups = [
+        await createGroup(ctx(), { name: unique('Swept '), user_ids: ids }),
+        await createGroup(ctx(), { name: unique('Swept ') }),
+      ];
+      for (const { group } of groups) await deleteGroup(ctx(), group.id);
+      expect((await itemsOfGroup(groups[0].group.id)).filter((item) => item.type === 'group-member')).toHaveLength(40);
 
-    failCalls('BatchWriteItemCommand', (call) => call >= 2);
-    await expect(sweepDeletedGroups()).rejects.toThrow(/injected/);
-    db().middlewareStack.remove(MIDDLEWARE);
-    const left = await itemsOfGroup(groups[0].group.id);
-    expect(left.filter((item) => item.type === 'user-group').length).toBeLessThan(40);
-    expect(left.filter((item) => item.type === 'group-member')).toHaveLength(40); // the group's side goes last: found again
-    expect(left.filter((item) => item.type === 'group-cleanup')).toHaveLength(1); // the marker goes last
-    expect(await invariantViolations()).toEqual([]);
+      failCalls('BatchWriteItemCommand', (call) => call >= 2);
+      await expect(sweepDeletedGroups()).rejects.toThrow(/injected/);
+      db().middlewareStack.remove(MIDDLEWARE);
+      const left = await itemsOfGroup(groups[0].group.id);
+      expect(left.filter((item) => item.type === 'user-group').length).toBeLessThan(40);
+      expect(left.filter((item) => item.type === 'group-member')).toHaveLength(40); // the group's side goes last: found again
+      expect(left.filter((item) => item.type === 'group-cleanup')).toHaveLength(1); // the marker goes last
+      expect(await invariantViolations()).toEqual([]);
 
-    const [first, second] = await Promise.all([sweepDeletedGroups(), sweepDeletedGroups()]);
-    expect(first + second).toBeGreaterThanOrEqual(2);
-    for (const { group } of groups) expect((await itemsOfGroup(group.id)).filter((item) => item.type !== 'audit')).toEqual([]);
-    expect(await sweepDeletedGroups()).toBe(0);
-    expect(await invariantViolations()).toEqual([]);
-  });
+      const [first, second] = await Promise.all([sweepDeletedGroups(), sweepDeletedGroups()]);
+      expect(first + second).toBeGreaterThanOrEqual(2);
+      for (const { group } of groups) expect((await itemsOfGroup(group.id)).filter((item) => item.type !== 'audit')).toEqual([]);
+      expect(await sweepDeletedGroups()).toBe(0);
+      expect(await invariantViolations()).toEqual([]);
+    }));
 
-  it('lets a user with memberships of deleted, unswept groups be deleted without touching any counter', async () => {
-    Object.assign(groupTuning, { inlineDeleteMembers: 0, inlineSweepMembers: 0 });
-    const [u, other] = await users(2);
-    const { group } = await createGroup(ctx(), { name: unique('Unswept '), user_ids: [u, other] });
-    await deleteGroup(ctx(), group.id);
-    await deleteUser(ctx(), u);
-    const left = await itemsOfGroup(group.id);
-    expect(left.some((item) => item.type === 'group')).toBe(false);
-    expect(left.filter((item) => item.type === 'group-member').map((item) => item.user_id)).toEqual([other]);
-    expect(await invariantViolations()).toEqual([]);
-    await sweepDeletedGroups();
-    expect(await invariantViolations()).toEqual([]);
-  });
+  it('lets a user with memberships of deleted, unswept groups be deleted without touching any counter', () =>
+    withGroupTuning({ inlineDeleteMembers: 0, inlineSweepMembers: 0 }, async () => {
+      const [u, other] = await users(2);
+      const { group } = await createGroup(ctx(), { name: unique('Unswept '), user_ids: [u, other] });
+      await deleteGroup(ctx(), group.id);
+      await deleteUser(ctx(), u);
+      const left = await itemsOfGroup(group.id);
+      expect(left.some((item) => item.type === 'group')).toBe(false);
+      expect(left.filter((item) => item.type === 'group-member').map((item) => item.user_id)).toEqual([other]);
+      expect(await invariantViolations()).toEqual([]);
+      await sweepDeletedGroups();
+      expect(await invariantViolations()).toEqual([]);
+    }));
 });
 
 describe('user deletion and group additions', () => {

@@ -9,7 +9,7 @@
  * every group of the pool and the whole G2 list, and the invariant checker
  * finds nothing.
  *
- * The sizes of the multi-transaction paths are lowered (groupTuning) so that
+ * The sizes of the multi-transaction paths are lowered (withGroupTuning, for the requests of this file) so that
  * a handful of users takes every path: G3 in steps, G6 through a cleanup
  * marker, memberships left for the sweeper while users are deleted and ids
  * reused. Ids and names come from small pools (names that differ only in
@@ -20,15 +20,17 @@
  */
 import { DeleteTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, describe, expect, inject, it } from 'vitest';
 import { createTable, LOCAL_CREDENTIALS } from '../../infra/local/services';
-import { config, resetConfig } from '../../lib/config';
+import { config } from '../../lib/config';
 import { sweepDeletedGroups } from '../../lib/groups/cleanup';
-import { groupTuning } from '../../lib/groups/groups';
+import { withGroupTuning } from '../../lib/groups/groups';
 import { useApi, type Api, type ApiResponse } from '../support/api';
 import { invariantViolations } from '../support/invariants';
 
-const api = useApi();
+// Small enough that a handful of users takes every multi-transaction path.
+const SMALL = { singleTransactionUsers: 1, chunkUsers: 2, chunkConcurrency: 2, inlineDeleteMembers: 1, inlineSweepMembers: 1 };
+const api = useApi({ around: (call) => withGroupTuning(SMALL, call) });
 
 // ---------------------------------------------------------------------------
 // Pools
@@ -352,7 +354,6 @@ const services = inject('services');
 const fileTable = process.env.TABLE_NAME!;
 const runTables: string[] = [];
 let runs = 0;
-const defaultTuning = { ...groupTuning };
 
 async function dropTable(name: string) {
   const client = new DynamoDBClient({ endpoint: services.endpoints.dynamodb, region: config().region, credentials: LOCAL_CREDENTIALS });
@@ -371,25 +372,11 @@ async function freshTable() {
   await createTable(services.endpoints.dynamodb, name);
   runTables.push(name);
   process.env.TABLE_NAME = name;
-  resetConfig();
 }
 
-beforeAll(() => {
-  // Small enough that a handful of users takes every multi-transaction path.
-  Object.assign(groupTuning, {
-    singleTransactionUsers: 1,
-    chunkUsers: 2,
-    chunkConcurrency: 2,
-    inlineDeleteMembers: 1,
-    inlineSweepMembers: 1,
-  });
-});
-
 afterAll(async () => {
-  Object.assign(groupTuning, defaultTuning);
   for (const name of runTables.splice(0)) await dropTable(name);
   process.env.TABLE_NAME = fileTable;
-  resetConfig();
 });
 
 /** Every run starts from a few users and one group, so that most steps find something to act on. */

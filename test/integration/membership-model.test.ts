@@ -29,7 +29,6 @@
 import fc from 'fast-check';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { createTable } from '../../infra/local/services';
-import { resetConfig } from '../../lib/config';
 import { useApi, type Api, type ApiResponse } from '../support/api';
 import { invariantViolations } from '../support/invariants';
 
@@ -595,14 +594,12 @@ async function freshService(seats: number | null) {
   process.env.TABLE_NAME = name;
   if (seats === null) delete process.env.DEPARTMENT_SEATS;
   else process.env.DEPARTMENT_SEATS = String(seats);
-  resetConfig();
 }
 
 afterAll(() => {
   process.env.TABLE_NAME = fileTable;
   if (fileSeats === undefined) delete process.env.DEPARTMENT_SEATS;
   else process.env.DEPARTMENT_SEATS = fileSeats;
-  resetConfig();
 });
 
 /** Every run starts from the same few users and departments, so that most steps find something to act on. */

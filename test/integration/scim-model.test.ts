@@ -20,15 +20,14 @@
  * FC_RUNS=<n> runs more than the default 12; FC_SEED replays.
  */
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, describe, expect, inject, it } from 'vitest';
 import { createTable } from '../../infra/local/services';
-import { resetConfig } from '../../lib/config';
-import { groupTuning } from '../../lib/groups/groups';
+import { withGroupTuning } from '../../lib/groups/groups';
 import { useApi } from '../support/api';
 import { invariantViolations } from '../support/invariants';
 import { ENTERPRISE_SCHEMA, filterQuery, GROUP_SCHEMA, patchOps, scimClient, USER_SCHEMA, type ScimClient } from '../support/scim';
 
-const api = useApi();
+const api = useApi({ around: (call) => withGroupTuning({ singleTransactionMemberChanges: 1, chunkUsers: 2 }, call) });
 
 const NAMES = ['ada@example.com', 'grace@example.com', 'alan@example.com', 'edsger@example.com'];
 const DEPARTMENTS = ['Research', 'Sales', 'Legal'];
@@ -275,16 +274,8 @@ const services = inject('services');
 const fileTable = process.env.TABLE_NAME!;
 let runs = 0;
 
-const defaultTuning = { ...groupTuning };
-
-beforeAll(() => {
-  Object.assign(groupTuning, { singleTransactionMemberChanges: 1, chunkUsers: 2 });
-});
-
 afterAll(() => {
-  Object.assign(groupTuning, defaultTuning);
   process.env.TABLE_NAME = fileTable;
-  resetConfig();
 });
 
 describe('SCIM and the admin API against a model', () => {
@@ -296,7 +287,6 @@ describe('SCIM and the admin API against a model', () => {
         const name = `${fileTable}-scim${++runs}`;
         await createTable(services.endpoints.dynamodb, name);
         process.env.TABLE_NAME = name;
-        resetConfig();
         const scim = scimClient(api);
         const model = new Model();
         for (const s of [...PRELUDE, ...steps]) {

@@ -92,8 +92,6 @@ async function main(): Promise<number> {
   const services = await startLocalServices();
   // Before any service module reads its configuration.
   Object.assign(process.env, services.env);
-  const { resetConfig } = await import('../../lib/config');
-  resetConfig();
   const gateway = await startGateway({ host: '127.0.0.1', port: 0, tokens: { write: WRITE_TOKEN, read: READ_TOKEN } });
   const background = startBackgroundJobs(projectRoot, {
     onError: (name, error) => console.error(`${name} failed in the background:`, error instanceof Error ? error.message : error),

@@ -2,7 +2,7 @@
 import { afterAll, beforeAll } from 'vitest';
 import { fileURLToPath } from 'node:url';
 import { startBackgroundJobs, type BackgroundRunner } from '../../infra/local/background';
-import { startGateway, type Gateway } from '../../infra/local/gateway';
+import { functionHandlers, startGateway, type Gateway } from '../../infra/local/gateway';
 import { checkResponse } from './openapi-check';
 
 export const WRITE_TOKEN = 'test-write-token';
@@ -60,16 +60,31 @@ export class Api {
   delete = (path: string, body?: unknown, options?: RequestOptions) => this.request('DELETE', path, { ...options, body });
 }
 
+export interface UseApiOptions {
+  /** Runs each handler call, e.g. under other sizes (withGroupTuning); the background functions run without it. */
+  around?: (call: () => Promise<unknown>) => Promise<unknown>;
+}
+
 /**
  * Starts a gateway for the current test file (its handlers use the file's own
  * table), and the background functions as `npm start` runs them.
  */
-export function useApi(): Api {
+export function useApi(options: UseApiOptions = {}): Api {
   let gateway: Gateway | undefined;
   let background: BackgroundRunner | undefined;
   const api = new Api('');
   beforeAll(async () => {
-    gateway = await startGateway({ tokens: { write: WRITE_TOKEN, read: READ_TOKEN } });
+    const { around } = options;
+    const load = functionHandlers();
+    gateway = await startGateway({
+      tokens: { write: WRITE_TOKEN, read: READ_TOKEN },
+      loadHandler:
+        around &&
+        (async (route) => {
+          const handler = await load(route);
+          return (event, context) => around(() => handler(event, context));
+        }),
+    });
     background = startBackgroundJobs(fileURLToPath(new URL('../../', import.meta.url)), {
       schedules: false,
       // Tests that switch tables per run drop the old ones under the poller: not worth a line.

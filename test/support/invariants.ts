@@ -88,11 +88,9 @@ export async function invariantViolations(): Promise<string[]> {
         }
     } else if (copies.has(user.id)) violations.push(`user ${user.id} is in no department but keeps a department copy`);
     const expected = userItem(user, Number(item.version));
-    for (const name of ['gsi1pk', 'gsi1sk', 'gsi4sk', 'gsi5pk', 'gsi7sk', 'gsi8pk', 'gsi11pk', 'lv', 'last_name_folded']) {
+    for (const name of ['gsi1pk', 'gsi1sk', 'gsi4sk', 'gsi5pk', 'gsi7sk', 'gsi8pk', 'gsi11pk', 'last_name_folded']) {
       if (item[name] !== expected[name]) violations.push(`user ${user.id} has ${name}=${item[name]}, expected ${expected[name]}`);
     }
-    for (const legacy of ['gsi2pk', 'gsi2sk', 'gsi3pk', 'gsi3sk'])
-      if (item[legacy] !== undefined) violations.push(`user ${user.id} keeps ${legacy}`);
     if (item.bulk_lock && !items.some((other) => partHolds(other, item.bulk_lock, user.id)))
       violations.push(`user ${user.id} is held by bulk move ${item.bulk_lock}, which does not hold it`);
     bump(serviceCounters, cellCounterName(membership, user));
@@ -115,8 +113,7 @@ export async function invariantViolations(): Promise<string[]> {
     compareCounts(`department ${id} logins in`, department.logins, departmentLogins.get(id) ?? {}, violations);
   }
 
-  // Every claimed value belongs to exactly its user, and every user holds its claims (a user written before user
-  // names holds none for its name until the backfill claims it).
+  // Every claimed value belongs to exactly its user, and every user holds its claims.
   const usersById = new Map(users.map((u) => [u.id as string, u]));
   const CLAIMS = [
     { type: 'email', prefix: 'EMAIL#', value: (u: Item) => foldCase(String(u.email)) },

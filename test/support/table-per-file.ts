@@ -6,10 +6,8 @@
 import { randomUUID } from 'node:crypto';
 import { inject } from 'vitest';
 import { createTable } from '../../infra/local/services';
-import { resetConfig } from '../../lib/config';
 
 const services = inject('services');
 Object.assign(process.env, services.env);
 process.env.TABLE_NAME = `test-${randomUUID()}`;
-resetConfig();
 await createTable(services.endpoints.dynamodb, process.env.TABLE_NAME);

@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { resetConfig } from '../../lib/config';
 import { NO_USAGE, overagesOf, usageOf } from '../../lib/departments/quotas';
 import type { StoredDepartment } from '../../lib/store/departments';
 
@@ -38,13 +37,11 @@ describe('overagesOf', () => {
 
   it('includes seats from DEPARTMENT_SEATS', () => {
     process.env.DEPARTMENT_SEATS = '3';
-    resetConfig();
     try {
       const overages = overagesOf(department({ users: 3 }), { users: 1, activated_users: 0, admins: 0, managers: 0, guests: 0 });
       expect(overages).toEqual([{ quota: 'seats', limit: 3, usage: 3, requested: 1, overage: 1 }]);
     } finally {
       delete process.env.DEPARTMENT_SEATS;
-      resetConfig();
     }
   });
 

@@ -36,12 +36,11 @@ import { addUserToDepartment } from '../../lib/departments/membership';
 import { getGroupWithUsers, groupAudit } from '../../lib/groups/groups';
 import { addUserToGroup, groupCountWrite, userCheckWrite } from '../../lib/groups/members';
 import { userListRequest } from '../../lib/http/list-params';
-import { forgetListsState, listUsers } from '../../lib/lists/users';
+import { listUsers } from '../../lib/lists/users';
 import { headerDelete, headerPut } from '../../lib/store/bulk-moves';
 import { departmentKey, newDepartmentItem, toDepartment } from '../../lib/store/departments';
 import { groupKey, newGroupItem } from '../../lib/store/groups';
 import { membershipItems, membershipPuts } from '../../lib/store/memberships';
-import { newTableListsItem } from '../../lib/store/meta';
 import { statsShardKey } from '../../lib/store/stats';
 import { departmentCopyItem, departmentCopyKey, toStoredUser, userItem, userKey, type StoredUser, type User } from '../../lib/store/users';
 import { KEY_SEPARATOR } from '../../lib/text';
@@ -243,12 +242,6 @@ describe('the raw floor builds the transactions the service builds', () => {
     expect(rawItems).toHaveLength(10);
     expect(ofRaw(rawItems)).toEqual(ofStore(storeE2(stored, 'd-new')));
   });
-
-  it('E2: a user written before the list counters (counted only as it arrives)', () => {
-    const { lv: _lv, gsi4sk: _a, gsi5pk: _b, gsi8pk: _c, ...old } = userItem(makeUser('u3', { department_id: null }), 2);
-    const stored = { ...old, gsi3pk: 'ROLE#admin#OUT', gsi3sk: old.gsi1sk };
-    expect(ofRaw(raw.e2Transaction(TABLE, stored, 'd-new', at))).toEqual(ofStore(storeE2(stored, 'd-new')));
-  });
 });
 
 // --- E3 -----------------------------------------------------------------------------
@@ -429,13 +422,13 @@ function comparable(sent: Sent[]) {
   });
 }
 
-/** A small service's table: two departments, users in them and in none, their counters, a group, the lists' state. */
+/** A small service's table: two departments, users in them and in none, their counters, a group. */
 function dataset() {
   const users = e3Users(120).map((item, n) => {
     const user = userRepresentation(toStoredUser(item));
     return { ...user, department_id: n % 2 === 0 ? 'd-a' : n % 4 === 1 ? 'd-b' : null };
   });
-  const items: Item[] = [newTableListsItem(), newDepartmentItem('d-a', 'A', EARLIER), newDepartmentItem('d-b', 'B', EARLIER)];
+  const items: Item[] = [newDepartmentItem('d-a', 'A', EARLIER), newDepartmentItem('d-b', 'B', EARLIER)];
   items.push(newDepartmentItem('d-t', 'Target', EARLIER));
   const cells: Record<string, number> = {};
   for (const user of users) {
@@ -476,7 +469,6 @@ describe('the raw floor sends the calls the service sends', () => {
   }
 
   it('E1: the counters, then one Query of USERS#IN for the page and one more', async () => {
-    forgetListsState();
     const { service, floor } = await both(
       () => listUsers({ kind: 'in-department' }, userListRequest({ count: 100 })),
       (doc) => raw.rawE1(doc, TABLE, 100),

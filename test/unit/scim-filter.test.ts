@@ -186,7 +186,7 @@ describe('which reads GET /Users takes', () => {
     };
     const read = userListRead(parseFilter('User', 'active eq false and name.familyName sw "Sm"'));
     expect(read).toEqual({ by: 'index', filters: { activated: false, lastNamePrefixes: ['sm'] } });
-    const plan = planSources([everyone], read.by === 'index' ? read.filters : {}, 'last_name', 101, { inactiveIndex: true });
+    const plan = planSources([everyone], read.by === 'index' ? read.filters : {}, 'last_name', 101);
     expect(
       plan.sources.map((s) => ({ index: s.query.index.name, partition: s.query.partition, bounds: s.bounds, filter: s.query.filter })),
     ).toEqual([{ index: 'gsi11', partition: 'USERS#ALL#OFF', bounds: { from: 'sm', to: 'sm\u{10FFFF}' }, filter: undefined }]);
@@ -196,9 +196,6 @@ describe('which reads GET /Users takes', () => {
       roles.by === 'index' ? roles.filters : {},
       'last_name',
       101,
-      {
-        inactiveIndex: true,
-      },
     );
     expect(byRole.sources.map((s) => [s.query.index.name, s.query.partition, s.query.filter])).toEqual([
       ['gsi5', 'USERS#ALL#admin.11', undefined],
@@ -206,9 +203,7 @@ describe('which reads GET /Users takes', () => {
     // 900 of 1,000 active in four cells: both whole partitions (20 + 101 / 0.9 items) beat four cells (40 + 101).
     const active = userListRead(parseFilter('User', 'active eq true'));
     const spread = { 'member.11': 500, 'member.10': 100, 'admin.11': 200, 'admin.10': 100, 'member.01': 50, 'admin.00': 50 };
-    const common = planSources([{ ...everyone, cells: spread }], active.by === 'index' ? active.filters : {}, 'last_name', 101, {
-      inactiveIndex: true,
-    });
+    const common = planSources([{ ...everyone, cells: spread }], active.by === 'index' ? active.filters : {}, 'last_name', 101);
     expect(common.sources.map((s) => [s.query.partition, s.query.filter])).toEqual([
       ['USERS#IN', { expression: '#act = :act', names: { '#act': 'activated' }, values: { ':act': true } }],
       ['USERS#OUT', { expression: '#act = :act', names: { '#act': 'activated' }, values: { ':act': true } }],

@@ -34,8 +34,7 @@ const describeSource = (s: Source) =>
     .filter((part) => part !== undefined)
     .join(' ');
 
-const plan = (views: ScopeView[], filters: UserFilters, sort: UserSortField, need: number, inactiveIndex = true): Plan =>
-  planSources(views, filters, sort, need, { inactiveIndex });
+const plan = (views: ScopeView[], filters: UserFilters, sort: UserSortField, need: number): Plan => planSources(views, filters, sort, need);
 const partitions = (p: Plan) => p.sources.map(describeSource);
 
 /** Two cells of active users and two of deactivated ones, 50 each: `activated=true` selects half of the department. */
@@ -129,14 +128,6 @@ describe('planSources: which partitions', () => {
       chosen: ['gsi11 DEPT#d1#OFF'],
     },
     {
-      name: 'activated=false by name before the deactivated index is backfilled: the cells',
-      view: HALF_ACTIVE,
-      filters: { activated: false },
-      sort: 'last_name',
-      inactiveIndex: false,
-      chosen: ['gsi5 DEPT#d1#admin.01', 'gsi5 DEPT#d1#member.01'],
-    },
-    {
       name: 'sorted by role: a segment per role, its cells by id',
       view: HALF_ACTIVE,
       filters: { roles: ['admin'] },
@@ -213,10 +204,10 @@ describe('planSources: which partitions', () => {
       sort: 'last_name',
       chosen: ['gsi5 USERS#ALL#admin.11 where attribute_type(#mem, :memType)'],
     },
-  ] as Array<{ name: string; view: ScopeView; filters: UserFilters; sort: UserSortField; inactiveIndex?: boolean; chosen: string[] }>)(
+  ] as Array<{ name: string; view: ScopeView; filters: UserFilters; sort: UserSortField; chosen: string[] }>)(
     '$name',
-    ({ view, filters, sort, inactiveIndex, chosen }) => {
-      expect(partitions(plan([view], filters, sort, 21, inactiveIndex ?? true))).toEqual(chosen);
+    ({ view, filters, sort, chosen }) => {
+      expect(partitions(plan([view], filters, sort, 21))).toEqual(chosen);
     },
   );
 

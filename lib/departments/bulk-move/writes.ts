@@ -43,7 +43,7 @@ export const reservationOf = (move: BulkMove): Usage => (move.target ? sumUsage(
 function moveDeltas(users: StoredUser[], target: string | null, at: string): CounterDeltas {
   const deltas = noDeltas();
   for (const user of users) {
-    addContribution(deltas, user, -1, user.counted !== false);
+    addContribution(deltas, user, -1);
     addContribution(deltas, userRepresentation(movedUser(user, target, at)), 1);
   }
   const targetDelta = target ? deltas.departments.get(target) : undefined;

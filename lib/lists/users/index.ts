@@ -1,15 +1,15 @@
 /**
  * User lists — GET /v2/users, E1 and one department's users — with the E1
- * parameters of API.md, a page at the cost of its own items whatever the
+ * parameters (the OpenAPI document), a page at the cost of its own items whatever the
  * filters, the sort and the number of users:
  *
  * - scopes.ts: the scopes a list reads and their counters;
  * - plan.ts: which index partitions each scope is read from (cells, months,
  *   or whole), chosen from the counters;
+ * - cost.ts: the cost model plan.ts compares those ways by;
  * - totals.ts: `total` from counters, and the combinations they cannot know;
  * - ../streams.ts: the page in order, after a cursor or an offset;
- * - skip.ts: an offset by name placed by the last-name counters;
- * - legacy.ts: the lists of a table still being backfilled.
+ * - skip.ts: an offset by name placed by the last-name counters.
  */
 import type { NameScope } from '../../store/name-counts';
 import type { Item } from '../../db/table';
@@ -19,16 +19,13 @@ import type { UserSortField } from '../../schemas/enums';
 import { compareCodePoints } from '../../text';
 import { decodeCursor, encodeCursor } from '../cursor';
 import type { SortOrder } from '../order';
-import { inactiveListReady, listsReady } from '../readiness';
 import { readPage, type Position, type Source } from '../streams';
-import { legacyUsers } from './legacy';
 import { planSources } from './plan';
 import { scopesOf, type UserFilters, type UserScope } from './scopes';
 import { skipByNames } from './skip';
 import { totalOf } from './totals';
 
 export type { LoginFilter, UserFilters, UserScope } from './scopes';
-export { forgetListsState } from '../readiness';
 
 export interface UserListRequest {
   count: number;
@@ -85,9 +82,7 @@ export async function listStoredUsers(
   const state = request.cursor === undefined ? undefined : decodeCursor(list, request.cursor);
   const offset = state?.offset ?? request.offset;
   const skip = state ? 0 : request.offset;
-  const page = (await listsReady())
-    ? await indexedPage(scope, request, skip, state?.after)
-    : await legacyPage(scope, request, skip, state?.after);
+  const page = await indexedPage(scope, request, skip, state?.after);
   const users = page.items;
   const next_cursor = page.next ? encodeCursor(list, { after: page.next, offset: offset + users.length }) : null;
   return { users, total: page.total, count: users.length, offset, next_cursor };
@@ -117,9 +112,7 @@ async function indexedPage(scope: UserScope, request: UserListRequest, skip: num
     return { items: page.items.map(toStoredUser), total: await totalOf(views, request.filters), next: page.next };
   }
   const views = await scopesOf(scope, request.filters);
-  const plan = planSources(views, request.filters, request.sort.field, skip + request.count + 1, {
-    inactiveIndex: await inactiveListReady(),
-  });
+  const plan = planSources(views, request.filters, request.sort.field, skip + request.count + 1);
   const [page, total] = await Promise.all([
     readPage({ sources: plan.sources, direction: request.sort.direction, sortKey: plan.sortKey, after, skip, take: request.count }),
     totalOf(views, request.filters),
@@ -178,20 +171,4 @@ function wholeScope(scope: UserScope, request: UserListRequest): { source: Sourc
     source: { query: userLists.all(key, order)[0], expected: 1, selectivity: 1 },
     sortKey: order === 'name' ? userSortKeys.name : userSortKeys.time,
   };
-}
-
-async function legacyPage(scope: UserScope, request: UserListRequest, skip: number, after: Position | undefined): Promise<Found> {
-  const all = await legacyUsers(scope, request.filters, request.sort, membershipFirst(scope, request));
-  const sign = request.sort.direction === 'desc' ? -1 : 1;
-  const start = after
-    ? all.findIndex(
-        ({ position }) =>
-          sign * compareCodePoints(position.field, after.field) > 0 ||
-          (position.field === after.field && compareCodePoints(position.id, after.id) > 0),
-      )
-    : skip;
-  const from = start < 0 ? all.length : start;
-  const slice = all.slice(from, from + request.count);
-  const more = from + request.count < all.length;
-  return { items: slice.map((entry) => entry.user), total: all.length, next: more ? slice[slice.length - 1]?.position : undefined };
 }

@@ -11,8 +11,7 @@
  *   name: one Query per month in range with users; `never` is one more
  *   such partition;
  * - deactivated users (inactiveByName), for `activated=false` sorted by
- *   name: one Query, whichever cells they are in (once the index is
- *   backfilled: lib/lists/migration.ts).
+ *   name: one Query, whichever cells they are in.
  * A `last_name` prefix (sorted by name) or a login range (sorted by login)
  * is a key range; anything else the partition does not select is a
  * residual filter. Each way is priced by the cost model of cost.ts (its
@@ -141,14 +140,8 @@ function factsOf(view: ScopeView, filters: UserFilters): ScopeFacts {
   return { view, cells, users, selected, rangeShare: range, prefixShare: prefix, matching: selected * range * prefix };
 }
 
-/** What the table offers beyond the cells and months. */
-export interface PlanOptions {
-  /** The inactive index is backfilled (lib/lists/readiness.ts). */
-  inactiveIndex: boolean;
-}
-
 /** The ways to read one scope sorted by name or login, each a set of sources. */
-function keyOrderedWays(facts: ScopeFacts, filters: UserFilters, order: 'name' | 'time', options: PlanOptions): Source[][] {
+function keyOrderedWays(facts: ScopeFacts, filters: UserFilters, order: 'name' | 'time'): Source[][] {
   const { view, cells, users, selected, matching } = facts;
   const key: ScopeKey = view.key;
   const range = filters.lastLogin;
@@ -196,7 +189,7 @@ function keyOrderedWays(facts: ScopeFacts, filters: UserFilters, order: 'name' |
       })),
     );
   }
-  if (order === 'name' && filters.activated === false && options.inactiveIndex) {
+  if (order === 'name' && filters.activated === false) {
     // Every deactivated user of the scope (in shared partitions: of both memberships) in one partition, by name.
     // A cell code is `<role>.<activated><logged in>`.
     const inactive = sumWhere(view.sharedCells ?? view.cells, (code) => code.at(-2) === '0');
@@ -255,7 +248,7 @@ function segmentSources(facts: ScopeFacts, filters: UserFilters, field: 'account
 }
 
 /** The sources of a list, `need` items into it. */
-export function planSources(views: ScopeView[], filters: UserFilters, sort: UserSortField, need: number, options: PlanOptions): Plan {
+export function planSources(views: ScopeView[], filters: UserFilters, sort: UserSortField, need: number): Plan {
   const facts = views.map((view) => factsOf(view, filters)).filter((f) => f.cells.length > 0);
   const expected = facts.reduce((n, f) => n + f.matching, 0);
   if (sort === 'account_role' || sort === 'activated') {
@@ -264,7 +257,7 @@ export function planSources(views: ScopeView[], filters: UserFilters, sort: User
   const order = sort === 'last_name' ? 'name' : 'time';
   const sources = facts.flatMap((f) => {
     const scopeNeed = need * (f.matching / Math.max(expected, 1));
-    const ways = keyOrderedWays(f, filters, order, options).filter((way) => way.length > 0);
+    const ways = keyOrderedWays(f, filters, order).filter((way) => way.length > 0);
     return cheapestWay(ways, scopeNeed);
   });
   return { sources, sortKey: order === 'name' ? userSortKeys.name : userSortKeys.time, expected };

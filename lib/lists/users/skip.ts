@@ -4,7 +4,7 @@
  * reading the users it skips, the list reads the names it skips (a few bytes
  * each, one counter for all who share a name) and starts at the name that
  * holds the offset, reading and dropping only the users of that name before
- * it. API.md allows an offset to read what it skips; this reads far less.
+ * it. An offset may read what it skips; this reads far less.
  */
 import type { Direction } from '../../schemas/enums';
 import { namesInOrder, type NameScope } from '../../store/name-counts';

@@ -8,8 +8,8 @@
  * | `last_name` prefixes alone, service-wide     | last-name counters: one per different name with the prefix |
  * | anything else (a range or a prefix with another filter, a prefix in a department) | counted from the index: the matching items' keys |
  *
- * The last row reads what it counts: it is the exception API.md's "never
- * counted by reading" cannot meet at bounded cost (counters for every
+ * The last row reads what it counts: it is the exception to "a total is
+ * never counted by reading", which it cannot meet at bounded cost (counters for every
  * combination of a range or a prefix with the cells would be written by
  * every change), and README's Performance section gives its measured cost.
  */

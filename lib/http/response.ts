@@ -1,5 +1,5 @@
 import type { APIGatewayProxyEventV2WithJWTAuthorizer } from 'aws-lambda';
-import type { OperationId } from '../routes';
+import type { OperationName } from '../routes';
 
 /** The Lambda proxy event (API Gateway HTTP API, payload 2.0, JWT authorizer). */
 export type HttpEvent = APIGatewayProxyEventV2WithJWTAuthorizer;
@@ -34,8 +34,8 @@ export function jsonResponse(reply: Reply): HttpResponse {
 }
 
 /**
- * The answer to `method`: a HEAD gets the GET answer without its body
- * (API.md), with the Content-Length the body would have had; any other
+ * The answer to `method`: a HEAD gets the GET answer without its body,
+ * with the Content-Length the body would have had; any other
  * method gets the answer as it is. Every handler's answer passes here (the
  * `operation()` pipeline, routeHandler, the fallback), so a HEAD never
  * carries a body, wherever it is answered.
@@ -51,10 +51,10 @@ export const methodOf = (event: { requestContext?: { http?: { method?: string } 
 
 /**
  * A route handler that is not an `operation()` (the public ones, which carry
- * no pipeline): tagged with its operation id like every other, and answering
+ * no pipeline): tagged with its operation's name like every other, and answering
  * HEAD like GET without the body.
  */
 export const routeHandler = <E extends { requestContext?: { http?: { method?: string } } }>(
-  operationId: OperationId,
+  name: OperationName,
   serve: (event: E) => Promise<HttpResponse>,
-) => Object.assign(async (event: E) => answerFor(methodOf(event), await serve(event)), { spec: { operationId } });
+) => Object.assign(async (event: E) => answerFor(methodOf(event), await serve(event)), { spec: { name } });

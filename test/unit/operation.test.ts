@@ -3,7 +3,7 @@ import * as z from 'zod/mini';
 import { describe, expect, it } from 'vitest';
 import { Problem } from '../../lib/problems';
 import { operation, type HttpEvent } from '../../lib/http/operation';
-import type { OperationId } from '../../lib/routes';
+import type { OperationName } from '../../lib/routes';
 
 const context = { awsRequestId: 'aws-req-1', functionName: 'test', getRemainingTimeInMillis: () => 1000 } as unknown as Context;
 
@@ -24,7 +24,7 @@ function event(overrides: Partial<HttpEvent> = {}): HttpEvent {
 
 const spec = { params: z.strictObject({ thing_id: z.string() }), body: z.strictObject({ name: z.string() }) };
 /** Not a route of the table: the pipeline does not care which operation it runs. */
-const T1 = 'T1' as OperationId;
+const T1 = 'T1' as OperationName;
 
 describe('operation pipeline', () => {
   it('hands the operation validated input, the actor and the id without .json', async () => {

@@ -12,7 +12,7 @@ import { auditedOperation, type OperationName } from '../routes';
 import { idempotency } from './idempotency';
 import { errorToProblem } from './problem';
 import { definedValues, lowerCaseHeaders, parseJsonBody, validate } from './parse';
-import { answerFor, jsonResponse, methodOf, type HttpEvent, type HttpResponse, type Reply } from './response';
+import { answerFor, jsonResponse, methodOf, type HttpEvent, type HttpResponse, type OnlyDocumentedFields, type ReplyOf } from './response';
 
 export type { HttpEvent };
 
@@ -121,13 +121,20 @@ export type OperationHandler<P, Q, B> = middy.MiddyfiedHandler<HttpEvent, HttpRe
 /**
  * Builds a Lambda handler for the operation of the route table named `name`:
  * a middy pipeline that parses and validates input, runs `run` (which calls
- * the domain) and shapes its reply. Its changes are audited under the
+ * the domain) and shapes its reply, which must be one the operation's
+ * documented responses describe (ReplyOf). Its changes are audited under the
  * operation's contract label, if it has one (routes.ts auditedOperation).
  */
-export function operation<Name extends OperationName, P = Record<string, never>, Q = Record<string, never>, B = undefined>(
+export function operation<
+  Name extends OperationName,
+  R extends ReplyOf<Name>,
+  P = Record<string, never>,
+  Q = Record<string, never>,
+  B = undefined,
+>(
   name: Name,
   schemas: InputSchemas<P, Q, B>,
-  run: (input: OperationInput<P, Q, B>) => Promise<Reply>,
+  run: (input: OperationInput<P, Q, B>) => Promise<R & OnlyDocumentedFields<R, ReplyOf<Name>>>,
 ): OperationHandler<P, Q, B> {
   const spec: OperationSpec<P, Q, B> = { name, ...schemas };
   const handler = middy<HttpEvent, HttpResponse, Error, Context>()

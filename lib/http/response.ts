@@ -1,4 +1,5 @@
 import type { APIGatewayProxyEventV2WithJWTAuthorizer } from 'aws-lambda';
+import type { $ZodType, output } from 'zod/v4/core';
 import type { OperationName } from '../routes';
 
 /** The Lambda proxy event (API Gateway HTTP API, payload 2.0, JWT authorizer). */
@@ -24,6 +25,39 @@ export interface Reply {
   body?: unknown;
   headers?: Record<string, string>;
 }
+
+/**
+ * The documented responses of each operation, by name, then status: filled in
+ * where they are documented (lib/openapi/operations.ts, by a module
+ * augmentation of this interface), so the document is their one home.
+ */
+export interface OperationResponses {}
+
+/** One documented response: its JSON body's schema, if it has one. */
+type BodyOf<Response> = Response extends { schema: infer Schema extends $ZodType } ? { body: output<Schema> } : { body?: undefined };
+
+/** A reply for each documented status: 200 may go unsaid, and the body is what that status's schema describes. */
+type RepliesOf<Responses> = {
+  [Status in keyof Responses & number]: (Status extends 200 ? { status?: 200 } : { status: Status }) &
+    BodyOf<Responses[Status]> & { headers?: Record<string, string> };
+}[keyof Responses & number];
+
+/** What operation `Name` may return: a reply its documented responses describe (a wrong field or status is a type error). */
+export type ReplyOf<Name extends OperationName> = Name extends keyof OperationResponses ? RepliesOf<OperationResponses[Name]> : Reply;
+
+/** Every field of any of the bodies `Replies` allow. */
+type FieldsOf<Replies> = Replies extends { body?: infer Body } ? keyof Body : never;
+
+/**
+ * A reply `R` may not carry a top-level body field its documented bodies lack:
+ * TypeScript checks no excess fields on what a callback returns, so operation()
+ * asks for `R & OnlyDocumentedFields<R, ReplyOf<Name>>`, where such a field is `never`.
+ */
+export type OnlyDocumentedFields<R, Replies> = R extends { body: infer Body }
+  ? unknown extends Extract<Replies, { body?: unknown }>['body']
+    ? unknown
+    : { body: { [Field in Exclude<keyof Body, FieldsOf<Replies>>]: never } }
+  : unknown;
 
 export function jsonResponse(reply: Reply): HttpResponse {
   const status = reply.status ?? 200;

@@ -4,10 +4,10 @@
  * already say: its responses, the problems it can answer, the text of its
  * parameters and an example request body.
  *
- * This is a docs-only module: the document generator reads it, no handler
- * does, so response schemas never reach a route function's bundle. Every
- * route of the table but SCIM's needs an entry here: one without is a type
- * error.
+ * This is a docs-only module: the document generator reads it, and handlers
+ * only its types (their replies are typed by these responses), so response
+ * schemas never reach a route function's bundle. Every route of the table but
+ * SCIM's needs an entry here: one without is a type error.
  *
  * Problems that follow from the route itself are added by the generator
  * (lib/openapi/document.ts): 401 and 403 from its access level, 400 when it
@@ -423,3 +423,10 @@ export const operationDocs = {
     parameterExamples: { query: 'resource_id:eng', since: '2026-11-01T00:00:00.000Z', before: '2026-12-01T00:00:00.000Z' },
   },
 } satisfies Record<Exclude<OperationName, OperationNameOf<'SCIM'>>, OperationDoc>;
+
+type DocumentedResponses = { [Name in keyof typeof operationDocs]: (typeof operationDocs)[Name]['responses'] };
+
+// Handlers' replies are typed by these responses (lib/http/response.ts ReplyOf): a type-only link, so no schema reaches a bundle.
+declare module '../http/response' {
+  interface OperationResponses extends DocumentedResponses {}
+}

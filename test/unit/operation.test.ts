@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { Problem } from '../../lib/problems';
 import { operation, type HttpEvent } from '../../lib/http/operation';
 import type { OperationName } from '../../lib/routes';
+import type { User } from '../../lib/schemas/responses';
 
 const context = { awsRequestId: 'aws-req-1', functionName: 'test', getRemainingTimeInMillis: () => 1000 } as unknown as Context;
 
@@ -73,5 +74,52 @@ describe('operation pipeline', () => {
     expect(JSON.parse(encoded.body!)).toEqual({ name: 'b64' });
     const wrongType = await handler(event({ headers: { 'content-type': 'text/plain' } }), context);
     expect(wrongType.statusCode).toBe(415);
+  });
+});
+
+/** A user as the service answers it. */
+const user: User = {
+  id: 'ada',
+  user_name: 'ada@example.com',
+  external_id: null,
+  email: 'ada@example.com',
+  first_name: 'Ada',
+  last_name: 'Lovelace',
+  account_role: 'member',
+  activated: true,
+  last_login: null,
+  department_id: 'eng',
+  created_at: '2026-01-01T00:00:00.000Z',
+  updated_at: '2026-01-01T00:00:00.000Z',
+};
+
+// Checked by `tsc --noEmit` (npm test runs it): each `@ts-expect-error` fails the check if its line stops being an error.
+describe('operation names and replies (types)', () => {
+  it('accepts only names of the route table, and replies its documented responses describe', () => {
+    const handlers = [
+      operation('addDepartmentUser', {}, async () => ({ body: user, headers: { etag: '"1"' } })),
+      operation('createUser', {}, async () => ({ status: 201, body: user })),
+      operation('removeDepartmentUser', {}, async () => ({ status: 204 })),
+      // @ts-expect-error a name that is not in the route table
+      operation('addDepartmentUsr', {}, async () => ({ body: user })),
+      // @ts-expect-error a field the user schema does not have
+      operation('addDepartmentUser', {}, async () => ({ body: { ...user, departmentId: 'eng' } })),
+      // @ts-expect-error a field of another operation's answer (a department, not a user)
+      operation('addDepartmentUser', {}, async () => ({ body: { id: 'eng', name: 'Engineering' } })),
+      // @ts-expect-error a status the operation does not document (createUser answers 201)
+      operation('createUser', {}, async () => ({ status: 200, body: user })),
+      // @ts-expect-error a body on a documented 204
+      operation('removeDepartmentUser', {}, async () => ({ status: 204, body: user })),
+    ];
+    expect(handlers.map((handler) => handler.spec.name)).toEqual([
+      'addDepartmentUser',
+      'createUser',
+      'removeDepartmentUser',
+      'addDepartmentUsr',
+      'addDepartmentUser',
+      'addDepartmentUser',
+      'createUser',
+      'removeDepartmentUser',
+    ]);
   });
 });

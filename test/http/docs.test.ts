@@ -1,6 +1,6 @@
 /**
  * GET /v2/openapi.json, /docs and the page's script through the local
- * gateway, with no token (API.md, "Service"). Api checks each answer against
+ * gateway, with no token. Api checks each answer against
  * the document, as for every HTTP test.
  */
 import { get } from 'node:http';

@@ -1,6 +1,6 @@
 /**
- * The service as a newcomer drives it with tools nobody on the project wrote
- * (issue 17): a Postman collection generated from /v2/openapi.json by
+ * The service as a newcomer drives it with tools nobody on the project
+ * wrote: a Postman collection generated from /v2/openapi.json by
  * `openapi-to-postmanv2`, run by `newman`, through a Prism validating proxy
  * (`prism proxy --errors`) in front of the local service.
  *

@@ -131,7 +131,7 @@ describe('the fallback function as deployed', () => {
       if (response.statusCode === 405) {
         expect(response.headers.allow.split(', '), path).toContain(route.method);
         if (route.access === 'scim') {
-          // SCIM errors under SCIM's base path (API.md: never problem+json there).
+          // SCIM errors under SCIM's base path (never problem+json there).
           expect([response.headers['content-type'], JSON.parse(response.body).status], path).toEqual(['application/scim+json', '405']);
         } else {
           expect(JSON.parse(response.body).type).toBe('/problems/method-not-allowed');

@@ -1,5 +1,5 @@
 /**
- * The document's parameters as clients read them (issue 17): every
+ * The document's parameters as clients read them: every
  * parameter and header has an example its schema accepts, and the enums and
  * patterns the document adds for generators (sort, query, last_login, the
  * exports' email) accept every value the service's parsers accept, and

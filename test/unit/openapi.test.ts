@@ -1,5 +1,5 @@
 /**
- * The OpenAPI document (issue 8): complete for every route of the table,
+ * The OpenAPI document: complete for every route of the table,
  * faithful to the request schemas, lint-clean under Redocly's recommended
  * rules, and a checker (used by every HTTP test) that catches drift.
  */

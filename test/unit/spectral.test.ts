@@ -1,4 +1,4 @@
-/** Spectral's `spectral:oas` ruleset over the generated document: no error, warning, info or hint (issue 17). */
+/** Spectral's `spectral:oas` ruleset over the generated document: no error, warning, info or hint. */
 import { describe, expect, it } from 'vitest';
 import { generateDocument } from '../../lib/openapi/generate';
 import { spectralLint } from '../support/spectral';

@@ -45,6 +45,9 @@ describe('the OpenAPI document', () => {
       expect(operation, `${route.method} ${path}`).toBeDefined();
       expect(operation!.operationId).toBe(operationId);
       expect(operation!.summary).toContain(route.summary);
+      // The contract's id, where the operation has one: first in the summary, and as x-contract-id.
+      if (route.label) expect(operation!.summary.startsWith(`${route.label}: `)).toBe(true);
+      expect(operation!['x-contract-id']).toBe(route.label);
       expect(operation!.tags).toEqual([route.tag]);
       const scope = requiredScope(route.access);
       if (route.access === 'scim') {

@@ -68,6 +68,18 @@ describe('operation pipeline', () => {
     expect(response.body).not.toMatch(/secret|Table123|lib\/x/);
   });
 
+  it("hands the domain the name the audit trail records: the contract's label where the operation has one", async () => {
+    const audited: string[] = [];
+    for (const name of ['addDepartmentUser', 'createUser'] as const) {
+      const handler = operation(name, {}, async ({ ctx }) => {
+        audited.push(ctx.operationId);
+        throw new Problem('not-found', 'nothing here');
+      });
+      expect((await handler(event(), context)).statusCode).toBe(404);
+    }
+    expect(audited).toEqual(['E2', 'createUser']);
+  });
+
   it('decodes base64 bodies and refuses non-JSON ones with 415', async () => {
     const handler = operation(T1, spec, async (input) => ({ body: input.body }));
     const encoded = await handler(event({ body: Buffer.from('{"name":"b64"}').toString('base64'), isBase64Encoded: true }), context);

@@ -107,8 +107,8 @@ const exportsHandler = (source: string) =>
 /** Every function of the stack, with the clients its table entry says it uses; then any other functions/ module with a handler. */
 export function stackFunctions(projectRoot: string): FunctionEntry[] {
   const entries: FunctionEntry[] = routes.map((route) => ({
-    name: route.operationId,
-    handler: route.handler,
+    name: route.label ?? route.name,
+    handler: route.name,
     kind: 'route',
     declared: { ...NO_CLIENT, dynamodb: route.access !== 'public', presign: route.reportsBucket === 'presign' },
   }));

@@ -362,7 +362,7 @@ async function child(): Promise<void> {
       try {
         const deadline = Date.now() + HANDLER_DEADLINE_MS;
         const context = {
-          ...lambdaContext(routeOf(operationId).handler),
+          ...lambdaContext(routeOf(operationId).name),
           getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()),
         };
         return await handler(routeEvent(operationId, { params, query }), context);

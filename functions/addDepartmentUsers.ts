@@ -3,9 +3,9 @@ import { operation } from '../lib/http/operation';
 import { departmentIdParams, dryRunQuery } from '../lib/schemas/common';
 import { bulkUserIdsBody } from '../lib/schemas/departments';
 
-/** E3: add up to 1,000 users to a department, all or nothing; answers them in request order. */
+/** Add up to 1,000 users to a department, all or nothing; answers them in request order. */
 export const handler = operation(
-  'E3',
+  'addDepartmentUsers',
   { params: departmentIdParams, query: dryRunQuery, body: bulkUserIdsBody },
   async ({ params, query, body, ctx }) => ({
     body: { users: await addUsersToDepartment(ctx, params.department_id, body.user_ids, { dryRun: query.dry_run === 'true' }) },

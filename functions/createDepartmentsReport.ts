@@ -3,8 +3,8 @@ import { createReport, reportPath } from '../lib/reports/jobs';
 import { parseRecipients } from '../lib/reports/recipients';
 import { createReportQuery } from '../lib/schemas/reports';
 
-/** E9: start a departments report (CSV); answers 202 with the job to poll. */
-export const handler = operation('E9', { query: createReportQuery }, async ({ query, ctx }) => {
+/** Start a departments report (CSV); answers 202 with the job to poll. */
+export const handler = operation('createDepartmentsReport', { query: createReportQuery }, async ({ query, ctx }) => {
   const report = await createReport(ctx, 'departments', parseRecipients(query.email));
   return { status: 202, body: report, headers: { location: reportPath('departments', report.id) } };
 });

@@ -6,11 +6,11 @@ import { dryRunQuery } from '../lib/schemas/common';
 import { createGroupBody } from '../lib/schemas/groups';
 
 /**
- * G3: create a group, optionally with its users (all or nothing). A dry run
+ * Create a group, optionally with its users (all or nothing). A dry run
  * answers 200 with the group as it would be (or the problem it would get),
  * without Location or ETag: nothing was created.
  */
-export const handler = operation('G3', { query: dryRunQuery, body: createGroupBody }, async ({ query, body, ctx }) => {
+export const handler = operation('createGroup', { query: dryRunQuery, body: createGroupBody }, async ({ query, body, ctx }) => {
   const dryRun = query.dry_run === 'true';
   const { group, users } = await createGroup(ctx, body, { dryRun });
   if (dryRun) return { body: withUsers(group, users) };

@@ -3,8 +3,8 @@ import { createReport, reportPath } from '../lib/reports/jobs';
 import { parseRecipients } from '../lib/reports/recipients';
 import { createReportQuery } from '../lib/schemas/reports';
 
-/** G8: start a groups report (CSV); answers 202 with the job to poll. */
-export const handler = operation('G8', { query: createReportQuery }, async ({ query, ctx }) => {
+/** Start a groups report (CSV); answers 202 with the job to poll. */
+export const handler = operation('createGroupsReport', { query: createReportQuery }, async ({ query, ctx }) => {
   const report = await createReport(ctx, 'groups', parseRecipients(query.email));
   return { status: 202, body: report, headers: { location: reportPath('groups', report.id) } };
 });

@@ -3,8 +3,8 @@ import { expectedVersion } from '../lib/http/etag';
 import { operation } from '../lib/http/operation';
 import { groupIdParams } from '../lib/schemas/groups';
 
-/** G6: delete a group; its users stay, only the memberships go. */
-export const handler = operation('G6', { params: groupIdParams }, async ({ params, headers, ctx }) => {
+/** Delete a group; its users stay, only the memberships go. */
+export const handler = operation('deleteGroup', { params: groupIdParams }, async ({ params, headers, ctx }) => {
   await deleteGroup(ctx, params.group_id, expectedVersion(headers['if-match']));
   return { status: 204 };
 });

@@ -5,7 +5,7 @@ import { operation } from '../lib/http/operation';
 import { departmentIdParams } from '../lib/schemas/common';
 import { userListQuery } from '../lib/schemas/users';
 
-/** E1 restricted to one department; 404 for an unknown department. */
+/** listMemberUsers restricted to one department; 404 for an unknown department. */
 export const handler = operation(
   'listDepartmentUsers',
   { params: departmentIdParams, query: userListQuery },

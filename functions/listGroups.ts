@@ -4,8 +4,8 @@ import { nextLink } from '../lib/http/link';
 import { operation } from '../lib/http/operation';
 import { groupListQuery } from '../lib/schemas/groups';
 
-/** G2: groups without their users. */
-export const handler = operation('G2', { query: groupListQuery }, async ({ query, path, rawQuery }) => {
+/** Groups without their users. */
+export const handler = operation('listGroups', { query: groupListQuery }, async ({ query, path, rawQuery }) => {
   const page = await listGroups(namedListRequest(query));
   return { body: page, headers: nextLink(path, rawQuery, page.next_cursor) };
 });

@@ -4,8 +4,8 @@ import { nextLink } from '../lib/http/link';
 import { operation } from '../lib/http/operation';
 import { userListQuery } from '../lib/schemas/users';
 
-/** E1: users that belong to any department. */
-export const handler = operation('E1', { query: userListQuery }, async ({ query, path, rawQuery }) => {
+/** Users that belong to any department. */
+export const handler = operation('listMemberUsers', { query: userListQuery }, async ({ query, path, rawQuery }) => {
   const page = await listUsers({ kind: 'in-department' }, userListRequest(query));
   return { body: page, headers: nextLink(path, rawQuery, page.next_cursor) };
 });

@@ -3,8 +3,12 @@ import { operation } from '../lib/http/operation';
 import { departmentIdParams } from '../lib/schemas/common';
 import { bulkUserIdsBody } from '../lib/schemas/departments';
 
-/** E5: remove up to 1,000 users from a department, all or nothing. */
-export const handler = operation('E5', { params: departmentIdParams, body: bulkUserIdsBody }, async ({ params, body, ctx }) => {
-  await removeUsersFromDepartment(ctx, params.department_id, body.user_ids);
-  return { status: 204 };
-});
+/** Remove up to 1,000 users from a department, all or nothing. */
+export const handler = operation(
+  'removeDepartmentUsers',
+  { params: departmentIdParams, body: bulkUserIdsBody },
+  async ({ params, body, ctx }) => {
+    await removeUsersFromDepartment(ctx, params.department_id, body.user_ids);
+    return { status: 204 };
+  },
+);

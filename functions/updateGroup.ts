@@ -4,7 +4,7 @@ import { etagOf, expectedVersion } from '../lib/http/etag';
 import { operation } from '../lib/http/operation';
 import { groupIdParams, updateGroupBody } from '../lib/schemas/groups';
 
-/** Rename and/or re-describe a group; answers the whole group, users included, as G1 does. */
+/** Rename and/or re-describe a group; answers the whole group, users included, as getGroup does. */
 export const handler = operation(
   'updateGroup',
   { params: groupIdParams, body: updateGroupBody },

@@ -111,7 +111,7 @@ export class ServiceApi extends Construct {
 
   /** Serves `route` with `handler` under each of its route keys (HEAD too for a GET), behind the scope its access level demands. */
   addRoute(route: Route, handler: IFunction): void {
-    const integration = new HttpLambdaIntegration(`${route.operationId}Integration`, handler, API_SCOPED_PERMISSION);
+    const integration = new HttpLambdaIntegration(`${route.name}Integration`, handler, API_SCOPED_PERMISSION);
     const scope = requiredScope(route.access);
     const auth =
       route.access === 'scim'

@@ -103,9 +103,9 @@ export class DeptAdminStack extends Stack {
 
     for (const route of routes) {
       const grants = { tableActions: tableActionsFor(route), readsReports: route.reportsBucket === 'presign' };
-      const { function: handler } = new ServiceFunction(this, route.operationId, {
-        handler: route.handler,
-        description: `${route.operationId}: ${route.method} ${route.path}`,
+      const { function: handler } = new ServiceFunction(this, route.name, {
+        handler: route.name,
+        description: `${route.label ? `${route.name} (${route.label})` : route.name}: ${route.method} ${route.path}`,
         tableActions: grants.tableActions,
         role: roles.roleFor(grants),
         timeout: route.timeoutSeconds === undefined ? undefined : Duration.seconds(route.timeoutSeconds),
@@ -114,7 +114,7 @@ export class DeptAdminStack extends Stack {
         table,
       });
       api.addRoute(route, handler);
-      this.routeFunctions.set(route.operationId, handler);
+      this.routeFunctions.set(route.name, handler);
     }
     // No table, bucket or other access: it answers from the route table bundled with it.
     this.fallbackFunction = new ServiceFunction(this, FALLBACK_FUNCTION.name, {

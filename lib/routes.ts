@@ -3,10 +3,12 @@
  *
  * The CDK stack makes one Lambda function and one HTTP API route per entry,
  * the local gateway serves the same entries, and the OpenAPI document is
- * generated from them. The handler of an entry is `functions/<handler>.ts`.
+ * generated from them. An operation has one name, the key of its entry: its
+ * handler is `functions/<name>.ts`, its OpenAPI operationId is the name, and
+ * its handler is built with `operation('<name>', …)`.
  *
  * This module must stay free of runtime dependencies: CDK, the gateway and the
- * docs import it; handlers import only its types.
+ * docs import it, and so does every operation() handler (for its audit label).
  */
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -30,566 +32,153 @@ export function requiredScope(access: Access): string | undefined {
   return access === 'public' || access === 'scim' ? undefined : `${RESOURCE_SERVER_ID}/${SCOPE_NAMES[access]}`;
 }
 
-/** Where SCIM's resources live (API.md: `{base_url}/scim/v2`). */
+/** Where SCIM's resources live: `{base_url}/scim/v2`. */
 export const SCIM_BASE_PATH = '/scim/v2';
 
 /** Whether a request path is under SCIM's base path, where every answer follows SCIM's conventions. */
 export const isScimPath = (path: string) => path === SCIM_BASE_PATH || path.startsWith(`${SCIM_BASE_PATH}/`);
 
-export interface Route {
-  /** Contract id (E1–E9, G1–G8) where API.md gives one, else a descriptive id. */
-  operationId: string;
-  method: HttpMethod;
-  /** Path with `{param}` segments, as API Gateway writes it. */
-  path: string;
-  /** Further paths served by the same operation (E6 also answers without `/v2`). */
+/** A contract id: E1–E9 (departments), G1–G8 (groups). */
+export type ContractLabel = `E${1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9}` | `G${1 | 2 | 3 | 4 | 5 | 6 | 7 | 8}`;
+
+export type Tag = 'Service' | 'Users' | 'Departments' | 'Groups' | 'Audit' | 'Reports' | 'SCIM tokens' | 'SCIM';
+
+/** What only some routes need. */
+export interface RouteOptions {
+  /** The operation's id in the product contract, where it has one: in its OpenAPI summary and `x-contract-id`, and in its audit entries. */
+  label?: ContractLabel;
+  /** Further paths served by the same operation (getDepartmentQuotas also answers without `/v2`). */
   aliases?: readonly string[];
-  /** Module name under `functions/`. */
-  handler: string;
-  access: Access;
   /** `presign`: signs download links of the reports bucket (needs s3:GetObject there). */
   reportsBucket?: 'presign';
   /** Function timeout when the default (10 s) is too short; API Gateway waits at most 29 s. */
   timeoutSeconds?: number;
-  summary: string;
-  tag: 'Users' | 'Departments' | 'Groups' | 'Reports' | 'Audit' | 'Service' | 'SCIM tokens' | 'SCIM';
 }
 
-const ROUTE_TABLE = [
-  {
-    operationId: 'health',
-    method: 'GET',
-    path: '/v2/health',
-    handler: 'health',
-    access: 'public',
-    summary: 'Health check',
-    tag: 'Service',
-  },
-  {
-    operationId: 'openapi',
-    method: 'GET',
-    path: '/v2/openapi.json',
-    handler: 'openapi',
-    access: 'public',
-    summary: 'The OpenAPI 3.1 document of this API',
-    tag: 'Service',
-  },
-  {
-    operationId: 'docs',
-    method: 'GET',
-    path: '/docs',
-    handler: 'docs',
-    access: 'public',
-    summary: 'The documentation page (HTML) that renders the OpenAPI document',
-    tag: 'Service',
-  },
-  {
-    operationId: 'docsRenderer',
-    method: 'GET',
-    path: '/docs/redoc.standalone.js',
-    handler: 'docsRenderer',
-    access: 'public',
-    summary: 'The script of the documentation page (Redoc)',
-    tag: 'Service',
-  },
+export interface Route<Name extends string = string> extends RouteOptions {
+  /** The operation's one name: its handler `functions/<name>.ts`, its OpenAPI operationId, what the code calls it. */
+  name: Name;
+  method: HttpMethod;
+  /** Path with `{param}` segments, as API Gateway writes it. */
+  path: string;
+  access: Access;
+  /** After the label, if any: the OpenAPI summary is `E2: add a user to …`. */
+  summary: string;
+  tag: Tag;
+}
 
-  {
-    operationId: 'createUser',
-    method: 'POST',
-    path: '/v2/users',
-    handler: 'createUser',
-    access: 'write',
-    summary: 'Create a user',
-    tag: 'Users',
-  },
-  {
-    operationId: 'listUsers',
-    method: 'GET',
-    path: '/v2/users',
-    handler: 'listUsers',
-    access: 'read',
-    summary: 'List all users',
-    tag: 'Users',
-  },
-  {
-    operationId: 'getUser',
-    method: 'GET',
-    path: '/v2/users/{user_id}',
-    handler: 'getUser',
-    access: 'read',
-    summary: 'Get a user',
-    tag: 'Users',
-  },
-  {
-    operationId: 'updateUser',
-    method: 'PATCH',
-    path: '/v2/users/{user_id}',
-    handler: 'updateUser',
-    access: 'write',
-    summary: 'Update a user',
-    tag: 'Users',
-  },
-  {
-    operationId: 'deleteUser',
-    method: 'DELETE',
-    path: '/v2/users/{user_id}',
-    handler: 'deleteUser',
-    access: 'write',
-    summary: 'Delete a user',
-    tag: 'Users',
-  },
+/** A row of the table: its route key (`METHOD /path`), who may call it, its summary, and what only some routes need. */
+type Row = readonly [routeKey: `${HttpMethod} /${string}`, access: Access, summary: string, options?: RouteOptions];
 
-  {
-    operationId: 'createDepartment',
-    method: 'POST',
-    path: '/v2/departments',
-    handler: 'createDepartment',
-    access: 'write',
-    summary: 'Create a department',
-    tag: 'Departments',
+/**
+ * Every route, by tag in the order of the OpenAPI document. Writes of whole
+ * groups (createGroup and SCIM's) get 28 s: 10,000 memberships are ~61,000
+ * WCU, seconds rather than milliseconds on a cold table.
+ */
+// prettier-ignore
+const ROUTE_TABLE = {
+  Service: {
+    health:       ['GET /v2/health',                'public', 'Health check'],
+    openapi:      ['GET /v2/openapi.json',          'public', 'The OpenAPI 3.1 document of this API'],
+    docs:         ['GET /docs',                     'public', 'The documentation page (HTML) that renders the OpenAPI document'],
+    docsRenderer: ['GET /docs/redoc.standalone.js', 'public', 'The script of the documentation page (Redoc)'],
   },
-  {
-    operationId: 'listDepartments',
-    method: 'GET',
-    path: '/v2/departments',
-    handler: 'listDepartments',
-    access: 'read',
-    summary: 'List departments',
-    tag: 'Departments',
+  Users: {
+    createUser: ['POST /v2/users',             'write', 'Create a user'],
+    listUsers:  ['GET /v2/users',              'read',  'List all users'],
+    getUser:    ['GET /v2/users/{user_id}',    'read',  'Get a user'],
+    updateUser: ['PATCH /v2/users/{user_id}',  'write', 'Update a user'],
+    deleteUser: ['DELETE /v2/users/{user_id}', 'write', 'Delete a user'],
   },
-  {
-    operationId: 'getDepartment',
-    method: 'GET',
-    path: '/v2/departments/{department_id}',
-    handler: 'getDepartment',
-    access: 'read',
-    summary: 'Get a department',
-    tag: 'Departments',
+  Departments: {
+    createDepartment:      ['POST /v2/departments',                                   'write', 'Create a department'],
+    listDepartments:       ['GET /v2/departments',                                    'read',  'List departments'],
+    getDepartment:         ['GET /v2/departments/{department_id}',                    'read',  'Get a department'],
+    updateDepartment:      ['PATCH /v2/departments/{department_id}',                  'write', 'Rename a department'],
+    listDepartmentUsers:   ['GET /v2/departments/{department_id}/users',              'read',  'List the users of one department (E1 restricted to it)'],
+    listMemberUsers:       ['GET /v2/departments/users',                              'read',  'list users that belong to any department', { label: 'E1' }],
+    addDepartmentUser:     ['POST /v2/departments/{department_id}/users/{user_id}',   'write', 'add a user to a department (moving it out of any other)', { label: 'E2' }],
+    addDepartmentUsers:    ['POST /v2/departments/{department_id}/users',             'write', 'add up to 1,000 users to a department, all or nothing', { label: 'E3' }],
+    removeDepartmentUser:  ['DELETE /v2/departments/{department_id}/users/{user_id}', 'write', 'remove a user from a department', { label: 'E4' }],
+    removeDepartmentUsers: ['DELETE /v2/departments/{department_id}/users',           'write', 'remove up to 1,000 users from a department, all or nothing', { label: 'E5' }],
+    getDepartmentQuotas:   ['GET /v2/departments/{department_id}/quotas',             'read',  "read a department's quotas", { label: 'E6', aliases: ['/departments/{department_id}/quotas'] }],
+    setDepartmentQuota:    ['PUT /v2/departments/{department_id}/quotas',             'write', 'set or remove one quota limit', { label: 'E7' }],
+    deleteDepartment:      ['DELETE /v2/departments/{department_id}',                 'write', 'delete an empty department', { label: 'E8' }],
   },
-  {
-    operationId: 'updateDepartment',
-    method: 'PATCH',
-    path: '/v2/departments/{department_id}',
-    handler: 'updateDepartment',
-    access: 'write',
-    summary: 'Rename a department',
-    tag: 'Departments',
+  Groups: {
+    getGroup:        ['GET /v2/groups/{group_id}',                    'read',  'get a group with every user', { label: 'G1' }],
+    listGroups:      ['GET /v2/groups',                               'read',  'list groups', { label: 'G2' }],
+    createGroup:     ['POST /v2/groups',                              'write', 'create a group, optionally with up to 10,000 users (all or nothing)', { label: 'G3', timeoutSeconds: 28 }],
+    addGroupUser:    ['POST /v2/groups/{group_id}/users/{user_id}',   'write', 'add a user to a group', { label: 'G4' }],
+    removeGroupUser: ['DELETE /v2/groups/{group_id}/users/{user_id}', 'write', 'remove a user from a group', { label: 'G5' }],
+    deleteGroup:     ['DELETE /v2/groups/{group_id}',                 'write', 'delete a group (its users stay)', { label: 'G6' }],
+    deleteGroups:    ['DELETE /v2/groups',                            'write', 'delete up to 100 groups, all or nothing', { label: 'G7' }],
+    updateGroup:     ['PATCH /v2/groups/{group_id}',                  'write', 'Rename or re-describe a group'],
   },
-  {
-    operationId: 'listDepartmentUsers',
-    method: 'GET',
-    path: '/v2/departments/{department_id}/users',
-    handler: 'listDepartmentUsers',
-    access: 'read',
-    summary: 'List the users of one department (E1 restricted to it)',
-    tag: 'Departments',
+  Audit: {
+    listAudit: ['GET /v2/audit', 'read', 'The audit trail of every change, newest first'],
   },
-  {
-    operationId: 'E1',
-    method: 'GET',
-    path: '/v2/departments/users',
-    handler: 'listMemberUsers',
-    access: 'read',
-    summary: 'E1: list users that belong to any department',
-    tag: 'Departments',
+  Reports: {
+    createDepartmentsReport:   ['POST /v2/departments/exports',                     'write', 'start a departments report (CSV), optionally e-mailed', { label: 'E9' }],
+    getDepartmentsReport:      ['GET /v2/departments/exports/{report_id}',          'read',  'Status of a departments report, with its download link once complete', { reportsBucket: 'presign' }],
+    downloadDepartmentsReport: ['GET /v2/departments/exports/{report_id}/download', 'read',  "Redirect (303) to a departments report's CSV", { reportsBucket: 'presign' }],
+    createGroupsReport:        ['POST /v2/groups/exports',                          'write', 'start a groups report (CSV), optionally e-mailed', { label: 'G8' }],
+    getGroupsReport:           ['GET /v2/groups/exports/{report_id}',               'read',  'Status of a groups report, with its download link once complete', { reportsBucket: 'presign' }],
+    downloadGroupsReport:      ['GET /v2/groups/exports/{report_id}/download',      'read',  "Redirect (303) to a groups report's CSV", { reportsBucket: 'presign' }],
   },
-  {
-    operationId: 'E2',
-    method: 'POST',
-    path: '/v2/departments/{department_id}/users/{user_id}',
-    handler: 'addDepartmentUser',
-    access: 'write',
-    summary: 'E2: add a user to a department (moving it out of any other)',
-    tag: 'Departments',
+  'SCIM tokens': {
+    createScimToken: ['POST /v2/scim/tokens',              'write', 'Make a SCIM token for an identity provider (its secret is shown once)'],
+    listScimTokens:  ['GET /v2/scim/tokens',               'read',  'List SCIM tokens (without secrets)'],
+    deleteScimToken: ['DELETE /v2/scim/tokens/{token_id}', 'write', 'Revoke a SCIM token'],
   },
-  {
-    operationId: 'E3',
-    method: 'POST',
-    path: '/v2/departments/{department_id}/users',
-    handler: 'addDepartmentUsers',
-    access: 'write',
-    summary: 'E3: add up to 1,000 users to a department, all or nothing',
-    tag: 'Departments',
+  SCIM: {
+    scimServiceProviderConfig: ['GET /scim/v2/ServiceProviderConfig',         'scim', 'SCIM: what the service supports'],
+    scimResourceTypes:         ['GET /scim/v2/ResourceTypes',                 'scim', 'SCIM: the resource types'],
+    scimResourceType:          ['GET /scim/v2/ResourceTypes/{resource_type}', 'scim', 'SCIM: one resource type'],
+    scimSchemas:               ['GET /scim/v2/Schemas',                       'scim', 'SCIM: the schemas of the attributes the service keeps'],
+    scimSchema:                ['GET /scim/v2/Schemas/{schema_id}',           'scim', 'SCIM: one schema'],
+    scimListUsers:             ['GET /scim/v2/Users',                         'scim', 'SCIM: list or find users (filter, startIndex, count)'],
+    scimCreateUser:            ['POST /scim/v2/Users',                        'scim', 'SCIM: create a user'],
+    scimGetUser:               ['GET /scim/v2/Users/{user_id}',               'scim', 'SCIM: get a user'],
+    scimReplaceUser:           ['PUT /scim/v2/Users/{user_id}',               'scim', 'SCIM: replace a user'],
+    scimPatchUser:             ['PATCH /scim/v2/Users/{user_id}',             'scim', 'SCIM: change a user (PatchOp, all operations or none)'],
+    scimDeleteUser:            ['DELETE /scim/v2/Users/{user_id}',            'scim', 'SCIM: delete a user'],
+    scimListGroups:            ['GET /scim/v2/Groups',                        'scim', 'SCIM: list or find groups'],
+    scimCreateGroup:           ['POST /scim/v2/Groups',                       'scim', 'SCIM: create a group', { timeoutSeconds: 28 }],
+    scimGetGroup:              ['GET /scim/v2/Groups/{group_id}',             'scim', 'SCIM: get a group'],
+    scimReplaceGroup:          ['PUT /scim/v2/Groups/{group_id}',             'scim', 'SCIM: replace a group', { timeoutSeconds: 28 }],
+    scimPatchGroup:            ['PATCH /scim/v2/Groups/{group_id}',           'scim', 'SCIM: change a group and its members (PatchOp, all or nothing)', { timeoutSeconds: 28 }],
+    scimDeleteGroup:           ['DELETE /scim/v2/Groups/{group_id}',          'scim', 'SCIM: delete a group'],
   },
-  {
-    operationId: 'E4',
-    method: 'DELETE',
-    path: '/v2/departments/{department_id}/users/{user_id}',
-    handler: 'removeDepartmentUser',
-    access: 'write',
-    summary: 'E4: remove a user from a department',
-    tag: 'Departments',
-  },
-  {
-    operationId: 'E5',
-    method: 'DELETE',
-    path: '/v2/departments/{department_id}/users',
-    handler: 'removeDepartmentUsers',
-    access: 'write',
-    summary: 'E5: remove up to 1,000 users from a department, all or nothing',
-    tag: 'Departments',
-  },
-  {
-    operationId: 'E6',
-    method: 'GET',
-    path: '/v2/departments/{department_id}/quotas',
-    aliases: ['/departments/{department_id}/quotas'],
-    handler: 'getDepartmentQuotas',
-    access: 'read',
-    summary: "E6: read a department's quotas",
-    tag: 'Departments',
-  },
-  {
-    operationId: 'E7',
-    method: 'PUT',
-    path: '/v2/departments/{department_id}/quotas',
-    handler: 'setDepartmentQuota',
-    access: 'write',
-    summary: 'E7: set or remove one quota limit',
-    tag: 'Departments',
-  },
-  {
-    operationId: 'E8',
-    method: 'DELETE',
-    path: '/v2/departments/{department_id}',
-    handler: 'deleteDepartment',
-    access: 'write',
-    summary: 'E8: delete an empty department',
-    tag: 'Departments',
-  },
+} as const satisfies Record<Tag, Record<string, Row>>;
 
-  {
-    operationId: 'G1',
-    method: 'GET',
-    path: '/v2/groups/{group_id}',
-    handler: 'getGroup',
-    access: 'read',
-    summary: 'G1: get a group with every user',
-    tag: 'Groups',
-  },
-  {
-    operationId: 'G2',
-    method: 'GET',
-    path: '/v2/groups',
-    handler: 'listGroups',
-    access: 'read',
-    summary: 'G2: list groups',
-    tag: 'Groups',
-  },
-  {
-    operationId: 'G3',
-    method: 'POST',
-    path: '/v2/groups',
-    handler: 'createGroup',
-    access: 'write',
-    // 10,000 memberships are ~61,000 WCU: seconds, not milliseconds, on a cold table.
-    timeoutSeconds: 28,
-    summary: 'G3: create a group, optionally with up to 10,000 users (all or nothing)',
-    tag: 'Groups',
-  },
-  {
-    operationId: 'G4',
-    method: 'POST',
-    path: '/v2/groups/{group_id}/users/{user_id}',
-    handler: 'addGroupUser',
-    access: 'write',
-    summary: 'G4: add a user to a group',
-    tag: 'Groups',
-  },
-  {
-    operationId: 'G5',
-    method: 'DELETE',
-    path: '/v2/groups/{group_id}/users/{user_id}',
-    handler: 'removeGroupUser',
-    access: 'write',
-    summary: 'G5: remove a user from a group',
-    tag: 'Groups',
-  },
-  {
-    operationId: 'G6',
-    method: 'DELETE',
-    path: '/v2/groups/{group_id}',
-    handler: 'deleteGroup',
-    access: 'write',
-    summary: 'G6: delete a group (its users stay)',
-    tag: 'Groups',
-  },
-  {
-    operationId: 'G7',
-    method: 'DELETE',
-    path: '/v2/groups',
-    handler: 'deleteGroups',
-    access: 'write',
-    summary: 'G7: delete up to 100 groups, all or nothing',
-    tag: 'Groups',
-  },
-  {
-    operationId: 'updateGroup',
-    method: 'PATCH',
-    path: '/v2/groups/{group_id}',
-    handler: 'updateGroup',
-    access: 'write',
-    summary: 'Rename or re-describe a group',
-    tag: 'Groups',
-  },
+type Table = typeof ROUTE_TABLE;
 
-  {
-    operationId: 'listAudit',
-    method: 'GET',
-    path: '/v2/audit',
-    handler: 'listAudit',
-    access: 'read',
-    summary: 'The audit trail of every change, newest first',
-    tag: 'Audit',
-  },
-  {
-    operationId: 'E9',
-    method: 'POST',
-    path: '/v2/departments/exports',
-    handler: 'createDepartmentsReport',
-    access: 'write',
-    summary: 'E9: start a departments report (CSV), optionally e-mailed',
-    tag: 'Reports',
-  },
-  {
-    operationId: 'getDepartmentsReport',
-    method: 'GET',
-    path: '/v2/departments/exports/{report_id}',
-    handler: 'getDepartmentsReport',
-    access: 'read',
-    reportsBucket: 'presign',
-    summary: 'Status of a departments report, with its download link once complete',
-    tag: 'Reports',
-  },
-  {
-    operationId: 'downloadDepartmentsReport',
-    method: 'GET',
-    path: '/v2/departments/exports/{report_id}/download',
-    handler: 'downloadDepartmentsReport',
-    access: 'read',
-    reportsBucket: 'presign',
-    summary: "Redirect (303) to a departments report's CSV",
-    tag: 'Reports',
-  },
-  {
-    operationId: 'G8',
-    method: 'POST',
-    path: '/v2/groups/exports',
-    handler: 'createGroupsReport',
-    access: 'write',
-    summary: 'G8: start a groups report (CSV), optionally e-mailed',
-    tag: 'Reports',
-  },
-  {
-    operationId: 'getGroupsReport',
-    method: 'GET',
-    path: '/v2/groups/exports/{report_id}',
-    handler: 'getGroupsReport',
-    access: 'read',
-    reportsBucket: 'presign',
-    summary: 'Status of a groups report, with its download link once complete',
-    tag: 'Reports',
-  },
-  {
-    operationId: 'downloadGroupsReport',
-    method: 'GET',
-    path: '/v2/groups/exports/{report_id}/download',
-    handler: 'downloadGroupsReport',
-    access: 'read',
-    reportsBucket: 'presign',
-    summary: "Redirect (303) to a groups report's CSV",
-    tag: 'Reports',
-  },
-  {
-    operationId: 'createScimToken',
-    method: 'POST',
-    path: '/v2/scim/tokens',
-    handler: 'createScimToken',
-    access: 'write',
-    summary: 'Make a SCIM token for an identity provider (its secret is shown once)',
-    tag: 'SCIM tokens',
-  },
-  {
-    operationId: 'listScimTokens',
-    method: 'GET',
-    path: '/v2/scim/tokens',
-    handler: 'listScimTokens',
-    access: 'read',
-    summary: 'List SCIM tokens (without secrets)',
-    tag: 'SCIM tokens',
-  },
-  {
-    operationId: 'deleteScimToken',
-    method: 'DELETE',
-    path: '/v2/scim/tokens/{token_id}',
-    handler: 'deleteScimToken',
-    access: 'write',
-    summary: 'Revoke a SCIM token',
-    tag: 'SCIM tokens',
-  },
-  {
-    operationId: 'scimServiceProviderConfig',
-    method: 'GET',
-    path: '/scim/v2/ServiceProviderConfig',
-    handler: 'scimServiceProviderConfig',
-    access: 'scim',
-    summary: 'SCIM: what the service supports',
-    tag: 'SCIM',
-  },
-  {
-    operationId: 'scimResourceTypes',
-    method: 'GET',
-    path: '/scim/v2/ResourceTypes',
-    handler: 'scimResourceTypes',
-    access: 'scim',
-    summary: 'SCIM: the resource types',
-    tag: 'SCIM',
-  },
-  {
-    operationId: 'scimResourceType',
-    method: 'GET',
-    path: '/scim/v2/ResourceTypes/{resource_type}',
-    handler: 'scimResourceType',
-    access: 'scim',
-    summary: 'SCIM: one resource type',
-    tag: 'SCIM',
-  },
-  {
-    operationId: 'scimSchemas',
-    method: 'GET',
-    path: '/scim/v2/Schemas',
-    handler: 'scimSchemas',
-    access: 'scim',
-    summary: 'SCIM: the schemas of the attributes the service keeps',
-    tag: 'SCIM',
-  },
-  {
-    operationId: 'scimSchema',
-    method: 'GET',
-    path: '/scim/v2/Schemas/{schema_id}',
-    handler: 'scimSchema',
-    access: 'scim',
-    summary: 'SCIM: one schema',
-    tag: 'SCIM',
-  },
-  {
-    operationId: 'scimListUsers',
-    method: 'GET',
-    path: '/scim/v2/Users',
-    handler: 'scimListUsers',
-    access: 'scim',
-    summary: 'SCIM: list or find users (filter, startIndex, count)',
-    tag: 'SCIM',
-  },
-  {
-    operationId: 'scimCreateUser',
-    method: 'POST',
-    path: '/scim/v2/Users',
-    handler: 'scimCreateUser',
-    access: 'scim',
-    summary: 'SCIM: create a user',
-    tag: 'SCIM',
-  },
-  {
-    operationId: 'scimGetUser',
-    method: 'GET',
-    path: '/scim/v2/Users/{user_id}',
-    handler: 'scimGetUser',
-    access: 'scim',
-    summary: 'SCIM: get a user',
-    tag: 'SCIM',
-  },
-  {
-    operationId: 'scimReplaceUser',
-    method: 'PUT',
-    path: '/scim/v2/Users/{user_id}',
-    handler: 'scimReplaceUser',
-    access: 'scim',
-    summary: 'SCIM: replace a user',
-    tag: 'SCIM',
-  },
-  {
-    operationId: 'scimPatchUser',
-    method: 'PATCH',
-    path: '/scim/v2/Users/{user_id}',
-    handler: 'scimPatchUser',
-    access: 'scim',
-    summary: 'SCIM: change a user (PatchOp, all operations or none)',
-    tag: 'SCIM',
-  },
-  {
-    operationId: 'scimDeleteUser',
-    method: 'DELETE',
-    path: '/scim/v2/Users/{user_id}',
-    handler: 'scimDeleteUser',
-    access: 'scim',
-    summary: 'SCIM: delete a user',
-    tag: 'SCIM',
-  },
-  {
-    operationId: 'scimListGroups',
-    method: 'GET',
-    path: '/scim/v2/Groups',
-    handler: 'scimListGroups',
-    access: 'scim',
-    summary: 'SCIM: list or find groups',
-    tag: 'SCIM',
-  },
-  {
-    operationId: 'scimCreateGroup',
-    method: 'POST',
-    path: '/scim/v2/Groups',
-    handler: 'scimCreateGroup',
-    access: 'scim',
-    // A group of 10,000 members is written in steps (G3).
-    timeoutSeconds: 28,
-    summary: 'SCIM: create a group',
-    tag: 'SCIM',
-  },
-  {
-    operationId: 'scimGetGroup',
-    method: 'GET',
-    path: '/scim/v2/Groups/{group_id}',
-    handler: 'scimGetGroup',
-    access: 'scim',
-    summary: 'SCIM: get a group',
-    tag: 'SCIM',
-  },
-  {
-    operationId: 'scimReplaceGroup',
-    method: 'PUT',
-    path: '/scim/v2/Groups/{group_id}',
-    handler: 'scimReplaceGroup',
-    access: 'scim',
-    timeoutSeconds: 28,
-    summary: 'SCIM: replace a group',
-    tag: 'SCIM',
-  },
-  {
-    operationId: 'scimPatchGroup',
-    method: 'PATCH',
-    path: '/scim/v2/Groups/{group_id}',
-    handler: 'scimPatchGroup',
-    access: 'scim',
-    timeoutSeconds: 28,
-    summary: 'SCIM: change a group and its members (PatchOp, all or nothing)',
-    tag: 'SCIM',
-  },
-  {
-    operationId: 'scimDeleteGroup',
-    method: 'DELETE',
-    path: '/scim/v2/Groups/{group_id}',
-    handler: 'scimDeleteGroup',
-    access: 'scim',
-    summary: 'SCIM: delete a group',
-    tag: 'SCIM',
-  },
-] as const satisfies readonly Route[];
+/** The name of every operation of the table: handlers are typed by it (`operation('addDepartmentUser', …)`). */
+export type OperationName = { [T in Tag]: keyof Table[T] & string }[Tag];
+/** The names of the operations under one tag. */
+export type OperationNameOf<T extends Tag> = keyof Table[T] & string;
 
-export const routes: readonly Route[] = ROUTE_TABLE;
+/** The table's rows as routes, in its order. */
+function routesOf(table: Table): Route<OperationName>[] {
+  return Object.entries(table).flatMap(([tag, rows]) =>
+    Object.entries(rows as Record<string, Row>).map(([name, [routeKey, access, summary, options]]) => {
+      const [method, path] = routeKey.split(' ') as [HttpMethod, string];
+      return { name: name as OperationName, method, path, access, summary, tag: tag as Tag, ...options };
+    }),
+  );
+}
 
-/** The id of every operation of the table: handlers are typed by it (`operation('E2', …)`). */
-export type OperationId = (typeof ROUTE_TABLE)[number]['operationId'];
+// Pure: a bundle that reads no route (the fallback's) leaves the table out.
+export const routes: readonly Route<OperationName>[] = /* @__PURE__ */ routesOf(ROUTE_TABLE);
+
+/**
+ * What the audit trail records as the operation of a change: the contract's
+ * label where the operation has one (`E2`), else its name (`createUser`).
+ */
+export function auditedOperation(name: OperationName): string {
+  return routes.find((route) => route.name === name)?.label ?? name;
+}
 
 /**
  * Every concrete path a route answers on: its path, its aliases, and for
@@ -606,8 +195,8 @@ export function servedPaths(route: Route): string[] {
 }
 
 /**
- * The methods a route is served under: its own, and HEAD for a GET (API.md:
- * HEAD is answered wherever GET is, by the same function, without the body).
+ * The methods a route is served under: its own, and HEAD for a GET (HEAD is
+ * answered wherever GET is, by the same function, without the body).
  */
 export function servedMethods(route: Route): ServedMethod[] {
   return route.method === 'GET' ? ['GET', 'HEAD'] : [route.method];

@@ -32,18 +32,18 @@ const projectRoot = join(import.meta.dirname, '..', '..');
 const loaded = new Map<string, Promise<Handler>>();
 
 export function routeOf(operationId: string): Route {
-  const route = routes.find((r) => r.operationId === operationId);
-  if (!route) throw new Error(`no route with operationId ${operationId}`);
+  const route = routes.find((r) => r.label === operationId || r.name === operationId);
+  if (!route) throw new Error(`no route named or labelled ${operationId}`);
   return route;
 }
 
 export function loadHandler(operationId: string): Promise<Handler> {
   const route = routeOf(operationId);
-  let handler = loaded.get(route.handler);
+  let handler = loaded.get(route.name);
   if (!handler) {
-    const file = pathToFileURL(join(projectRoot, 'functions', `${route.handler}.ts`)).href;
+    const file = pathToFileURL(join(projectRoot, 'functions', `${route.name}.ts`)).href;
     handler = import(file).then((module: { handler: Handler }) => module.handler);
-    loaded.set(route.handler, handler);
+    loaded.set(route.name, handler);
   }
   return handler;
 }
@@ -119,7 +119,7 @@ export function lambdaContext(functionName: string): Context {
 /** Invokes the route's handler; throws unless the status is 2xx/3xx. */
 export async function invoke(operationId: string, invocation: Invocation = {}): Promise<LambdaResult> {
   const handler = await loadHandler(operationId);
-  const result = await handler(routeEvent(operationId, invocation), lambdaContext(routeOf(operationId).handler));
+  const result = await handler(routeEvent(operationId, invocation), lambdaContext(routeOf(operationId).name));
   if (result.statusCode >= 400) {
     throw new Error(`${operationId} answered ${result.statusCode}: ${(result.body ?? '').slice(0, 400)}`);
   }
@@ -129,7 +129,7 @@ export async function invoke(operationId: string, invocation: Invocation = {}): 
 /** The handler, loaded once, bound to one invocation (the overhead loop calls it many times). */
 export async function prepared(operationId: string, invocation: Invocation): Promise<() => Promise<LambdaResult>> {
   const handler = await loadHandler(operationId);
-  const name = routeOf(operationId).handler;
+  const name = routeOf(operationId).name;
   return async () => {
     const result = await handler(routeEvent(operationId, invocation), lambdaContext(name));
     if (result.statusCode >= 400) throw new Error(`${operationId} answered ${result.statusCode}: ${(result.body ?? '').slice(0, 400)}`);

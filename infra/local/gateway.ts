@@ -35,7 +35,7 @@ export interface GatewayOptions {
   host?: string;
   /** `write` grants read and write; `read` grants read only. */
   tokens: { write: string; read?: string };
-  /** Defaults to importing `functions/<route.handler>.ts`. */
+  /** Defaults to importing `functions/<route.name>.ts`. */
   loadHandler?: (route: Route) => Promise<LambdaHandler>;
   /** Defaults to the route table; tests pass a fixture (the fallback answers from the same list). */
   routes?: readonly Route[];
@@ -55,16 +55,16 @@ const projectRoot = fileURLToPath(new URL('../../', import.meta.url));
 export function functionHandlers(): (route: Route) => Promise<LambdaHandler> {
   const loaded = new Map<string, Promise<LambdaHandler>>();
   return (route) => {
-    let handler = loaded.get(route.handler);
+    let handler = loaded.get(route.name);
     if (!handler) {
-      const file = join(projectRoot, 'functions', `${route.handler}.ts`);
+      const file = join(projectRoot, 'functions', `${route.name}.ts`);
       handler = import(pathToFileURL(file).href).then((module: { handler?: unknown }) => {
         if (typeof module.handler !== 'function') throw new Error(`${file} does not export a handler function`);
         return module.handler as LambdaHandler;
       });
       // Forget failures, so a handler added while the gateway runs is found on the next request.
-      handler.catch(() => loaded.delete(route.handler));
-      loaded.set(route.handler, handler);
+      handler.catch(() => loaded.delete(route.name));
+      loaded.set(route.name, handler);
     }
     return handler;
   };
@@ -197,7 +197,7 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
       receivedAt,
     });
     const handler = await loadHandler(route);
-    return { wire: toWireResponse(await handler(event, lambdaContext(route.handler, requestId))) };
+    return { wire: toWireResponse(await handler(event, lambdaContext(route.name, requestId))) };
   }
 
   const server = createServer((request, response) => {

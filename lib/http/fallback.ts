@@ -1,8 +1,8 @@
 /**
- * What a request no route matches gets (API.md "Methods"): 405
+ * What a request no route matches gets: 405
  * `method-not-allowed` with `Allow` on a path that routes serve with other
  * methods, else 404 `not-found`; problem+json either way — under SCIM's
- * base path a SCIM error, which is all an identity provider reads (API.md) —
+ * base path a SCIM error, which is all an identity provider reads —
  * and no body for a HEAD. Built from the route keys of a route table, so a
  * route added to the table is covered by the fallback at once.
  */

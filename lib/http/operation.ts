@@ -8,11 +8,11 @@ import type { Context } from 'aws-lambda';
 import type { $ZodType } from 'zod/v4/core';
 import type { ChangeContext } from '../audit/context';
 import { log, useLambdaContext } from '../log';
-import type { OperationId } from '../routes';
+import { auditedOperation, type OperationName } from '../routes';
 import { idempotency } from './idempotency';
 import { errorToProblem } from './problem';
 import { definedValues, lowerCaseHeaders, parseJsonBody, validate } from './parse';
-import { answerFor, jsonResponse, methodOf, type HttpEvent, type HttpResponse, type Reply } from './response';
+import { answerFor, jsonResponse, methodOf, type HttpEvent, type HttpResponse, type OnlyDocumentedFields, type ReplyOf } from './response';
 
 export type { HttpEvent };
 
@@ -53,17 +53,20 @@ function normalizedPathParameters(event: HttpEvent): Record<string, string> {
   return params;
 }
 
-function requestContext(event: HttpEvent, operationId: string, context: Context): RequestContext {
+function requestContext(event: HttpEvent, audited: string, context: Context): RequestContext {
   const claims = event.requestContext?.authorizer?.jwt?.claims ?? {};
   return {
     actor: typeof claims.sub === 'string' && claims.sub !== '' ? claims.sub : 'anonymous',
     requestId: event.requestContext?.requestId ?? context.awsRequestId,
-    operationId,
+    operationId: audited,
   };
 }
 
 /** Parses and validates path, query and body before the operation runs. */
-function parseRequest<P, Q, B>(spec: OperationSpec<P, Q, B>): middy.MiddlewareObj<HttpEvent, HttpResponse, Error, Context> {
+function parseRequest<P, Q, B>(
+  spec: OperationSpec<P, Q, B>,
+  audited: string,
+): middy.MiddlewareObj<HttpEvent, HttpResponse, Error, Context> {
   return {
     before: (request) => {
       const event = request.event;
@@ -80,7 +83,7 @@ function parseRequest<P, Q, B>(spec: OperationSpec<P, Q, B>): middy.MiddlewareOb
         headers,
         path: event.rawPath,
         rawQuery: definedValues(event.queryStringParameters),
-        ctx: requestContext(event, spec.operationId, request.context),
+        ctx: requestContext(event, audited, request.context),
       };
     },
   };
@@ -106,9 +109,9 @@ function problemDetails(): middy.MiddlewareObj<HttpEvent, HttpResponse, Error, C
   };
 }
 
-/** The operation's schemas with its id, as a handler exposes them (`handler.spec`) to the OpenAPI generator. */
+/** The operation's schemas with its name, as a handler exposes them (`handler.spec`) to the OpenAPI generator. */
 export interface OperationSpec<P, Q, B> extends InputSchemas<P, Q, B> {
-  operationId: OperationId;
+  name: OperationName;
 }
 
 export type OperationHandler<P, Q, B> = middy.MiddyfiedHandler<HttpEvent, HttpResponse, Error, Context> & {
@@ -116,21 +119,29 @@ export type OperationHandler<P, Q, B> = middy.MiddyfiedHandler<HttpEvent, HttpRe
 };
 
 /**
- * Builds a Lambda handler for one operation of the route table: a middy
- * pipeline that parses and validates input, runs `run` (which calls the
- * domain) and shapes its reply.
+ * Builds a Lambda handler for the operation of the route table named `name`:
+ * a middy pipeline that parses and validates input, runs `run` (which calls
+ * the domain) and shapes its reply, which must be one the operation's
+ * documented responses describe (ReplyOf). Its changes are audited under the
+ * operation's contract label, if it has one (routes.ts auditedOperation).
  */
-export function operation<P = Record<string, never>, Q = Record<string, never>, B = undefined>(
-  operationId: OperationId,
+export function operation<
+  Name extends OperationName,
+  R extends ReplyOf<Name>,
+  P = Record<string, never>,
+  Q = Record<string, never>,
+  B = undefined,
+>(
+  name: Name,
   schemas: InputSchemas<P, Q, B>,
-  run: (input: OperationInput<P, Q, B>) => Promise<Reply>,
+  run: (input: OperationInput<P, Q, B>) => Promise<R & OnlyDocumentedFields<R, ReplyOf<Name>>>,
 ): OperationHandler<P, Q, B> {
-  const spec: OperationSpec<P, Q, B> = { operationId, ...schemas };
+  const spec: OperationSpec<P, Q, B> = { name, ...schemas };
   const handler = middy<HttpEvent, HttpResponse, Error, Context>()
     .use({ before: (request) => useLambdaContext(request.context) })
     .use(headWithoutBody())
     .use(problemDetails())
-    .use(parseRequest(spec))
+    .use(parseRequest(spec, auditedOperation(name)))
     .use(idempotency())
     .handler(async (event) => jsonResponse(await run((event as ParsedEvent<P, Q, B>).parsed)));
   return Object.assign(handler, { spec });

@@ -1,5 +1,6 @@
 import type { APIGatewayProxyEventV2WithJWTAuthorizer } from 'aws-lambda';
-import type { OperationId } from '../routes';
+import type { $ZodType, output } from 'zod/v4/core';
+import type { OperationName } from '../routes';
 
 /** The Lambda proxy event (API Gateway HTTP API, payload 2.0, JWT authorizer). */
 export type HttpEvent = APIGatewayProxyEventV2WithJWTAuthorizer;
@@ -25,6 +26,39 @@ export interface Reply {
   headers?: Record<string, string>;
 }
 
+/**
+ * The documented responses of each operation, by name, then status: filled in
+ * where they are documented (lib/openapi/operations.ts, by a module
+ * augmentation of this interface), so the document is their one home.
+ */
+export interface OperationResponses {}
+
+/** One documented response: its JSON body's schema, if it has one. */
+type BodyOf<Response> = Response extends { schema: infer Schema extends $ZodType } ? { body: output<Schema> } : { body?: undefined };
+
+/** A reply for each documented status: 200 may go unsaid, and the body is what that status's schema describes. */
+type RepliesOf<Responses> = {
+  [Status in keyof Responses & number]: (Status extends 200 ? { status?: 200 } : { status: Status }) &
+    BodyOf<Responses[Status]> & { headers?: Record<string, string> };
+}[keyof Responses & number];
+
+/** What operation `Name` may return: a reply its documented responses describe (a wrong field or status is a type error). */
+export type ReplyOf<Name extends OperationName> = Name extends keyof OperationResponses ? RepliesOf<OperationResponses[Name]> : Reply;
+
+/** Every field of any of the bodies `Replies` allow. */
+type FieldsOf<Replies> = Replies extends { body?: infer Body } ? keyof Body : never;
+
+/**
+ * A reply `R` may not carry a top-level body field its documented bodies lack:
+ * TypeScript checks no excess fields on what a callback returns, so operation()
+ * asks for `R & OnlyDocumentedFields<R, ReplyOf<Name>>`, where such a field is `never`.
+ */
+export type OnlyDocumentedFields<R, Replies> = R extends { body: infer Body }
+  ? unknown extends Extract<Replies, { body?: unknown }>['body']
+    ? unknown
+    : { body: { [Field in Exclude<keyof Body, FieldsOf<Replies>>]: never } }
+  : unknown;
+
 export function jsonResponse(reply: Reply): HttpResponse {
   const status = reply.status ?? 200;
   const headers: Record<string, string> = { ...SECURITY_HEADERS, ...reply.headers };
@@ -34,8 +68,8 @@ export function jsonResponse(reply: Reply): HttpResponse {
 }
 
 /**
- * The answer to `method`: a HEAD gets the GET answer without its body
- * (API.md), with the Content-Length the body would have had; any other
+ * The answer to `method`: a HEAD gets the GET answer without its body,
+ * with the Content-Length the body would have had; any other
  * method gets the answer as it is. Every handler's answer passes here (the
  * `operation()` pipeline, routeHandler, the fallback), so a HEAD never
  * carries a body, wherever it is answered.
@@ -51,10 +85,10 @@ export const methodOf = (event: { requestContext?: { http?: { method?: string } 
 
 /**
  * A route handler that is not an `operation()` (the public ones, which carry
- * no pipeline): tagged with its operation id like every other, and answering
+ * no pipeline): tagged with its operation's name like every other, and answering
  * HEAD like GET without the body.
  */
 export const routeHandler = <E extends { requestContext?: { http?: { method?: string } } }>(
-  operationId: OperationId,
+  name: OperationName,
   serve: (event: E) => Promise<HttpResponse>,
-) => Object.assign(async (event: E) => answerFor(methodOf(event), await serve(event)), { spec: { operationId } });
+) => Object.assign(async (event: E) => answerFor(methodOf(event), await serve(event)), { spec: { name } });

@@ -6,15 +6,15 @@
  * only the documents (a function with no AWS client is held to an empty
  * handler's cold start).
  */
-import type { OperationId } from '../routes';
+import type { OperationName } from '../routes';
 import { routeHandler, SECURITY_HEADERS, type HttpEvent, type HttpResponse } from './response';
 import { missingScimToken, SCIM_CONTENT_TYPE, scimErrorResponse, scimTokenIdOf } from './scim-wire';
 
 /** The document a request names, or why there is none (a 404 detail). */
 export type Found = { document: unknown } | { missing: string };
 
-export function scimDocument(operationId: OperationId, find: (params: Record<string, string | undefined>) => Found) {
-  return routeHandler(operationId, async (event: HttpEvent): Promise<HttpResponse> => {
+export function scimDocument(name: OperationName, find: (params: Record<string, string | undefined>) => Found) {
+  return routeHandler(name, async (event: HttpEvent): Promise<HttpResponse> => {
     if (!scimTokenIdOf(event)) return missingScimToken();
     const found = find(event.pathParameters ?? {});
     if ('missing' in found) return scimErrorResponse(404, found.missing);

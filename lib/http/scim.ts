@@ -10,7 +10,7 @@ import middy from '@middy/core';
 import type { Context } from 'aws-lambda';
 import type { ChangeContext } from '../audit/context';
 import { log, useLambdaContext } from '../log';
-import { SCIM_BASE_PATH, type OperationId } from '../routes';
+import { SCIM_BASE_PATH, type OperationName } from '../routes';
 import { definedValues, lowerCaseHeaders, parseJsonBody } from './parse';
 import { SECURITY_HEADERS, type HttpEvent, type HttpResponse } from './response';
 import { errorToScim } from './scim-errors';
@@ -48,10 +48,10 @@ function toResponse(reply: ScimReply): HttpResponse {
   return { statusCode: status, headers, body: JSON.stringify(reply.body) };
 }
 
-export type ScimHandler = middy.MiddyfiedHandler<HttpEvent, HttpResponse, Error, Context> & { spec: { operationId: OperationId } };
+export type ScimHandler = middy.MiddyfiedHandler<HttpEvent, HttpResponse, Error, Context> & { spec: { name: OperationName } };
 
-/** Builds the Lambda handler of one SCIM route of the route table. */
-export function scimOperation(operationId: OperationId, run: (input: ScimInput) => Promise<ScimReply>): ScimHandler {
+/** Builds the Lambda handler of one SCIM route of the route table; its audit entries name it (SCIM's routes have no contract label). */
+export function scimOperation(name: OperationName, run: (input: ScimInput) => Promise<ScimReply>): ScimHandler {
   const handler = middy<HttpEvent, HttpResponse, Error, Context>()
     .use({ before: (request) => useLambdaContext(request.context) })
     .use({
@@ -73,9 +73,9 @@ export function scimOperation(operationId: OperationId, run: (input: ScimInput) 
         body: parseJsonBody(event.body, event.isBase64Encoded, headers['content-type']),
         headers,
         base: baseOf(event, headers),
-        ctx: { actor: `scim:${tokenId}`, requestId: event.requestContext?.requestId ?? context.awsRequestId, operationId },
+        ctx: { actor: `scim:${tokenId}`, requestId: event.requestContext?.requestId ?? context.awsRequestId, operationId: name },
       };
       return toResponse(await run(input));
     });
-  return Object.assign(handler, { spec: { operationId } });
+  return Object.assign(handler, { spec: { name } });
 }

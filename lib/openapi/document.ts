@@ -109,11 +109,11 @@ function parametersOf({ route, spec, doc, problems }: OperationContext): Json[] 
     const { properties, required } = parameterSchemas(schema);
     for (const [name, property] of Object.entries(properties)) {
       const description = doc.parameters?.[name] ?? PARAMETER_TEXT[name];
-      if (!description) problems.push(`${route.operationId}: parameter "${name}" has no description (operations.ts)`);
+      if (!description) problems.push(`${route.name}: parameter "${name}" has no description (operations.ts)`);
       const example = doc.parameterExamples?.[name] ?? PARAMETER_EXAMPLES[name];
-      if (example === undefined) problems.push(`${route.operationId}: parameter "${name}" has no example (parameters.ts or operations.ts)`);
+      if (example === undefined) problems.push(`${route.name}: parameter "${name}" has no example (parameters.ts or operations.ts)`);
       const schema: Json = { ...property, ...doc.parameterSchemas?.[name] };
-      // The last segment of a path takes the `.json` suffix (API.md), so its parameter's pattern says so.
+      // The last segment of a path takes the `.json` suffix, so its parameter's pattern says so.
       const last = location === 'path' && route.path.endsWith(`{${name}}`);
       if (last && typeof schema.pattern === 'string') schema.pattern = schema.pattern.replace(/\$$/, '(?:\\.json)?$');
       parameters.push({
@@ -130,7 +130,7 @@ function parametersOf({ route, spec, doc, problems }: OperationContext): Json[] 
   add('query', spec.query);
   const documented = parameters.filter((p) => p.in === 'path').map((p) => p.name);
   if (documented.join() !== pathNames.join()) {
-    problems.push(`${route.operationId}: path parameters of ${route.path} are [${pathNames}], the handler's spec has [${documented}]`);
+    problems.push(`${route.name}: path parameters of ${route.path} are [${pathNames}], the handler's spec has [${documented}]`);
   }
   if (takesIdempotencyKey(route)) {
     parameters.push({
@@ -224,6 +224,7 @@ function problemResponses(slugs: ProblemSlug[]): Record<string, Json> {
 function operationObject(context: OperationContext, operationId: string, summary: string): Json {
   const { route, spec, doc, nameOf, problems } = context;
   const operation: Json = { operationId, summary, tags: [route.tag] };
+  if (route.label) operation['x-contract-id'] = route.label;
   // The scope goes in words: `bearerAuth` is an HTTP scheme, whose requirement lists no scopes (only OAuth2 and OpenID Connect ones do).
   const scope = requiredScope(route.access);
   const access = scope ? `Needs a token with scope \`${scope}\`.` : 'No token needed.';
@@ -233,8 +234,7 @@ function operationObject(context: OperationContext, operationId: string, summary
   const parameters = parametersOf(context);
   if (parameters.length > 0) operation.parameters = parameters;
   if (spec.body) {
-    if (doc.requestExample === undefined)
-      problems.push(`${route.operationId}: the request body has no example (operations.ts requestExample)`);
+    if (doc.requestExample === undefined) problems.push(`${route.name}: the request body has no example (operations.ts requestExample)`);
     operation.requestBody = {
       required: true,
       content: {
@@ -245,7 +245,7 @@ function operationObject(context: OperationContext, operationId: string, summary
       },
     };
   } else if (doc.requestExample !== undefined) {
-    problems.push(`${route.operationId}: has a request example but its handler takes no body`);
+    problems.push(`${route.name}: has a request example but its handler takes no body`);
   }
   const successes = Object.fromEntries(
     Object.entries(doc.responses).map(([status, response]) => [status, responseObject(response, nameOf)]),
@@ -263,12 +263,14 @@ function operationObject(context: OperationContext, operationId: string, summary
  * URL the service serves.
  */
 function documentedPaths(route: Route): Array<{ path: string; operationId: string; summary: string }> {
+  // The contract's id leads the summary, as readers of the contract look for it.
+  const summary = route.label ? `${route.label}: ${route.summary}` : route.summary;
   const aliases = (route.aliases ?? []).map((path, i) => ({
     path,
-    operationId: `${route.operationId}Alias${i + 1}`,
-    summary: `${route.summary} (as ${route.path})`,
+    operationId: `${route.name}Alias${i + 1}`,
+    summary: `${summary} (as ${route.path})`,
   }));
-  return [{ path: route.path, operationId: route.operationId, summary: route.summary }, ...aliases].flatMap((entry) =>
+  return [{ path: route.path, operationId: route.name, summary }, ...aliases].flatMap((entry) =>
     servedPaths({ ...route, path: entry.path, aliases: [] }).map((path) =>
       path === entry.path ? entry : { path, operationId: `${entry.operationId}Json`, summary: `${entry.summary} (\`.json\` form)` },
     ),
@@ -288,11 +290,11 @@ export function buildDocument({ routes, specs, operationDocs = defaultOperationD
       (paths[route.path] ??= {})[route.method.toLowerCase()] = scimOperationObject(route, problems);
       continue;
     }
-    const doc = operationDocs[route.operationId];
-    const spec = specs.get(route.operationId);
-    if (!doc) problems.push(`${route.operationId}: no response documentation (add it to lib/openapi/operations.ts)`);
-    if (spec instanceof Error) problems.push(`${route.operationId}: cannot read functions/${route.handler}.ts: ${spec.message}`);
-    else if (!spec) problems.push(`${route.operationId}: no request spec was given`);
+    const doc = operationDocs[route.name];
+    const spec = specs.get(route.name);
+    if (!doc) problems.push(`${route.name}: no response documentation (add it to lib/openapi/operations.ts)`);
+    if (spec instanceof Error) problems.push(`${route.name}: cannot read functions/${route.name}.ts: ${spec.message}`);
+    else if (!spec) problems.push(`${route.name}: no request spec was given`);
     const context: OperationContext = {
       route,
       spec: spec instanceof Error || !spec ? {} : spec,
@@ -312,7 +314,7 @@ export function buildDocument({ routes, specs, operationDocs = defaultOperationD
     }
   }
   for (const operationId of [...Object.keys(operationDocs), ...SCIM_DOCUMENTED]) {
-    if (!routes.some((route) => route.operationId === operationId)) problems.push(`${operationId}: documented but not in the route table`);
+    if (!routes.some((route) => route.name === operationId)) problems.push(`${operationId}: documented but not in the route table`);
   }
 
   const document: OpenApiDocument = {

@@ -1,6 +1,6 @@
 /**
  * Generates the OpenAPI document of this checkout: reads each route's request
- * schemas from its handler module (`functions/<handler>.ts`, export
+ * schemas from its handler module (`functions/<name>.ts`, export
  * `handler.spec`) and hands them to buildDocument.
  *
  * Node-only and heavy (it imports every handler), so it runs where that is
@@ -16,7 +16,7 @@ import { buildDocument, type BuildResult, type RequestSpec } from './document';
 const projectRoot = fileURLToPath(new URL('../../', import.meta.url));
 
 interface HandlerModule {
-  handler?: { spec?: RequestSpec & { operationId?: string } };
+  handler?: { spec?: RequestSpec & { name?: string } };
 }
 
 /** Each route's request schemas, or the reason they cannot be read (a handler not written yet, say). */
@@ -24,17 +24,17 @@ export async function loadRequestSpecs(routes: readonly Route[] = routeTable): P
   const specs = new Map<string, RequestSpec | Error>();
   await Promise.all(
     routes.map(async (route) => {
-      const file = join(projectRoot, 'functions', `${route.handler}.ts`);
+      const file = join(projectRoot, 'functions', `${route.name}.ts`);
       try {
         const module = (await import(pathToFileURL(file).href)) as HandlerModule;
         const spec = module.handler?.spec;
         if (!spec) throw new Error('it exports no handler.spec');
-        if (spec.operationId !== route.operationId) {
-          throw new Error(`its spec says operationId "${spec.operationId}", the route table "${route.operationId}"`);
+        if (spec.name !== route.name) {
+          throw new Error(`its spec names the operation "${spec.name}", the route table "${route.name}"`);
         }
-        specs.set(route.operationId, spec);
+        specs.set(route.name, spec);
       } catch (error) {
-        specs.set(route.operationId, error instanceof Error ? error : new Error(String(error)));
+        specs.set(route.name, error instanceof Error ? error : new Error(String(error)));
       }
     }),
   );

@@ -4,10 +4,10 @@
  * already say: its responses, the problems it can answer, the text of its
  * parameters and an example request body.
  *
- * This is a docs-only module: the document generator reads it, no handler
- * does, so response schemas never reach a route function's bundle. Every
- * route of the table needs an entry here; the generator reports one that has
- * none, and test/unit/openapi.test.ts fails on it.
+ * This is a docs-only module: the document generator reads it, and handlers
+ * only its types (their replies are typed by these responses), so response
+ * schemas never reach a route function's bundle. Every route of the table but
+ * SCIM's needs an entry here: one without is a type error.
  *
  * Problems that follow from the route itself are added by the generator
  * (lib/openapi/document.ts): 401 and 403 from its access level, 400 when it
@@ -16,6 +16,7 @@
  */
 import type { $ZodType } from 'zod/v4/core';
 import type { ProblemSlug } from '../problems';
+import type { OperationName, OperationNameOf } from '../routes';
 import { ACCOUNT_ROLES, AUDIT_FILTER_ATTRIBUTES, NAMED_SORT_FIELDS, USER_FILTER_ATTRIBUTES, USER_SORT_FIELDS } from '../schemas/enums';
 import { MAX_RECIPIENTS } from '../reports/recipients';
 import * as responses from '../schemas/responses';
@@ -64,11 +65,12 @@ const location = (what: string): HeaderDoc => ({ description: `Path of the ${wha
 const LINK: HeaderDoc = { description: 'The next page (RFC 8288 `rel="next"`), the same request with `cursor`; absent on the last page.' };
 
 /** A page of a list, with its `Link` to the next. */
-const listResponse = (items: string, schema: $ZodType): ResponseDoc => ({
-  description: `A page of ${items}, with \`total\` (all that match), \`count\` (returned here), \`offset\` (the position of the first) and \`next_cursor\` (null on the last page).`,
-  schema,
-  headers: { Link: LINK },
-});
+const listResponse = <S extends $ZodType>(items: string, schema: S) =>
+  ({
+    description: `A page of ${items}, with \`total\` (all that match), \`count\` (returned here), \`offset\` (the position of the first) and \`next_cursor\` (null on the last page).`,
+    schema,
+    headers: { Link: LINK },
+  }) satisfies ResponseDoc;
 const sortText = (fields: readonly string[], fallback: string) =>
   `\`asc\` or \`desc\` (on \`${fallback}\`), or \`<field>\` / \`<field>:asc|desc\` with field one of ${fields
     .map((field) => `\`${field}\``)
@@ -85,7 +87,7 @@ const userListParameters: Record<string, string> = {
     '`never` (never logged in), `since:<ISO date or time>` or `before:<ISO date or time>` (these two match only users who have logged in).',
 };
 
-/** What every user list (E1, listUsers, listDepartmentUsers) adds to its parameters for clients. */
+/** What every user list (listMemberUsers, listUsers, listDepartmentUsers) adds to its parameters for clients. */
 const userList: Pick<OperationDoc, 'parameters' | 'parameterSchemas' | 'parameterExamples'> = {
   parameters: userListParameters,
   parameterSchemas: {
@@ -126,19 +128,20 @@ const reportEmail: Pick<OperationDoc, 'parameters' | 'parameterSchemas' | 'param
   parameterExamples: { email: 'reports@example.com' },
 };
 
-const report = (type: string): ResponseDoc => ({
-  description: `The report job (${type}); poll its \`Location\` until \`status\` is \`complete\` or \`failed\`.`,
-  schema: responses.report,
-  headers: { Location: location('report') },
-});
+const report = (type: string) =>
+  ({
+    description: `The report job (${type}); poll its \`Location\` until \`status\` is \`complete\` or \`failed\`.`,
+    schema: responses.report,
+    headers: { Location: location('report') },
+  }) satisfies ResponseDoc;
 
-const getReport: OperationDoc = {
+const getReport = {
   description: 'When the report is complete, `row_count` is set and `download_url` is a link (valid 15 minutes) to the CSV.',
   responses: { 200: { description: 'The report.', schema: responses.report } },
   problems: ['not-found'],
-};
+} satisfies OperationDoc;
 
-const downloadReport: OperationDoc = {
+const downloadReport = {
   description:
     'The link carries its own signature: a client that repeats `Authorization` on the redirect (Postman/newman, Prism, ' +
     'Python\'s urllib) is refused by S3 (400 "Only one auth mechanism allowed"). Such clients ask with `redirect=false` and ' +
@@ -159,9 +162,10 @@ const downloadReport: OperationDoc = {
     },
   },
   problems: ['not-found', 'report-not-ready'],
-};
+} satisfies OperationDoc;
 
-export const operationDocs: Record<string, OperationDoc> = {
+/** By operation name: every operation of the route table but SCIM's (lib/openapi/scim.ts). */
+export const operationDocs = {
   // --- Service -----------------------------------------------------------
   health: { responses: { 200: { description: 'The service answers.', schema: responses.health } } },
   openapi: {
@@ -244,12 +248,12 @@ export const operationDocs: Record<string, OperationDoc> = {
     problems: ['not-found'],
     ...userList,
   },
-  E1: {
+  listMemberUsers: {
     description: 'Users that belong to any department.',
     responses: { 200: listResponse('users', responses.userList) },
     ...userList,
   },
-  E2: {
+  addDepartmentUser: {
     description:
       'No body. A user in another department moves: it leaves the old one in the same atomic step. Already a member: 200, nothing changes. An addition that would exceed any quota: 409 `quota-exceeded` with every quota it would exceed.',
     responses: {
@@ -261,38 +265,38 @@ export const operationDocs: Record<string, OperationDoc> = {
     },
     problems: ['not-found', 'quota-exceeded'],
   },
-  E3: {
+  addDepartmentUsers: {
     description:
       'All or nothing: unknown users give 404 `not-found` with `missing_user_ids`, a quota that would be exceeded gives 409 `quota-exceeded`, and nothing changes. Repeated ids are ignored.',
     responses: { 200: { description: 'The users, in request order.', schema: responses.users } },
     problems: ['not-found', 'quota-exceeded'],
     requestExample: { user_ids: ['ada', 'grace'] },
   },
-  E4: {
+  removeDepartmentUser: {
     description: "The user's `department_id` becomes null.",
     responses: { 204: { description: 'Removed.' } },
     problems: ['not-found', 'not-a-member'],
   },
-  E5: {
+  removeDepartmentUsers: {
     description:
       'All or nothing: users that are not members of this department give 404 `not-a-member` with `user_ids`, and nothing changes.',
     responses: { 204: { description: 'Removed.' } },
     problems: ['not-found', 'not-a-member'],
     requestExample: { user_ids: ['ada', 'grace'] },
   },
-  E6: {
+  getDepartmentQuotas: {
     description: 'All six quotas in a fixed order: `users`, `activated_users`, `admins`, `managers`, `guests`, `seats`.',
     responses: { 200: { description: "The department's quotas.", schema: responses.departmentQuotas } },
     problems: ['not-found'],
   },
-  E7: {
+  setDepartmentQuota: {
     description:
       '`limit: null` removes the limit. A limit below the current usage is accepted: members stay, further additions fail. `seats` comes from the deployment: 403 `quota-not-editable`.',
     responses: { 200: { description: 'The quota.', schema: responses.quota } },
     problems: ['not-found', 'quota-not-editable'],
     requestExample: { name: 'users', limit: 10 },
   },
-  E8: {
+  deleteDepartment: {
     // Another department than `eng`, which the other examples use: an empty one that may go.
     parameterExamples: { department_id: 'closing' },
     description: 'Only an empty department can go: 409 `department-not-empty` (with `user_count`) while it has users.',
@@ -302,17 +306,17 @@ export const operationDocs: Record<string, OperationDoc> = {
   },
 
   // --- Groups --------------------------------------------------------------
-  G1: {
+  getGroup: {
     description: 'The group with every user, sorted by `last_name`, then `id`.',
     responses: { 200: { description: 'The group.', schema: responses.group, headers: { ETag: ETAG } } },
     problems: ['not-found'],
   },
-  G2: {
+  listGroups: {
     description: 'Groups without their users.',
     responses: { 200: listResponse('groups', responses.groupList) },
     ...namedList('groups'),
   },
-  G3: {
+  createGroup: {
     description:
       'The name is unique case-insensitively (409). All or nothing: unknown users give 404 `not-found` with `missing_user_ids`; more than 10,000 users give 409. `exports` cannot be a group id.',
     responses: {
@@ -322,24 +326,24 @@ export const operationDocs: Record<string, OperationDoc> = {
     problems: ['not-found'],
     requestExample: { id: 'designers', name: 'Designers', description: 'Product and brand design', user_ids: ['ada', 'grace'] },
   },
-  G4: {
+  addGroupUser: {
     description: `Already a member: 200, nothing changes. A group holds at most 10,000 users (409).${GROUP_BUSY}`,
     responses: { 200: { description: 'The user.', schema: responses.user } },
     problems: ['not-found'],
   },
-  G5: {
+  removeGroupUser: {
     description: GROUP_BUSY.trim(),
     responses: { 204: { description: 'Removed.' } },
     problems: ['not-found', 'not-a-member'],
   },
-  G6: {
+  deleteGroup: {
     parameterExamples: { group_id: 'old-group' },
     description: `Its users stay; only the memberships go.${GROUP_BUSY}`,
     responses: { 204: { description: 'Deleted.' } },
     problems: ['not-found'],
     ifMatch: true,
   },
-  G7: {
+  deleteGroups: {
     description: `All or nothing: any unknown group gives 404 \`not-found\` with \`missing_group_ids\`, and nothing is deleted.${GROUP_BUSY}`,
     responses: { 204: { description: 'Deleted.' } },
     problems: ['not-found'],
@@ -356,7 +360,7 @@ export const operationDocs: Record<string, OperationDoc> = {
   },
 
   // --- Reports -------------------------------------------------------------
-  E9: {
+  createDepartmentsReport: {
     description: 'One CSV row per department, with its usage and limits. Create → poll → download.',
     responses: { 202: report('departments') },
     ...reportEmail,
@@ -366,7 +370,7 @@ export const operationDocs: Record<string, OperationDoc> = {
     ...downloadReport,
     parameterExamples: { ...downloadReport.parameterExamples, report_id: 'r-departments-example' },
   },
-  G8: {
+  createGroupsReport: {
     description:
       'One CSV row per group and member (a group with no users has one row with the user cells empty). Create → poll → download.',
     responses: { 202: report('groups') },
@@ -418,4 +422,11 @@ export const operationDocs: Record<string, OperationDoc> = {
     },
     parameterExamples: { query: 'resource_id:eng', since: '2026-11-01T00:00:00.000Z', before: '2026-12-01T00:00:00.000Z' },
   },
-};
+} satisfies Record<Exclude<OperationName, OperationNameOf<'SCIM'>>, OperationDoc>;
+
+type DocumentedResponses = { [Name in keyof typeof operationDocs]: (typeof operationDocs)[Name]['responses'] };
+
+// Handlers' replies are typed by these responses (lib/http/response.ts ReplyOf): a type-only link, so no schema reaches a bundle.
+declare module '../http/response' {
+  interface OperationResponses extends DocumentedResponses {}
+}

@@ -11,7 +11,7 @@ import * as responses from '../schemas/responses';
 
 export type Json = Record<string, unknown>;
 
-/** Problem slugs API.md names; each is a component schema whether or not an operation answers it today. */
+/** Problem slugs the contract names; each is a component schema whether or not an operation answers it today. */
 export const ALL_SLUGS = Object.keys(PROBLEM_STATUS) as ProblemSlug[];
 
 const pascal = (text: string) => text.replace(/(^|[-_])([a-z])/g, (_, __, letter: string) => letter.toUpperCase());

@@ -404,10 +404,10 @@ const DOCS: Record<string, ScimDoc> = {
 
 /** The operation object of a SCIM route; `problems` collects what keeps it from being documented. */
 export function scimOperationObject(route: Route, problems: string[]): Json {
-  const doc = DOCS[route.operationId];
+  const doc = DOCS[route.name];
   if (!doc) {
-    problems.push(`${route.operationId}: a SCIM route with no documentation (lib/openapi/scim.ts)`);
-    return { operationId: route.operationId, summary: route.summary, tags: [route.tag], responses: {} };
+    problems.push(`${route.name}: a SCIM route with no documentation (lib/openapi/scim.ts)`);
+    return { operationId: route.name, summary: route.summary, tags: [route.tag], responses: {} };
   }
   const errors: Record<number, string> = {
     401: 'No SCIM token, or one that is unknown or revoked.',
@@ -419,7 +419,7 @@ export function scimOperationObject(route: Route, problems: string[]): Json {
   for (const [status, response] of Object.entries(doc.responses)) responses[status] = response;
   for (const [status, description] of Object.entries(errors)) responses[status] = error(description);
   const operation: Json = {
-    operationId: route.operationId,
+    operationId: route.name,
     summary: route.summary,
     description: doc.description,
     tags: [route.tag],

@@ -23,7 +23,10 @@ const hashOf = (secret: string) => createHash('sha256').update(secret, 'utf8').d
 const view = ({ secret_hash: _hash, ...token }: StoredScimToken): ScimTokenView => token;
 
 /** Makes a token; the answer carries its secret, this once. */
-export async function createScimToken(ctx: ChangeContext, description: string): Promise<ScimTokenView & { token: string }> {
+export async function createScimToken(
+  ctx: ChangeContext,
+  description: string,
+): Promise<ScimTokenView & { token: string; last_used_at: null }> {
   const id = newId();
   const secret = randomBytes(32).toString('base64url');
   const now = new Date().toISOString();

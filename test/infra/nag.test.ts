@@ -40,7 +40,7 @@ function placeholderProject(): string {
   // Every module of functions/: the routes', the background functions' and any other (the SCIM authorizer).
   const modules = readdirSync(join(REPOSITORY_ROOT, 'functions')).filter((file) => file.endsWith('.ts'));
   for (const handler of new Set(
-    [...routes, ...backgroundFunctions].map((entry) => entry.handler).concat(modules.map((file) => file.slice(0, -3))),
+    [...routes.map((route) => route.name), ...backgroundFunctions.map((fn) => fn.handler)].concat(modules.map((file) => file.slice(0, -3))),
   )) {
     writeFileSync(join(root, 'functions', `${handler}.ts`), 'export const handler = async () => ({ statusCode: 200 });\n');
   }
@@ -219,7 +219,7 @@ describe('least privilege, every role', () => {
     const functions = Object.fromEntries(ofType('AWS::Lambda::Function'));
     const reportHandlers = new Set(
       [
-        ...routes.filter((route) => route.reportsBucket).map((route) => `${route.operationId}: ${route.method} ${route.path}`),
+        ...routes.filter((route) => route.reportsBucket).map((route) => `${route.name}: ${route.method} ${route.path}`),
         ...backgroundFunctions.filter((job) => job.reportsBucket || job.sendsEmail).map((job) => job.summary),
       ].map(String),
     );

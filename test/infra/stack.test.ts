@@ -52,7 +52,7 @@ function placeholderProject(): string {
   // Every module of functions/: the routes', the background functions' and any other (the SCIM authorizer).
   const modules = readdirSync(join(REPOSITORY_ROOT, 'functions')).filter((file) => file.endsWith('.ts'));
   for (const handler of new Set(
-    [...routes, ...backgroundFunctions].map((entry) => entry.handler).concat(modules.map((file) => file.slice(0, -3))),
+    [...routes.map((route) => route.name), ...backgroundFunctions.map((fn) => fn.handler)].concat(modules.map((file) => file.slice(0, -3))),
   )) {
     writeFileSync(join(root, 'functions', `${handler}.ts`), 'export const handler = async () => ({ statusCode: 200 });\n');
   }
@@ -149,7 +149,7 @@ function wiringOf(template: Template): Map<Route, RouteWiring> {
     const functionIds = new Set(
       matching.map((apiRoute) => getAttTarget(integrations[integrationOfTarget(apiRoute.Properties.Target)].Properties.IntegrationUri)),
     );
-    expect([...functionIds], `all paths of ${route.operationId} reach one function`).toHaveLength(1);
+    expect([...functionIds], `all paths of ${route.name} reach one function`).toHaveLength(1);
     const functionId = [...functionIds][0];
     const func = functions[functionId];
     const roleId = getAttTarget(func.Properties.Role);
@@ -279,11 +279,11 @@ describe('functions', () => {
   it('lets exactly the routes that presign downloads read reports', () => {
     for (const [route, { functionId }] of wiring) {
       const reads = actionsOf(functionId).includes('s3:GetObject');
-      expect(reads, route.operationId).toBe(route.reportsBucket === 'presign');
+      expect(reads, route.name).toBe(route.reportsBucket === 'presign');
     }
   });
 
-  it.each(routes.map((route) => [route.operationId, route] as const))('%s runs on arm64, node 22, 512 MB, its timeout', (_, route) => {
+  it.each(routes.map((route) => [route.name, route] as const))('%s runs on arm64, node 22, 512 MB, its timeout', (_, route) => {
     const { Properties: props } = wiring.get(route)!.func;
     expect(route.timeoutSeconds ?? 10).toBeLessThan(29); // API Gateway gives up at 29 s
     expect(props).toMatchObject({
@@ -365,7 +365,7 @@ describe('routes', () => {
     expect(sorted(actual)).toEqual(sorted(expected));
   });
 
-  it.each(routes.filter((route) => route.method === 'GET').map((route) => [route.operationId, route] as const))(
+  it.each(routes.filter((route) => route.method === 'GET').map((route) => [route.name, route] as const))(
     '%s answers HEAD on each of its paths with its GET function',
     (_, route) => {
       const { apiRoutes } = wiring.get(route)!;
@@ -403,7 +403,7 @@ describe('routes', () => {
     expect(permissions.map((p) => p.Properties.Principal)).toEqual(['apigateway.amazonaws.com']);
   });
 
-  it.each(routes.map((route) => [route.operationId, route] as const))('%s demands the scope of its access level', (_, route) => {
+  it.each(routes.map((route) => [route.name, route] as const))('%s demands the scope of its access level', (_, route) => {
     const [jwtAuthorizerId] = authorizerOf(template, 'JWT');
     const [scimAuthorizerId] = authorizerOf(template, 'REQUEST');
     const scope = requiredScope(route.access);
@@ -443,7 +443,7 @@ describe('IAM', () => {
     expect(TABLE_ACTIONS.public).toEqual([]);
   });
 
-  it.each(routes.map((route) => [route.operationId, route] as const))('%s holds exactly the actions of its access level', (_, route) => {
+  it.each(routes.map((route) => [route.name, route] as const))('%s holds exactly the actions of its access level', (_, route) => {
     const { policyStatements } = wiring.get(route)!;
     const actions = policyStatements.flatMap((statement) => asList<string>(statement.Action));
     const bucketActions = route.reportsBucket === 'presign' ? ['s3:GetObject'] : [];
@@ -455,7 +455,7 @@ describe('IAM', () => {
 
   it('gives SCIM discovery no table access, SCIM lists reads and their page memo, SCIM changes writes', () => {
     const scim = routes.filter((route) => route.access === 'scim');
-    expect(scim.filter((route) => tableActionsFor(route).length === 0).map((route) => route.operationId)).toEqual([
+    expect(scim.filter((route) => tableActionsFor(route).length === 0).map((route) => route.name)).toEqual([
       'scimServiceProviderConfig',
       'scimResourceTypes',
       'scimResourceType',
@@ -463,7 +463,7 @@ describe('IAM', () => {
       'scimSchema',
     ]);
     for (const route of scim.filter((route) => route.method === 'GET' && tableActionsFor(route).length > 0)) {
-      expect(sorted(tableActionsFor(route)), route.operationId).toEqual(sorted([...TABLE_ACTIONS.read, 'dynamodb:PutItem']));
+      expect(sorted(tableActionsFor(route)), route.name).toEqual(sorted([...TABLE_ACTIONS.read, 'dynamodb:PutItem']));
     }
   });
 
@@ -478,7 +478,7 @@ describe('IAM', () => {
     expect(statements[0].Condition).toEqual({ 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [`${SCIM_TOKEN_KEY_PREFIX}*`] } });
   });
 
-  it.each(routes.filter((route) => tableActionsFor(route).length > 0).map((route) => [route.operationId, route] as const))(
+  it.each(routes.filter((route) => tableActionsFor(route).length > 0).map((route) => [route.name, route] as const))(
     '%s may touch only the table and its indexes (and report objects, to presign them)',
     (_, route) => {
       const [tableId] = onlyResource(template, 'AWS::DynamoDB::Table');

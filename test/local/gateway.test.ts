@@ -10,13 +10,12 @@ import { routes as routeTable, servedPaths, type Route } from '../../lib/routes'
 const WRITE_TOKEN = 'write-token-for-tests';
 const READ_TOKEN = 'read-token-for-tests';
 
-const fixtureRoute = (method: Route['method'], path: string, handler: string, access: Route['access']): Route => ({
-  operationId: handler,
+const fixtureRoute = (method: Route['method'], path: string, name: string, access: Route['access']): Route => ({
+  name,
   method,
   path,
-  handler,
   access,
-  summary: handler,
+  summary: name,
   tag: 'Service',
 });
 
@@ -46,15 +45,15 @@ const recordingHandler =
   (route: Route): LambdaHandler =>
   async (event) => {
     events.push(event);
-    handlerNames.push(route.handler);
+    handlerNames.push(route.name);
     return {
       statusCode: 200,
-      headers: { 'content-type': 'application/json', 'X-Handler': route.handler },
-      body: JSON.stringify({ handler: route.handler }),
+      headers: { 'content-type': 'application/json', 'X-Handler': route.name },
+      body: JSON.stringify({ handler: route.name }),
     };
   };
 
-const loadHandler = async (route: Route) => specialHandlers[route.handler] ?? recordingHandler(route);
+const loadHandler = async (route: Route) => specialHandlers[route.name] ?? recordingHandler(route);
 
 interface RawResponse {
   status: number;
@@ -452,7 +451,7 @@ describe('local gateway with the real route table', () => {
     const gateway = await startGateway({
       tokens: { write: WRITE_TOKEN },
       loadHandler: async (route) => async () => {
-        called.push(route.handler);
+        called.push(route.name);
         return { statusCode: 204, headers: {} };
       },
     });
@@ -463,7 +462,7 @@ describe('local gateway with the real route table', () => {
           const concrete = path.replace(/\{\w+\}/g, 'id1');
           const response = await send(gateway.url, { method: route.method, path: concrete, headers: bearer(WRITE_TOKEN) });
           expect(response.status, `${route.method} ${concrete}`).toBe(204);
-          expect(called, `${route.method} ${concrete}`).toEqual([route.handler]);
+          expect(called, `${route.method} ${concrete}`).toEqual([route.name]);
         }
       }
     } finally {
@@ -480,7 +479,7 @@ describe('local gateway authorization over the real route table', () => {
     gateway = await startGateway({
       tokens: { write: WRITE_TOKEN, read: READ_TOKEN },
       loadHandler: async (route) => async (event) => {
-        called.push(route.handler);
+        called.push(route.name);
         seen.push(event as never);
         return { statusCode: 204, headers: {} };
       },
@@ -524,7 +523,7 @@ describe('local gateway authorization over the real route table', () => {
         // As on AWS: the authorizer lets the request through with no token id, and the route answers its SCIM 401.
         expect(seen.at(-1)?.requestContext?.authorizer).toEqual({ lambda: { tokenId: '' } });
       }
-      expect(called).toEqual([route.handler, route.handler, route.handler, route.handler]);
+      expect(called).toEqual([route.name, route.name, route.name, route.name]);
     },
   );
 
@@ -537,12 +536,12 @@ describe('local gateway authorization over the real route table', () => {
 
   it.each(servedRequests((route) => route.access === 'read'))('%s lets the read token through', async (_, route, path) => {
     expect((await send(gateway.url, { method: route.method, path, headers: bearer(READ_TOKEN) })).status).toBe(204);
-    expect(called).toEqual([route.handler]);
+    expect(called).toEqual([route.name]);
   });
 
   it.each(servedRequests((route) => route.access === 'public'))('%s needs no token', async (_, route, path) => {
     expect((await send(gateway.url, { method: route.method, path })).status).toBe(204);
-    expect(called).toEqual([route.handler]);
+    expect(called).toEqual([route.name]);
   });
 
   it('keeps the contract: only health, the OpenAPI document and the docs page (with its script) are public', () => {
@@ -553,9 +552,9 @@ describe('local gateway authorization over the real route table', () => {
       '/docs/redoc.standalone.js',
     ]);
     // Every route that changes data demands the write scope.
-    for (const route of routeTable) if (route.method !== 'GET') expect(route.access, route.operationId).toMatch(/^(write|scim)$/);
+    for (const route of routeTable) if (route.method !== 'GET') expect(route.access, route.name).toMatch(/^(write|scim)$/);
     // And every SCIM route is under /scim/v2, and nothing else is.
-    for (const route of routeTable) expect(route.access === 'scim', route.operationId).toBe(route.path.startsWith('/scim/v2/'));
+    for (const route of routeTable) expect(route.access === 'scim', route.name).toBe(route.path.startsWith('/scim/v2/'));
   });
 
   it('answers with no-store and nosniff itself: 401, 403, 404, 405 and 413', async () => {

@@ -15,7 +15,7 @@ import { requiredScope, servedPaths } from '../../lib/routes';
 import { PROBLEM_STATUS, type ProblemSlug } from '../../lib/problems';
 import { problemComponent, type OpenApiDocument } from '../../lib/openapi/document';
 import { generateDocument, loadRequestSpecs } from '../../lib/openapi/generate';
-import { operationDocs } from '../../lib/openapi/operations';
+import { operationDocs, type OperationDoc } from '../../lib/openapi/operations';
 import { routes } from '../../lib/routes';
 import { OpenApiChecker } from '../support/openapi-check';
 
@@ -36,15 +36,18 @@ describe('the OpenAPI document', () => {
     expect(problems).toEqual([]);
   });
 
-  it.each(routes.map((route) => [route.operationId, route] as const))('%s: path, method, id, summary, tag and scope', (_, route) => {
+  it.each(routes.map((route) => [route.name, route] as const))('%s: path, method, id, summary, tag and scope', (_, route) => {
     for (const [path, operationId] of [
-      [route.path, route.operationId],
-      ...(route.aliases ?? []).map((alias, i) => [alias, `${route.operationId}Alias${i + 1}`]),
+      [route.path, route.name],
+      ...(route.aliases ?? []).map((alias, i) => [alias, `${route.name}Alias${i + 1}`]),
     ]) {
       const operation = operationAt(path, route.method);
       expect(operation, `${route.method} ${path}`).toBeDefined();
       expect(operation!.operationId).toBe(operationId);
       expect(operation!.summary).toContain(route.summary);
+      // The contract's id, where the operation has one: first in the summary, and as x-contract-id.
+      if (route.label) expect(operation!.summary.startsWith(`${route.label}: `)).toBe(true);
+      expect(operation!['x-contract-id']).toBe(route.label);
       expect(operation!.tags).toEqual([route.tag]);
       const scope = requiredScope(route.access);
       if (route.access === 'scim') {
@@ -74,7 +77,7 @@ describe('the OpenAPI document', () => {
     );
     expect(documented.sort()).toEqual(expected.sort());
     expect(operationAt('/v2/users.json', 'GET')!.operationId).toBe('listUsersJson');
-    expect(operationAt('/departments/{department_id}/quotas.json', 'GET')!.operationId).toBe('E6Alias1Json');
+    expect(operationAt('/departments/{department_id}/quotas.json', 'GET')!.operationId).toBe('getDepartmentQuotasAlias1Json');
   });
 
   it('accepts the .json suffix in the pattern of a parameter that ends a path, and nowhere else', () => {
@@ -89,12 +92,12 @@ describe('the OpenAPI document', () => {
   it('gives every request body an example that its schema accepts', async () => {
     const specs = await loadRequestSpecs();
     for (const route of routes) {
-      const spec = specs.get(route.operationId);
+      const spec = specs.get(route.name);
       if (!spec || spec instanceof Error || !spec.body) continue;
       const media = operationAt(route.path, route.method)!.requestBody.content['application/json'];
-      expect(media.example, route.operationId).toEqual(operationDocs[route.operationId].requestExample);
+      expect(media.example, route.name).toEqual((operationDocs as Record<string, OperationDoc>)[route.name].requestExample);
       const parsed = safeParse(spec.body, media.example);
-      expect(parsed.success, `${route.operationId}: ${JSON.stringify(parsed.error?.issues)}`).toBe(true);
+      expect(parsed.success, `${route.name}: ${JSON.stringify(parsed.error?.issues)}`).toBe(true);
     }
   });
 

@@ -3,7 +3,8 @@ import * as z from 'zod/mini';
 import { describe, expect, it } from 'vitest';
 import { Problem } from '../../lib/problems';
 import { operation, type HttpEvent } from '../../lib/http/operation';
-import type { OperationId } from '../../lib/routes';
+import type { OperationName } from '../../lib/routes';
+import type { User } from '../../lib/schemas/responses';
 
 const context = { awsRequestId: 'aws-req-1', functionName: 'test', getRemainingTimeInMillis: () => 1000 } as unknown as Context;
 
@@ -24,7 +25,7 @@ function event(overrides: Partial<HttpEvent> = {}): HttpEvent {
 
 const spec = { params: z.strictObject({ thing_id: z.string() }), body: z.strictObject({ name: z.string() }) };
 /** Not a route of the table: the pipeline does not care which operation it runs. */
-const T1 = 'T1' as OperationId;
+const T1 = 'T1' as OperationName;
 
 describe('operation pipeline', () => {
   it('hands the operation validated input, the actor and the id without .json', async () => {
@@ -67,11 +68,70 @@ describe('operation pipeline', () => {
     expect(response.body).not.toMatch(/secret|Table123|lib\/x/);
   });
 
+  it("hands the domain the name the audit trail records: the contract's label where the operation has one", async () => {
+    const audited: string[] = [];
+    for (const name of ['addDepartmentUser', 'createUser'] as const) {
+      const handler = operation(name, {}, async ({ ctx }) => {
+        audited.push(ctx.operationId);
+        throw new Problem('not-found', 'nothing here');
+      });
+      expect((await handler(event(), context)).statusCode).toBe(404);
+    }
+    expect(audited).toEqual(['E2', 'createUser']);
+  });
+
   it('decodes base64 bodies and refuses non-JSON ones with 415', async () => {
     const handler = operation(T1, spec, async (input) => ({ body: input.body }));
     const encoded = await handler(event({ body: Buffer.from('{"name":"b64"}').toString('base64'), isBase64Encoded: true }), context);
     expect(JSON.parse(encoded.body!)).toEqual({ name: 'b64' });
     const wrongType = await handler(event({ headers: { 'content-type': 'text/plain' } }), context);
     expect(wrongType.statusCode).toBe(415);
+  });
+});
+
+/** A user as the service answers it. */
+const user: User = {
+  id: 'ada',
+  user_name: 'ada@example.com',
+  external_id: null,
+  email: 'ada@example.com',
+  first_name: 'Ada',
+  last_name: 'Lovelace',
+  account_role: 'member',
+  activated: true,
+  last_login: null,
+  department_id: 'eng',
+  created_at: '2026-01-01T00:00:00.000Z',
+  updated_at: '2026-01-01T00:00:00.000Z',
+};
+
+// Checked by `tsc --noEmit` (npm test runs it): each `@ts-expect-error` fails the check if its line stops being an error.
+describe('operation names and replies (types)', () => {
+  it('accepts only names of the route table, and replies its documented responses describe', () => {
+    const handlers = [
+      operation('addDepartmentUser', {}, async () => ({ body: user, headers: { etag: '"1"' } })),
+      operation('createUser', {}, async () => ({ status: 201, body: user })),
+      operation('removeDepartmentUser', {}, async () => ({ status: 204 })),
+      // @ts-expect-error a name that is not in the route table
+      operation('addDepartmentUsr', {}, async () => ({ body: user })),
+      // @ts-expect-error a field the user schema does not have
+      operation('addDepartmentUser', {}, async () => ({ body: { ...user, departmentId: 'eng' } })),
+      // @ts-expect-error a field of another operation's answer (a department, not a user)
+      operation('addDepartmentUser', {}, async () => ({ body: { id: 'eng', name: 'Engineering' } })),
+      // @ts-expect-error a status the operation does not document (createUser answers 201)
+      operation('createUser', {}, async () => ({ status: 200, body: user })),
+      // @ts-expect-error a body on a documented 204
+      operation('removeDepartmentUser', {}, async () => ({ status: 204, body: user })),
+    ];
+    expect(handlers.map((handler) => handler.spec.name)).toEqual([
+      'addDepartmentUser',
+      'createUser',
+      'removeDepartmentUser',
+      'addDepartmentUsr',
+      'addDepartmentUser',
+      'addDepartmentUser',
+      'createUser',
+      'removeDepartmentUser',
+    ]);
   });
 });

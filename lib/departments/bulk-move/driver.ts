@@ -99,7 +99,8 @@ export async function runBulkMove(move: BulkMove): Promise<string> {
     await finish(op);
   } catch (error) {
     await log('error', 'bulk move committed but not fully applied; the healer completes it', { op, error });
-    throw new Problem('unavailable', 'The change is accepted and is being completed; read the users again in a minute.');
+    const accepted = new Problem('unavailable', 'The change is accepted and is being completed; read the users again in a minute.');
+    throw Object.assign(accepted, { cause: error }); // for the 503's log line
   }
   return at;
 }

@@ -13,18 +13,18 @@ export class StaleReadError extends Error {
   }
 }
 
-/** Other transactions kept winning over the same items, retries included. */
+/** Other transactions kept winning over the same items, retries included. `cause`: the last cancellation, for the log. */
 export class ContentionError extends Error {
-  constructor(detail: string) {
-    super(detail);
+  constructor(detail: string, options?: { cause?: unknown }) {
+    super(detail, options);
     this.name = 'ContentionError';
   }
 }
 
-/** The database kept throttling or deferring the work, retries included. */
+/** The database kept throttling or deferring the work, retries included. `cause`: the last refusal, for the log. */
 export class DatabaseBusyError extends Error {
-  constructor(detail: string) {
-    super(detail);
+  constructor(detail: string, options?: { cause?: unknown }) {
+    super(detail, options);
     this.name = 'DatabaseBusyError';
   }
 }

@@ -122,8 +122,8 @@ export async function transactWrite(writes: Write[]): Promise<void> {
       if (!retryable) throw error;
       if (attempt + 1 >= MAX_ATTEMPTS) {
         if (codes.includes('TransactionConflict'))
-          throw new ContentionError('Other changes to the same resources are in progress; retry the request.');
-        throw new DatabaseBusyError('The database is throttling requests; retry the request shortly.');
+          throw new ContentionError('Other changes to the same resources are in progress; retry the request.', { cause: error });
+        throw new DatabaseBusyError('The database is throttling requests; retry the request shortly.', { cause: error });
       }
       await sleep(backoffDelay(attempt));
     }

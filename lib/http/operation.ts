@@ -7,10 +7,10 @@ import middy from '@middy/core';
 import type { Context } from 'aws-lambda';
 import type { $ZodType } from 'zod/v4/core';
 import type { ChangeContext } from '../audit/context';
-import { log, useLambdaContext } from '../log';
+import { useLambdaContext } from '../log';
 import { auditedOperation, type OperationName } from '../routes';
 import { idempotency } from './idempotency';
-import { errorToProblem } from './problem';
+import { errorToProblem, logServerError } from './problem';
 import { definedValues, lowerCaseHeaders, parseJsonBody, validate } from './parse';
 import { answerFor, jsonResponse, methodOf, type HttpEvent, type HttpResponse, type OnlyDocumentedFields, type ReplyOf } from './response';
 
@@ -97,13 +97,13 @@ function headWithoutBody(): middy.MiddlewareObj<HttpEvent, HttpResponse, Error, 
   return { after: strip, onError: strip };
 }
 
-/** Turns any error into problem+json; unexpected ones are logged with the request id. */
+/** Turns any error into problem+json; a 5xx is logged with what it stands for and the request id. */
 function problemDetails(): middy.MiddlewareObj<HttpEvent, HttpResponse, Error, Context> {
   return {
     onError: async (request) => {
       const requestId = request.event?.requestContext?.requestId ?? request.context?.awsRequestId ?? 'unknown';
       const response = errorToProblem(request.error, requestId);
-      if (response.statusCode >= 500) await log('error', 'Unhandled error', { requestId, error: request.error as Error });
+      await logServerError(response.statusCode, request.error, requestId);
       request.response = response;
     },
   };

@@ -1,13 +1,13 @@
 import { ContentionError, DatabaseBusyError } from '../db/errors';
+import { log } from '../log';
 import { PROBLEM_STATUS, PROBLEM_TITLE, Problem, type ProblemSlug } from '../problems';
 import { SECURITY_HEADERS, type HttpResponse } from './response';
 
 /**
  * The one place where errors become RFC 9457 problem+json. Problems keep
  * their slug and extra members; the database's lasting contention and
- * throttling become 409 and 503; anything else is an `internal` problem
- * whose body says nothing about the cause (the caller logs it with the
- * request id).
+ * throttling become 409 and 503; anything else is an `internal` problem.
+ * A 5xx body says nothing about its cause; logServerError() logs it.
  */
 export function problemResponse(slug: ProblemSlug, detail: string, extra: Record<string, unknown> = {}): HttpResponse {
   const status = PROBLEM_STATUS[slug];
@@ -80,4 +80,51 @@ export function classifyError(error: unknown, requestId: string): Problem {
 export function errorToProblem(error: unknown, requestId: string): HttpResponse {
   const problem = classifyError(error, requestId);
   return problemResponse(problem.slug, problem.message, problem.extra);
+}
+
+/** What an error was, for a log line (never a body): name, message, code, status, cancellation reasons, and its causes alike. */
+export function describeError(error: unknown, depth = 0): unknown {
+  if (error === null || typeof error !== 'object') return error;
+  const { name, message, code, $fault, $metadata, CancellationReasons, cause } = error as {
+    name?: unknown;
+    message?: unknown;
+    code?: unknown;
+    $fault?: unknown;
+    $metadata?: { httpStatusCode?: unknown; attempts?: unknown };
+    CancellationReasons?: Array<{ Code?: string; Message?: string }>;
+    cause?: unknown;
+  };
+  if (name === undefined && message === undefined) return error; // a plain object, e.g. middy's `{ package: '@middy/core' }`
+  return {
+    name,
+    message,
+    ...(code !== undefined ? { code } : {}),
+    ...($fault !== undefined ? { fault: $fault } : {}),
+    ...($metadata?.httpStatusCode !== undefined ? { http_status: $metadata.httpStatusCode } : {}),
+    ...($metadata?.attempts !== undefined ? { attempts: $metadata.attempts } : {}),
+    // Codes and messages only: a reason's `Item` is stored data.
+    ...(CancellationReasons
+      ? { cancellation_reasons: CancellationReasons.map((r) => (r.Message ? `${r.Code}: ${r.Message}` : r.Code)) }
+      : {}),
+    ...(cause !== undefined && depth < 5 ? { cause: describeError(cause, depth + 1) } : {}),
+  };
+}
+
+/** middy's own timeout: the invocation ran out of its function's time, no dependency failed. */
+const isFunctionTimeout = (error: unknown) =>
+  (error as { name?: unknown })?.name === 'TimeoutError' && (error as { cause?: { package?: unknown } }).cause?.package === '@middy/core';
+
+/**
+ * Logs what a 5xx answer stands for, with the request id. Both answer
+ * formats (problem+json, SCIM) call it with the status they answered.
+ */
+export async function logServerError(status: number, error: unknown, requestId: string): Promise<void> {
+  if (status < 500) return;
+  const message =
+    status !== PROBLEM_STATUS.unavailable
+      ? 'Unhandled error'
+      : isFunctionTimeout(error)
+        ? 'Answered 503: the function ran out of time'
+        : 'Answered 503: a dependency stayed busy or failing';
+  await log('error', message, { requestId, status, reason: describeError(error), error: error as Error });
 }

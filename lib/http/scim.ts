@@ -9,10 +9,11 @@
 import middy from '@middy/core';
 import type { Context } from 'aws-lambda';
 import type { ChangeContext } from '../audit/context';
-import { log, useLambdaContext } from '../log';
+import { useLambdaContext } from '../log';
 import { SCIM_BASE_PATH, type OperationName } from '../routes';
 import { definedValues, lowerCaseHeaders, parseJsonBody } from './parse';
 import { SECURITY_HEADERS, type HttpEvent, type HttpResponse } from './response';
+import { logServerError } from './problem';
 import { errorToScim } from './scim-errors';
 import { missingScimToken, SCIM_CONTENT_TYPE, scimTokenIdOf } from './scim-wire';
 
@@ -58,7 +59,7 @@ export function scimOperation(name: OperationName, run: (input: ScimInput) => Pr
       onError: async (request) => {
         const requestId = request.event?.requestContext?.requestId ?? request.context?.awsRequestId ?? 'unknown';
         const response = errorToScim(request.error, requestId);
-        if (response.statusCode >= 500) await log('error', 'Unhandled error', { requestId, error: request.error as Error });
+        await logServerError(response.statusCode, request.error, requestId);
         request.response = response;
       },
     })

@@ -36,7 +36,8 @@
  *
  * Healing (heal.ts). A driver that dies (timeout, crash) leaves its header,
  * which is listed by `lease_until`: the start plus BULK_LEASE_MS, far beyond
- * the 10 s a route function may run. The maintenance function finishes every
+ * the 28 s the E3 and E5 functions may run (lib/routes.ts): the healer
+ * leaves a running driver alone. The maintenance function finishes every
  * header whose lease has passed: `preparing`/`aborting` are rolled back,
  * `applying` is rolled forward from the parts that remain. Every step is
  * conditional on the state it expects (part present, user held by this move,
@@ -98,7 +99,8 @@ export async function runBulkMove(move: BulkMove): Promise<string> {
     await finish(op);
   } catch (error) {
     await log('error', 'bulk move committed but not fully applied; the healer completes it', { op, error });
-    throw new Problem('unavailable', 'The change is accepted and is being completed; read the users again in a minute.');
+    const accepted = new Problem('unavailable', 'The change is accepted and is being completed; read the users again in a minute.');
+    throw Object.assign(accepted, { cause: error }); // for the 503's log line
   }
   return at;
 }

@@ -42,6 +42,7 @@ import { build, type Metafile } from 'esbuild';
 import { functionBundling } from '../infra/bundling';
 import { backgroundFunctions } from '../lib/background';
 import { FALLBACK_FUNCTION, routes } from '../lib/routes';
+import { routeNamed } from './support/lambda';
 import { median, progress, ratio, round, runNode } from './support/util';
 
 export interface ClientSet {
@@ -67,9 +68,6 @@ export interface ColdStartResult {
   import_cpu_ms: number;
   baseline_import_cpu_ms: number;
   import_cpu_ratio: number;
-  /** Every run's wall time of the import, the function's and its floor's (alternating), to see the spread. */
-  import_ms_runs: number[];
-  baseline_import_ms_runs: number[];
   runs: number;
   /** Where the function comes from: `route`, `background`, or `module` (a functions/ module in neither table). */
   kind: 'route' | 'background' | 'module';
@@ -92,6 +90,8 @@ export const COLD_START_GOALS = { bytes: 1.3, import: 1.25, noClientBytes: 4096 
 
 interface FunctionEntry {
   name: string;
+  /** Whether `--functions=<name>` selects it. */
+  named: (name: string) => boolean;
   handler: string;
   kind: 'route' | 'background' | 'module';
   /** The clients its table entry says it uses; undefined for a module in neither table. */
@@ -108,6 +108,7 @@ const exportsHandler = (source: string) =>
 export function stackFunctions(projectRoot: string): FunctionEntry[] {
   const entries: FunctionEntry[] = routes.map((route) => ({
     name: route.operationId,
+    named: (name) => routeNamed(route, name) || name === route.handler,
     handler: route.handler,
     kind: 'route',
     declared: { ...NO_CLIENT, dynamodb: route.access !== 'public', presign: route.reportsBucket === 'presign' },
@@ -115,6 +116,7 @@ export function stackFunctions(projectRoot: string): FunctionEntry[] {
   // The `$default` route's function: no client, so its floor is the empty handler.
   entries.push({
     name: FALLBACK_FUNCTION.name,
+    named: (name) => name === FALLBACK_FUNCTION.name || name === FALLBACK_FUNCTION.handler,
     handler: FALLBACK_FUNCTION.handler,
     kind: 'route',
     declared: NO_CLIENT,
@@ -122,6 +124,7 @@ export function stackFunctions(projectRoot: string): FunctionEntry[] {
   for (const fn of backgroundFunctions) {
     entries.push({
       name: fn.name,
+      named: (name) => name === fn.name || name === fn.handler,
       handler: fn.handler,
       kind: 'background',
       declared: { ...NO_CLIENT, dynamodb: true, upload: fn.reportsBucket === 'write', ses: fn.sendsEmail === true },
@@ -132,7 +135,7 @@ export function stackFunctions(projectRoot: string): FunctionEntry[] {
   for (const file of readdirSync(dir).sort()) {
     const handler = file.replace(/\.ts$/, '');
     if (!file.endsWith('.ts') || known.has(handler) || !exportsHandler(readFileSync(join(dir, file), 'utf8'))) continue;
-    entries.push({ name: handler, handler, kind: 'module' });
+    entries.push({ name: handler, named: (name) => name === handler, handler, kind: 'module' });
   }
   return entries;
 }
@@ -339,94 +342,111 @@ async function importOnce(file: string): Promise<ImportTime> {
   return { ms, cpu };
 }
 
+/** A function's bundle next to its floor's, and the bytes goal. */
+export interface BundledFunction {
+  fn: FunctionEntry;
+  file: string;
+  bytes: number;
+  map_bytes: number;
+  baseline: string;
+  baseline_file: string;
+  baseline_bytes: number;
+  bytes_goal: string;
+  bytes_limit: number;
+  clients_note?: string;
+  over_floor_kb: Array<{ package: string; kb: number }>;
+  no_client: boolean;
+}
+
+/**
+ * Bundles every function of the stack (or those named in `only`) and their floors into `outDir`, in two esbuild
+ * calls, and answers each function's bytes against its floor's.
+ */
+export async function bundleStack(projectRoot: string, outDir: string, only?: string[]): Promise<BundledFunction[]> {
+  const functions = stackFunctions(projectRoot).filter((fn) => !only || only.some((name) => fn.named(name)));
+  if (functions.length === 0) throw new Error(`no function is named ${only?.join(', ')}`);
+  const bundles = await bundleAll(
+    projectRoot,
+    join(outDir, 'out'),
+    Object.fromEntries(functions.map((fn) => [fn.handler, join(projectRoot, 'functions', `${fn.handler}.ts`)])),
+  );
+  // Each function's floor: the clients its table declares that its bundle holds.
+  const floors = new Map(functions.map((fn) => [fn.handler, floorClients(fn.declared, bundledClients(bundles.get(fn.handler)!.packages))]));
+  const baselines = new Map<string, ClientSet>();
+  for (const { clients } of floors.values()) baselines.set(baselineName(clients), clients);
+  const baselineDir = join(outDir, 'baselines');
+  mkdirSync(baselineDir, { recursive: true });
+  const entries: Record<string, string> = {};
+  for (const [name, clients] of baselines) {
+    const file = join(baselineDir, `${name}.mjs`);
+    writeFileSync(file, baselineSource(clients));
+    entries[`baseline-${name}`] = file;
+  }
+  for (const [name, bundle] of await bundleAll(projectRoot, join(outDir, 'out'), entries)) bundles.set(name, bundle);
+  return functions.map((fn) => {
+    const own = bundles.get(fn.handler)!;
+    const { clients, note } = floors.get(fn.handler)!;
+    const baseline = baselineName(clients);
+    const floor = bundles.get(`baseline-${baseline}`)!;
+    const noClient = !hasAnyClient(clients);
+    return {
+      fn,
+      file: own.file,
+      bytes: own.bytes,
+      map_bytes: own.mapBytes,
+      baseline,
+      baseline_file: floor.file,
+      baseline_bytes: floor.bytes,
+      bytes_goal: noClient ? `floor+${COLD_START_GOALS.noClientBytes / 1024}KB` : `${COLD_START_GOALS.bytes}×`,
+      bytes_limit: noClient ? floor.bytes + COLD_START_GOALS.noClientBytes : Math.floor(floor.bytes * COLD_START_GOALS.bytes),
+      ...(note ? { clients_note: note } : {}),
+      over_floor_kb: overFloor(own.packages, floor.packages),
+      no_client: noClient,
+    };
+  });
+}
+
 export async function measureColdStart(projectRoot: string, options: { runs: number; only?: string[] }): Promise<ColdStartResult[]> {
-  const functions = stackFunctions(projectRoot).filter((fn) => !options.only || options.only.includes(fn.name));
-  if (functions.length === 0) throw new Error(`no function is named ${options.only?.join(', ')}`);
   const work = mkdtempSync(join(tmpdir(), 'dept-admin-bench-bundles-'));
   try {
-    progress(`cold start: bundling ${functions.length} functions with the stack's esbuild options`);
-    const bundles = await bundleAll(
-      projectRoot,
-      join(work, 'out'),
-      Object.fromEntries(functions.map((fn) => [fn.handler, join(projectRoot, 'functions', `${fn.handler}.ts`)])),
-    );
-    // Each function's floor: the clients its table declares that its bundle holds.
-    const floors = new Map(
-      functions.map((fn) => [fn.handler, floorClients(fn.declared, bundledClients(bundles.get(fn.handler)!.packages))]),
-    );
-    const baselines = new Map<string, ClientSet>();
-    for (const { clients } of floors.values()) baselines.set(baselineName(clients), clients);
-    const baselineDir = join(work, 'baselines');
-    mkdirSync(baselineDir);
-    const entries: Record<string, string> = {};
-    for (const [name, clients] of baselines) {
-      const file = join(baselineDir, `${name}.mjs`);
-      writeFileSync(file, baselineSource(clients));
-      entries[`baseline-${name}`] = file;
-    }
-    progress(`cold start: bundling their ${baselines.size} floors (${[...baselines.keys()].join(', ')})`);
-    for (const [name, bundle] of await bundleAll(projectRoot, join(work, 'out'), entries)) bundles.set(name, bundle);
-    const floorOf = (fn: FunctionEntry) => `baseline-${baselineName(floors.get(fn.handler)!.clients)}`;
-
+    progress("cold start: bundling every function and its floor with the stack's esbuild options");
+    const bundled = await bundleStack(projectRoot, work, options.only);
     // Warm the file cache and the node binary once, uncounted.
-    await importOnce(bundles.get(functions[0].handler)!.file);
-    const samples = new Map<string, { fn: ImportTime[]; base: ImportTime[] }>(functions.map((fn) => [fn.handler, { fn: [], base: [] }]));
+    await importOnce(bundled[0].file);
+    const samples = bundled.map(() => ({ fn: [] as ImportTime[], base: [] as ImportTime[] }));
     for (let run = 0; run < options.runs; run++) {
-      progress(
-        `cold start: import run ${run + 1}/${options.runs} over ${functions.length} functions and their floors (Node ${process.versions.node})`,
-      );
-      for (const fn of functions) {
-        const own = bundles.get(fn.handler)!.file;
-        const floor = bundles.get(floorOf(fn))!.file;
-        const sample = samples.get(fn.handler)!;
+      progress(`cold start: import run ${run + 1}/${options.runs} over ${bundled.length} functions and their floors`);
+      for (const [i, b] of bundled.entries()) {
         // Alternate which goes first, so neither always runs right after the other's page-cache work.
-        if ((run + functions.indexOf(fn)) % 2 === 0) {
-          sample.fn.push(await importOnce(own));
-          sample.base.push(await importOnce(floor));
+        if ((run + i) % 2 === 0) {
+          samples[i].fn.push(await importOnce(b.file));
+          samples[i].base.push(await importOnce(b.baseline_file));
         } else {
-          sample.base.push(await importOnce(floor));
-          sample.fn.push(await importOnce(own));
+          samples[i].base.push(await importOnce(b.baseline_file));
+          samples[i].fn.push(await importOnce(b.file));
         }
       }
     }
-
-    return functions.map((fn) => {
-      const own = bundles.get(fn.handler)!;
-      const { clients, note } = floors.get(fn.handler)!;
-      const baseline = baselineName(clients);
-      const floor = bundles.get(floorOf(fn))!;
-      const sample = samples.get(fn.handler)!;
-      const importMs = median(sample.fn.map((t) => t.ms));
-      const baselineMs = median(sample.base.map((t) => t.ms));
-      const importCpu = median(sample.fn.map((t) => t.cpu));
-      const baselineCpu = median(sample.base.map((t) => t.cpu));
-      const bytesRatio = ratio(own.bytes, floor.bytes);
+    return bundled.map(({ fn, file: _file, baseline_file: _floor, no_client: _none, ...b }, i) => {
+      const importMs = median(samples[i].fn.map((t) => t.ms));
+      const baselineMs = median(samples[i].base.map((t) => t.ms));
+      const importCpu = median(samples[i].fn.map((t) => t.cpu));
+      const baselineCpu = median(samples[i].base.map((t) => t.cpu));
       const importRatio = ratio(importMs, baselineMs);
-      const noClient = !hasAnyClient(clients);
-      const bytesLimit = noClient ? floor.bytes + COLD_START_GOALS.noClientBytes : Math.floor(floor.bytes * COLD_START_GOALS.bytes);
       return {
         name: fn.name,
         handler: fn.handler,
         kind: fn.kind,
-        bytes: own.bytes,
+        ...b,
+        bytes_ratio: round(ratio(b.bytes, b.baseline_bytes), 2),
         import_ms: round(importMs, 1),
-        baseline,
-        baseline_bytes: floor.bytes,
         baseline_import_ms: round(baselineMs, 1),
-        bytes_ratio: round(bytesRatio, 2),
         import_ratio: round(importRatio, 2),
         import_cpu_ms: round(importCpu, 1),
         baseline_import_cpu_ms: round(baselineCpu, 1),
         import_cpu_ratio: round(ratio(importCpu, baselineCpu), 2),
-        import_ms_runs: sample.fn.map((t) => round(t.ms, 1)),
-        baseline_import_ms_runs: sample.base.map((t) => round(t.ms, 1)),
         runs: options.runs,
-        bytes_goal: noClient ? `floor+${COLD_START_GOALS.noClientBytes / 1024}KB` : `${COLD_START_GOALS.bytes}×`,
-        bytes_limit: bytesLimit,
-        ...(note ? { clients_note: note } : {}),
-        map_bytes: own.mapBytes,
-        over_floor_kb: overFloor(own.packages, floor.packages),
-        meets_goal: own.bytes <= bytesLimit && importRatio <= COLD_START_GOALS.import,
+        meets_goal: b.bytes <= b.bytes_limit && importRatio <= COLD_START_GOALS.import,
       };
     });
   } finally {

@@ -377,7 +377,7 @@ async function child(): Promise<void> {
       body = undefined;
     }
     await settle(`${operationId} ${paramsLabel(query)}`);
-    return { status: result.statusCode, body, rcu: capacity.rcu, counterRcu, calls: capacity.calls, commands: log, ms };
+    return { status: result.statusCode, body, rcu: capacity.rcu, counterRcu, calls: log.length, commands: log, ms };
   };
 
   const departmentParams = { department_id: data.largest.id };

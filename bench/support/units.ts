@@ -44,47 +44,13 @@ export function itemSize(item: Item | undefined): number {
     .reduce((sum, [name, v]) => sum + Buffer.byteLength(name, 'utf8') + valueSize(v), 0);
 }
 
-export interface Cost {
-  rcu: number;
-  wcu: number;
-}
-
-export const NOTHING: Cost = { rcu: 0, wcu: 0 };
-
-export function sum(...costs: Cost[]): Cost {
-  return costs.reduce((a, b) => ({ rcu: a.rcu + b.rcu, wcu: a.wcu + b.wcu }), NOTHING);
-}
-
 export const readUnits = (bytes: number) => Math.max(1, Math.ceil(bytes / 4096));
 export const writeUnits = (bytes: number) => Math.max(1, Math.ceil(bytes / 1024));
 
-/** GetItem (or one item of a BatchGetItem / TransactGetItems read). */
-export const get = (item: Item | number | undefined, consistent = true): Cost => ({
-  rcu: readUnits(typeof item === 'number' ? item : itemSize(item)) * (consistent ? 1 : 0.5),
-  wcu: 0,
-});
-
 /** One Query request that read these items (an index Query is always eventually consistent). */
-export const query = (items: Array<Item | number>, consistent: boolean): Cost => ({
+export const query = (items: Array<Item | number>, consistent: boolean) => ({
   rcu:
     readUnits(items.reduce<number>((total, item) => total + (typeof item === 'number' ? item : itemSize(item)), 0)) *
     (consistent ? 1 : 0.5),
   wcu: 0,
 });
-
-/**
- * What happens to one index entry of an item: `put` (new entry, or projected
- * attributes changed), `key` (index key changed: delete + put), `delete`.
- */
-export type IndexChange = 'put' | 'key' | 'delete';
-
-/** One item written (Put/Update/Delete/ConditionCheck), standalone or inside a transaction. */
-export function write(item: Item | number, options: { transaction: boolean; indexes?: IndexChange[] }): Cost {
-  const units = writeUnits(typeof item === 'number' ? item : itemSize(item));
-  const base = units * (options.transaction ? 2 : 1);
-  const index = (options.indexes ?? []).reduce((total, change) => total + units * (change === 'key' ? 2 : 1), 0);
-  return { rcu: 0, wcu: base + index };
-}
-
-/** Shorthand for transactional writes. */
-export const tx = (item: Item | number, ...indexes: IndexChange[]) => write(item, { transaction: true, indexes });

@@ -35,7 +35,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DeleteTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { BatchGetCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { createTable } from '../infra/local/services';
 import type { Doc } from './support/dataset';
 import { itemSize, query as queryUnits } from './support/units';
@@ -83,7 +83,6 @@ export interface ListScaleRow {
   /** Median wall time of the runs. */
   ms: number | null;
   /** Wall time of each run. */
-  ms_runs: number[];
   runs: number;
   /** The cost of reading its own page (for an offset: and the items it skips) plus the counters it read. */
   min_rcu: number | null;
@@ -99,6 +98,8 @@ export interface ListScaleRow {
   rcu_ratio: number | null;
   /** listDepartmentUsers: the department listed (the largest) and its members. */
   department?: { id: string; users: number };
+  /** A name prefix over departments or groups: the items it matches (the minimum allows reading them all). */
+  prefix_matches?: number;
   /** The cursor row: pages walked to reach the page measured, and what the walk cost in all. */
   walk?: { pages: number; rcu: number; ms: number };
   meets_goal: boolean;
@@ -111,6 +112,12 @@ export interface ListScaleRow {
 interface ParameterSet {
   label: string;
   query: Record<string, string>;
+  /**
+   * A name prefix over departments or groups: the contract lets `total` and the order by `user_count` cost what the
+   * prefix matches (never what the organization holds beyond it), so the row's minimum is the larger of its page and
+   * one read of every item the prefix matches.
+   */
+  prefixOver?: 'departments' | 'groups';
   /** Follow next_cursor this many times from the first page, then measure. */
   cursorDepth?: number;
 }
@@ -140,18 +147,49 @@ const USER_LISTS = ['E1', 'listUsers', 'listDepartmentUsers'] as const;
  * groups after twenty functions): measured here so that the README shows
  * what that costs (lib/lists/named.ts says why).
  */
+const PREFIX = 'eng';
+const byPrefix = (prefixOver: 'departments' | 'groups', sort?: string): ParameterSet => ({
+  label: `${sort ? `sort=${sort}&` : ''}query=name:${PREFIX}`,
+  query: { ...(sort ? { sort } : {}), query: `name:${PREFIX}` },
+  prefixOver,
+});
 export const NAMED_REQUESTS: Array<{ operation: string; set: ParameterSet }> = [
-  { operation: 'listDepartments', set: { label: 'query=name:eng', query: { query: 'name:eng' } } },
+  { operation: 'listDepartments', set: byPrefix('departments') },
   { operation: 'listDepartments', set: { label: 'sort=user_count:desc', query: { sort: 'user_count:desc' } } },
-  {
-    operation: 'listDepartments',
-    set: { label: 'sort=user_count:desc&query=name:eng', query: { sort: 'user_count:desc', query: 'name:eng' } },
-  },
-  { operation: 'G2', set: { label: 'query=name:eng', query: { query: 'name:eng' } } },
+  { operation: 'listDepartments', set: byPrefix('departments', 'user_count:desc') },
+  { operation: 'G2', set: byPrefix('groups') },
   { operation: 'G2', set: { label: 'sort=user_count', query: { sort: 'user_count' } } },
   { operation: 'G2', set: { label: 'sort=user_count:desc', query: { sort: 'user_count:desc' } } },
-  { operation: 'G2', set: { label: 'sort=user_count:desc&query=name:eng', query: { sort: 'user_count:desc', query: 'name:eng' } } },
+  { operation: 'G2', set: byPrefix('groups', 'user_count:desc') },
 ];
+
+/** One eventually consistent Query of every department or group whose name starts with `prefix` (read unmetered). */
+async function prefixCost(client: Doc, table: string, over: 'departments' | 'groups', prefix: string) {
+  const [{ INDEXES }, { foldCase }, { groupList }, { departmentList }] = await Promise.all([
+    import('../lib/db/table'),
+    import('../lib/text'),
+    import('../lib/store/groups'),
+    import('../lib/store/departments'),
+  ]);
+  const partition = over === 'groups' ? groupList.byName().partition : departmentList.byName().partition;
+  const sizes: number[] = [];
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const page = await client.send(
+      new QueryCommand({
+        TableName: table,
+        IndexName: INDEXES.byName.name,
+        KeyConditionExpression: '#pk = :pk AND begins_with(#sk, :prefix)',
+        ExpressionAttributeNames: { '#pk': INDEXES.byName.partitionKey, '#sk': INDEXES.byName.sortKey },
+        ExpressionAttributeValues: { ':pk': partition, ':prefix': foldCase(prefix) },
+        ExclusiveStartKey: startKey,
+      }),
+    );
+    sizes.push(...(page.Items ?? []).map((item) => itemSize(item)));
+    startKey = page.LastEvaluatedKey;
+  } while (startKey);
+  return { items: sizes.length, rcu: queryUnits(sizes, false).rcu };
+}
 
 // ---------------------------------------------------------------------------
 // Parent: a table and a child process per size, then the sizes paired.
@@ -411,7 +449,6 @@ async function child(): Promise<void> {
       commands: '',
       scans: 0,
       ms: null,
-      ms_runs: [],
       runs: 0,
       min_rcu: null,
       counter_rcu: null,
@@ -449,7 +486,6 @@ async function child(): Promise<void> {
     row.commands = summarize(first.commands);
     row.scans = first.commands.filter((c) => c === 'ScanCommand').length;
     row.ms = round(median(calls.map((c) => c.ms)), 1);
-    row.ms_runs = calls.map((c) => round(c.ms, 1));
     const timeout = (routeOf(operation).timeoutSeconds ?? DEPLOYED_TIMEOUT_S) * 1000;
     if (calls.some((c) => c.ms > timeout)) {
       row.note = `${row.note ? `${row.note}; ` : ''}over the deployed ${timeout / 1000} s Lambda timeout (a 503 in AWS)`;
@@ -459,7 +495,9 @@ async function child(): Promise<void> {
       // API.md lets an offset read what it skips; the minimum does not: the page and the counters, as for a cursor.
       row.counter_rcu = round(median(calls.map((c) => c.counterRcu)), 1);
       row.skipped = Math.min(Number(set.query.offset ?? 0), Number(first.body.total ?? 0));
-      row.min_rcu = round(page.rcu + row.counter_rcu, 1);
+      const matched = set.prefixOver ? await prefixCost(client, table, set.prefixOver, PREFIX) : undefined;
+      if (matched) row.prefix_matches = matched.items;
+      row.min_rcu = round(Math.max(page.rcu, matched?.rcu ?? 0) + row.counter_rcu, 1);
       row.page_items = page.items;
       row.page_bytes = page.bytes;
       if (page.approximated > 0) row.note = `${row.note ? `${row.note}; ` : ''}${page.approximated} item sizes approximated from the JSON`;
@@ -469,7 +507,7 @@ async function child(): Promise<void> {
     rows.push(row);
     progress(
       `list ${size}: [${i + 1}/${plan.length}] ${request}: ${row.status}, ${row.rcu} RCU, ${row.calls} calls, ` +
-        `${row.ms} ms (${row.runs > 1 ? `median of ${row.ms_runs.join('/')}` : '1 run'}), min ${row.min_rcu ?? '-'}`,
+        `${row.ms} ms (${row.runs > 1 ? `median of ${calls.map((c) => round(c.ms, 1)).join('/')}` : '1 run'}), min ${row.min_rcu ?? '-'}`,
     );
   }
   client.destroy();

@@ -78,7 +78,6 @@ export interface G1ScaleResult {
   rcu: number;
   calls: number;
   ms: number;
-  ms_runs: number[];
 }
 
 export const REPORT_GOALS = { ratio: 1.3, rssMb: 100 };
@@ -254,7 +253,7 @@ async function measureSize(
 
   const group = data.groups[0];
   progress(`reports: G1 at ${users} users (group ${group.id}, ${group.members.length} members), ${sizes.g1Runs} runs in a fresh process`);
-  const g1 = await runChild<{ rcu: number; calls: number; ms: number; ms_runs: number[]; scans: number }>(
+  const g1 = await runChild<{ rcu: number; calls: number; ms: number; scans: number }>(
     { ...childEnv, BENCH_G1_GROUP: group.id, BENCH_G1_RUNS: String(sizes.g1Runs) },
     'groups',
     'g1',
@@ -267,7 +266,6 @@ async function measureSize(
       rcu: g1.rcu,
       calls: g1.calls,
       ms: round(g1.ms, 1),
-      ms_runs: g1.ms_runs.map((ms) => round(ms, 1)),
     },
   };
 }

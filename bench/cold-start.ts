@@ -24,7 +24,7 @@
  * A function with no client (health, openapi, docs, docsRenderer, and any
  * like them) has a trivial handler with nothing in it as its floor; a bytes
  * ratio against ~200 bytes says nothing, so its bytes goal is the floor plus
- * 4 KB (issue 18), its import goal the same 1.25×. The fallback of the
+ * 4 KB, its import goal the same 1.25×. The fallback of the
  * `$default` route is one of them: no client, and the route keys it answers
  * from are a file beside its bundle, read on the first request, not at import.
  *
@@ -85,7 +85,7 @@ export interface ColdStartResult {
   meets_goal: boolean;
 }
 
-/** `noClientBytes`: what a function with no AWS client may add to its (empty) floor, in bytes (issue 18). */
+/** `noClientBytes`: what a function with no AWS client may add to its (empty) floor, in bytes. */
 export const COLD_START_GOALS = { bytes: 1.3, import: 1.25, noClientBytes: 4096 };
 
 interface FunctionEntry {

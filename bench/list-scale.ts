@@ -1,43 +1,18 @@
 /**
- * List scale (issue 15): do user lists and the audit list cost the same at
- * 10,000 and 100,000 users, about what their own page costs, and answer in
- * under 300 ms?
- *
- * For each size, a table of its own holds the dataset of
- * support/list-dataset.ts (N users, 90% in 1,000 skewed departments, N audit
- * entries), and a fresh process (this file, run as a child with
- * BENCH_LIST_CHILD=1) loads it and calls each request through its route's
- * handler, in process, with an API Gateway event (support/lambda.ts),
- * metering every call of the service's DynamoDB client
- * (support/capacity.ts: RCU as DynamoDB Local reports it, and the calls):
- *
- * - E1 (GET /v2/departments/users), GET /v2/users (listUsers) and the
- *   largest department's users (listDepartmentUsers), each with the
- *   parameter sets of PARAMETER_SETS (a page of 100: count's default);
- * - GET /v2/audit (listAudit), default page;
- * - GET /v2/departments (listDepartments) and GET /v2/groups (G2) sorted by
- *   `user_count`, plain and with a name prefix (NAMED_REQUESTS).
- *
- * Per request: RCU and calls (median of the runs; capacity does not vary),
- * wall time (median of `runs`; a request whose call takes over 20 s runs
- * once), the status, and `min_rcu`, the cost of reading its own page plus
- * the counters it read (see `pageCost` below and bench/README.md). The parent pairs
- * the sizes: RCU over min_rcu at the largest over the same at the smallest
- * (goal ≤ 1.2: the cost beyond the page must not grow), RCU over min_rcu
- * (goal ≤ 2), ms (goal < 300).
- *
- * A process per size: lib/config.ts reads TABLE_NAME once, and nothing a
- * handler may keep between invocations (a warm Lambda's module state)
- * crosses from one size to the other.
+ * List scale: do the user lists, the audit list and the named lists cost the same at 10,000 and 100,000 users, about
+ * what their own page costs, and answer in under 300 ms? For each size a table of its own holds the dataset of
+ * support/list-dataset.ts, and a fresh process (this file with BENCH_LIST_CHILD=1: lib/config.ts reads TABLE_NAME
+ * once, and no warm module state crosses sizes) loads it and calls each request through its route's handler,
+ * metering every call (support/capacity.ts). Per request: RCU and calls (median of the runs), wall time (median of
+ * `runs`; a call over 20 s runs once), status, and `min_rcu` (pageCost, prefixCost). The parent pairs the sizes
+ * (judge). BENCH_LIST_ONLY=<regular expression> measures only the requests it matches.
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DeleteTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { BatchGetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { createTable } from '../infra/local/services';
-import type { Doc } from './support/dataset';
+import { inTableOfItsOwn, type Doc } from './support/dataset';
 import { itemSize, query as queryUnits } from './support/units';
 import { median, progress, round, sleep, summarize } from './support/util';
 
@@ -122,7 +97,7 @@ interface ParameterSet {
   cursorDepth?: number;
 }
 
-/** The table of issue 15, for each user list (a page of 100: count's default). */
+/** The parameter sets of each user list (a page of 100: count's default). */
 export const PARAMETER_SETS: ParameterSet[] = [
   { label: 'default', query: {} },
   { label: 'query=account_role:admin', query: { query: 'account_role:admin' } },
@@ -209,38 +184,26 @@ function runChild(env: Record<string, string>): Promise<number | null> {
   });
 }
 
-async function deleteTable(env: Record<string, string>, table: string): Promise<void> {
-  const client = new DynamoDBClient({ endpoint: env.DYNAMODB_ENDPOINT, region: env.AWS_REGION });
-  try {
-    await client.send(new DeleteTableCommand({ TableName: table }));
-  } catch (error) {
-    progress(`list: could not delete table ${table}: ${String(error)}`);
-  } finally {
-    client.destroy();
-  }
-}
-
 export async function measureListScale(env: Record<string, string>, sizes: ListScaleSizes): Promise<ListScaleRow[]> {
   const rows: ListScaleRow[] = [];
   const dir = mkdtempSync(join(tmpdir(), 'bench-list-'));
   try {
     for (const users of sizes.users) {
-      const table = `${env.TABLE_NAME}-list-${users}`;
-      await createTable(env.DYNAMODB_ENDPOINT, table, env.AWS_REGION);
       const out = join(dir, `${users}.json`);
-      progress(`list: ${users} users in ${sizes.departments} departments, in table ${table} (a fresh process)`);
-      const code = await runChild({
-        ...env,
-        TABLE_NAME: table,
-        BENCH_LIST_CHILD: '1',
-        BENCH_LIST_USERS: String(users),
-        BENCH_LIST_DEPARTMENTS: String(sizes.departments),
-        BENCH_LIST_RUNS: String(sizes.runs),
-        BENCH_LIST_OUT: out,
+      await inTableOfItsOwn(env, `${env.TABLE_NAME}-list-${users}`, async (table) => {
+        progress(`list: ${users} users in ${sizes.departments} departments, in table ${table} (a fresh process)`);
+        const code = await runChild({
+          ...env,
+          TABLE_NAME: table,
+          BENCH_LIST_CHILD: '1',
+          BENCH_LIST_USERS: String(users),
+          BENCH_LIST_DEPARTMENTS: String(sizes.departments),
+          BENCH_LIST_RUNS: String(sizes.runs),
+          BENCH_LIST_OUT: out,
+        });
+        if (code !== 0) throw new Error(`list: the child for ${users} users failed (exit ${code})`);
       });
-      if (code !== 0) throw new Error(`list: the child for ${users} users failed (exit ${code})`);
       rows.push(...(JSON.parse(readFileSync(out, 'utf8')) as ListScaleRow[]));
-      await deleteTable(env, table); // DynamoDB Local holds it in memory
     }
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -368,8 +331,6 @@ async function child(): Promise<void> {
   // Calls in flight: a handler that answered while its reads go on (e.g. middy's early timeout, which does not stop
   // the work) would charge them to the next request, and slow it down.
   let inFlight = 0;
-  // BENCH_LIST_TRACE=1: every call on stderr (index, partition, limit, items read and returned, RCU), to see where a row's units go.
-  const trace = process.env.BENCH_LIST_TRACE === '1';
   db().middlewareStack.add(
     (next, context) => async (args) => {
       log.push(context.commandName ?? 'unknown');
@@ -378,7 +339,6 @@ async function child(): Promise<void> {
         const result = await next(args);
         // Lists read items from indexes only; what they read from the table itself is counters (and a department).
         if (!(args.input as { IndexName?: string }).IndexName) counterRcu += consumedUnits(result.output);
-        if (trace) progress(`  ${describeCall(context.commandName ?? 'unknown', args.input, result.output)}`);
         return result;
       } finally {
         inFlight--;
@@ -427,7 +387,6 @@ async function child(): Promise<void> {
   await call('listAudit', undefined, { count: '1', since: new Date(Date.parse(DATASET_NOW) - 86_400_000).toISOString() });
 
   const rows: ListScaleRow[] = [];
-  // BENCH_LIST_ONLY=<regular expression>: only the requests it matches (to look into a few, with BENCH_LIST_TRACE).
   const only = process.env.BENCH_LIST_ONLY ? new RegExp(process.env.BENCH_LIST_ONLY) : undefined;
   const plan: Array<{ operation: string; set: ParameterSet }> = [
     ...USER_LISTS.flatMap((operation) => PARAMETER_SETS.map((set) => ({ operation, set }))),
@@ -492,7 +451,7 @@ async function child(): Promise<void> {
     }
     if (first.status === 200 && first.body) {
       const page = await pageCost(client, table, first.body, data.keys);
-      // API.md lets an offset read what it skips; the minimum does not: the page and the counters, as for a cursor.
+      // The contract lets an offset read what it skips; the minimum does not: the page and the counters, as for a cursor.
       row.counter_rcu = round(median(calls.map((c) => c.counterRcu)), 1);
       row.skipped = Math.min(Number(set.query.offset ?? 0), Number(first.body.total ?? 0));
       const matched = set.prefixOver ? await prefixCost(client, table, set.prefixOver, PREFIX) : undefined;
@@ -517,20 +476,6 @@ async function child(): Promise<void> {
 function consumedUnits(output: unknown): number {
   const consumed = (output as { ConsumedCapacity?: { CapacityUnits?: number } | Array<{ CapacityUnits?: number }> }).ConsumedCapacity;
   return [consumed ?? []].flat().reduce((n, c) => n + (c.CapacityUnits ?? 0), 0);
-}
-
-/** One line per call for BENCH_LIST_TRACE. */
-function describeCall(command: string, input: unknown, output: unknown): string {
-  const i = input as {
-    IndexName?: string;
-    Limit?: number;
-    ExpressionAttributeValues?: Record<string, unknown>;
-    Key?: Record<string, unknown>;
-  };
-  const o = output as { Count?: number; ScannedCount?: number };
-  const units = consumedUnits(output);
-  const values = JSON.stringify(i.Key ?? i.ExpressionAttributeValues ?? {}).slice(0, 120);
-  return `${command} ${i.IndexName ?? 'table'} ${values} limit=${i.Limit ?? '-'} read=${o.ScannedCount ?? '-'} returned=${o.Count ?? '-'} rcu=${units}`;
 }
 
 type Caller = (operationId: string, params: Record<string, string> | undefined, query: Record<string, string>) => Promise<Call>;

@@ -64,6 +64,23 @@ if (positive(listRuns)) SIZES.list.runs = listRuns;
 const mark = (ok: boolean) => (ok ? 'yes' : 'NO');
 const print = (title: string, headers: string[], rows: Array<Array<string | number>>) =>
   process.stdout.write(`\n${title}\n${table(headers, rows)}\n`);
+/** Prints `rows` in the columns of `spec`: `header=field`, or `field` as its own header, comma-separated. */
+function printRows(title: string, rows: object[], spec: string) {
+  const columns = spec.split(', ').map((column) => [column.split('=')[0], column.split('=').pop()!]);
+  const cell = (value: unknown) =>
+    typeof value === 'number'
+      ? value
+      : typeof value === 'boolean'
+        ? mark(value)
+        : value === undefined || value === null
+          ? '-'
+          : String(value);
+  print(
+    title,
+    columns.map(([header]) => header),
+    rows.map((row) => columns.map(([, field]) => cell((row as Record<string, unknown>)[field]))),
+  );
+}
 
 /** Starts this script again on the Lambda runtime's Node unless it runs on it already; answers the child's exit code. */
 async function onLambdaNode(): Promise<number | undefined> {
@@ -133,40 +150,19 @@ async function main() {
     const { COLD_START_GOALS: goal, measureColdStart } = await import('./cold-start');
     const cold: ColdStartResult[] = await measureColdStart(projectRoot, { runs: SIZES.importRuns, only: coldFunctions });
     results.cold_start = cold;
-    print(
+    printRows(
       `Cold start (median of ${SIZES.importRuns} alternating fresh-process imports, function and floor; goal: bytes ≤ ${goal.bytes}× the floor's ` +
         `— no AWS client: ≤ the floor + ${goal.noClientBytes / 1024} KB — and import ≤ ${goal.import}× the floor's wall time)`,
-      [
-        'function',
-        'bytes',
-        'import ms',
-        'floor',
-        'floor bytes',
-        'floor ms',
-        'bytes ×',
-        'bytes limit',
-        'import ×',
-        'CPU ×',
-        'goal',
-        'largest additions (KB)',
-      ],
-      cold.map((c) => [
-        c.name,
-        c.bytes,
-        c.import_ms,
-        c.baseline,
-        c.baseline_bytes,
-        c.baseline_import_ms,
-        c.bytes_ratio,
-        c.bytes_limit,
-        c.import_ratio,
-        c.import_cpu_ratio,
-        mark(c.meets_goal),
-        c.over_floor_kb
+      cold.map((c) => ({
+        ...c,
+        additions: c.over_floor_kb
           .slice(0, 4)
           .map((p) => `${p.package.replace('@aws-lambda-powertools/', 'pt/')} ${p.kb}`)
           .join(', '),
-      ]),
+      })),
+      'function=name, bytes, import ms=import_ms, floor=baseline, floor bytes=baseline_bytes, floor ms=baseline_import_ms, ' +
+        'bytes ×=bytes_ratio, bytes limit=bytes_limit, import ×=import_ratio, CPU ×=import_cpu_ratio, goal=meets_goal, ' +
+        'largest additions (KB)=additions',
     );
     for (const c of cold.filter((c) => c.clients_note)) process.stdout.write(`  ${c.name}: ${c.clients_note}\n`);
   }
@@ -192,21 +188,12 @@ async function main() {
           return { ...row, min_rcu, min_wcu, meets_goal: row.scans === 0 && row.rcu <= min_rcu && row.wcu <= min_wcu };
         });
         results.capacity = capacity;
-        print(
+        printRows(
           'Capacity (RCU as DynamoDB Local reports; WCU with transactions charged by DynamoDB rules, since Local miscounts them; ' +
             'vs the minimum of docs/capacity.md; goal: at most the minimum, no scans)',
-          ['operation', 'RCU', 'min RCU', 'WCU', 'min WCU', 'index WCU', 'Local WCU', 'calls', 'goal'],
-          capacity.map((c) => [
-            c.operation,
-            c.rcu,
-            c.min_rcu,
-            c.wcu,
-            c.min_wcu,
-            c.index_wcu,
-            c.wcu_reported_by_local,
-            c.calls,
-            mark(c.meets_goal),
-          ]),
+          capacity,
+          'operation, RCU=rcu, min RCU=min_rcu, WCU=wcu, min WCU=min_wcu, index WCU=index_wcu, Local WCU=wcu_reported_by_local, ' +
+            'calls, goal=meets_goal',
         );
       }
 
@@ -216,20 +203,12 @@ async function main() {
         const pipeline = await pipelineMs();
         results.overhead = overhead;
         results.overhead_pipeline_ms = pipeline;
-        print(
+        printRows(
           `Overhead (median warm invocation vs the same raw SDK calls, ${SIZES.overheadRuns} runs each, interleaved; goal ≤ ${OVERHEAD_GOAL}×; ` +
             `operation() around a no-op takes ${pipeline} ms)`,
-          ['operation', 'handler ms', 'raw ms', '×', 'extra ms', 'handler CPU ms', 'raw CPU ms', 'goal'],
-          overhead.map((o) => [
-            o.operation,
-            o.handler_ms,
-            o.raw_ms,
-            o.ratio,
-            o.extra_ms,
-            o.handler_cpu_ms,
-            o.raw_cpu_ms,
-            mark(o.meets_goal),
-          ]),
+          overhead,
+          'operation, handler ms=handler_ms, raw ms=raw_ms, ×=ratio, extra ms=extra_ms, handler CPU ms=handler_cpu_ms, ' +
+            'raw CPU ms=raw_cpu_ms, goal=meets_goal',
         );
       }
 
@@ -237,10 +216,10 @@ async function main() {
         const { measureBulk, BULK_GOAL } = await import('./bulk');
         const bulk = await measureBulk(client, tableName, { users: SIZES.bulkUsers, runs: SIZES.bulkRuns });
         results.bulk = bulk;
-        print(
+        printRows(
           `Bulk (E3 of users in other departments vs the raw transactions, median of ${SIZES.bulkRuns}; goal ≤ ${BULK_GOAL}×)`,
-          ['users', 'handler s', 'raw s', '×', 'goal'],
-          [[bulk.users, bulk.seconds, bulk.raw_seconds, bulk.ratio, mark(bulk.meets_goal)]],
+          [bulk],
+          'users, handler s=seconds, raw s=raw_seconds, ×=ratio, goal=meets_goal',
         );
       }
 
@@ -249,42 +228,18 @@ async function main() {
         const { reports, g1 } = await measureReports(services.env, SIZES.report);
         results.reports = reports;
         results.reports_g1 = g1;
-        print(
+        printRows(
           `Reports (${SIZES.report.users.join(' and ')} users, a department and a group per 10; fresh process per run, median of ` +
             `${SIZES.report.runs.departments} / ${SIZES.report.runs.groups}; goal at ${Math.max(...SIZES.report.users)} users: ` +
             `≤ ${REPORT_GOALS.ratio}× the raw read, < ${REPORT_GOALS.rssMb} MB RSS growth)`,
-          [
-            'report',
-            'users',
-            'rows',
-            's',
-            'rows/s',
-            'raw s',
-            '×',
-            'fixed ms',
-            'fixed RT (min)',
-            '× w/o fixed',
-            'RCU',
-            'raw RCU',
-            'RSS +MB',
-            'goal',
-          ],
-          reports.map((r) => [
-            r.type,
-            r.users,
-            r.rows,
-            r.seconds,
-            r.rows_per_second,
-            r.raw_read_seconds,
-            r.ratio,
-            r.fixed_cost.ms,
-            `${r.fixed_cost.round_trips} (${r.fixed_cost.min_round_trips})`,
-            r.ratio_without_fixed_cost,
-            r.rcu,
-            r.raw_rcu,
-            r.peak_rss_growth_mb,
-            r.judged ? mark(r.meets_goal) : '-',
-          ]),
+          reports.map((r) => ({
+            ...r,
+            fixed: r.fixed_cost.ms,
+            trips: `${r.fixed_cost.round_trips} (${r.fixed_cost.min_round_trips})`,
+            goal: r.judged ? mark(r.meets_goal) : '-',
+          })),
+          'report=type, users, rows, s=seconds, rows/s=rows_per_second, raw s=raw_read_seconds, ×=ratio, fixed ms=fixed, ' +
+            'fixed RT (min)=trips, × w/o fixed=ratio_without_fixed_cost, RCU=rcu, raw RCU=raw_rcu, RSS +MB=peak_rss_growth_mb, goal',
         );
       }
 

@@ -1,5 +1,5 @@
 /**
- * Scale of cost (issue 18): how RCU and time grow from the smaller dataset to
+ * Scale of cost: how RCU and time grow from the smaller dataset to
  * the larger (10,000 to 100,000 users in the full run), next to what the data
  * model says they should. Nothing is measured here: the rows come from the
  * list section (E1 and GET /v2/users, every parameter set, a page of 100 at

@@ -16,7 +16,7 @@
  * configuration on first use).
  */
 import { randomBytes } from 'node:crypto';
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DeleteTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { BatchWriteCommand, DynamoDBDocumentClient, UpdateCommand, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { Write } from '../../lib/db/transact';
 import { NO_USAGE, addUsage, usageOf } from '../../lib/departments/quotas';
@@ -41,7 +41,7 @@ import {
 } from '../../lib/store/users';
 import { foldCase } from '../../lib/text';
 import { cellCounterName } from '../../lib/users/counters';
-import { pool, sleep } from './util';
+import { pool, progress, sleep } from './util';
 
 export type Doc = DynamoDBDocumentClient;
 
@@ -49,6 +49,21 @@ export type Doc = DynamoDBDocumentClient;
 export function rawClient(): Doc {
   const client = new DynamoDBClient({ region: process.env.AWS_REGION, endpoint: process.env.DYNAMODB_ENDPOINT });
   return DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true } });
+}
+
+/** Runs `work` on a fresh table named `table` of the local DynamoDB (`env`), deleted afterwards: Local holds it in memory. */
+export async function inTableOfItsOwn<T>(env: Record<string, string>, table: string, work: (table: string) => Promise<T>): Promise<T> {
+  const { createTable } = await import('../../infra/local/services');
+  await createTable(env.DYNAMODB_ENDPOINT, table, env.AWS_REGION);
+  const client = new DynamoDBClient({ endpoint: env.DYNAMODB_ENDPOINT, region: env.AWS_REGION });
+  try {
+    return await work(table);
+  } finally {
+    await client
+      .send(new DeleteTableCommand({ TableName: table }))
+      .catch((error: unknown) => progress(`could not delete ${table}: ${String(error)}`));
+    client.destroy();
+  }
 }
 
 /** BatchWriteItem puts, 25 a request, `concurrency` requests at a time, unprocessed items re-sent. */

@@ -101,8 +101,9 @@ export function routeEvent(operationId: string, invocation: Invocation = {}) {
   };
 }
 
-export function lambdaContext(functionName: string): Context {
-  const deadline = Date.now() + 10_000;
+/** `timeoutMs`: what the handler is told it has left (the deployed 10 s by default). */
+export function lambdaContext(functionName: string, timeoutMs = 10_000): Context {
+  const deadline = Date.now() + timeoutMs;
   const unsupported = () => {
     throw new Error('callback-style completion is not supported');
   };
@@ -133,11 +134,11 @@ export async function invoke(operationId: string, invocation: Invocation = {}): 
 }
 
 /** The handler, loaded once, bound to one invocation (the overhead loop calls it many times). */
-export async function prepared(operationId: string, invocation: Invocation): Promise<() => Promise<LambdaResult>> {
+export async function prepared(operationId: string, invocation: Invocation, timeoutMs?: number): Promise<() => Promise<LambdaResult>> {
   const handler = await loadHandler(operationId);
   const name = routeOf(operationId).handler;
   return async () => {
-    const result = await handler(routeEvent(operationId, invocation), lambdaContext(name));
+    const result = await handler(routeEvent(operationId, invocation), lambdaContext(name, timeoutMs));
     if (result.statusCode >= 400) throw new Error(`${operationId} answered ${result.statusCode}: ${(result.body ?? '').slice(0, 400)}`);
     return result;
   };

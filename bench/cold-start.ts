@@ -1,38 +1,14 @@
 /**
- * Cold start: every function bundled exactly as the CDK stack bundles it
- * (infra/bundling.ts functionBundling(): ESM, node22, minified, source map,
- * module/main fields, the createRequire banner, nothing external), next to
- * its floor: a bundle built the same way from a trivial handler that sends
- * one command through each AWS SDK client the function really uses.
+ * Cold start: every function of the stack (each route, the fallback, each background function, any other
+ * `functions/*.ts` module exporting a `handler`) bundled exactly as the stack bundles it (infra/bundling.ts
+ * functionBundling()), next to its floor: a bundle built the same way from a trivial handler that makes each AWS
+ * client the function uses and sends one command through it. Which clients: from the route and background tables
+ * (not `public`: DynamoDB; `reportsBucket` 'presign' or 'write': S3 and the presigner or lib-storage's Upload;
+ * `sendsEmail`: SES), less any its bundle does not hold; a client the bundle holds beyond them counts against the
+ * function (noted). With no client, the floor is an empty handler and the bytes goal the floor + 4 KB.
  *
- * Every function of the stack: each route of the route table, each
- * background function, and any other `functions/*.ts` module that exports a
- * `handler` (every Lambda of the stack is bundled from there: e.g. an
- * authorizer). Which clients a function uses comes from the route and
- * background tables:
- * - every route that is not `public`, and every background function, reads
- *   the table: the DynamoDB document client (lib-dynamodb over client-dynamodb);
- * - `reportsBucket: 'presign'` adds the S3 client and the presigner;
- * - `reportsBucket: 'write'` adds the S3 client and lib-storage's Upload;
- * - `sendsEmail` adds the SES client;
- * less any client its bundle does not hold (a function cannot use a client it
- * does not bundle: e.g. a route behind a token that answers from constants).
- * A client the bundle holds beyond the table's is not added to the floor: it
- * is noted, and counts against the function. A function in neither table gets
- * the clients its bundle holds.
- *
- * A function with no client (health, openapi, docs, docsRenderer, and any
- * like them) has a trivial handler with nothing in it as its floor; a bytes
- * ratio against ~200 bytes says nothing, so its bytes goal is the floor plus
- * 4 KB, its import goal the same 1.25×. The fallback of the
- * `$default` route is one of them: no client, and the route keys it answers
- * from are a file beside its bundle, read on the first request, not at import.
- *
- * Import time: a fresh `node` process imports the bundle from a directory
- * that holds nothing else (as Lambda loads it) and reports
- * `performance.now()` around the `import()`; the process start itself is
- * not counted. Function and baseline runs alternate (which one goes first
- * alternates too), so both see the same machine load.
+ * Import time: a fresh `node` process imports the bundle from a directory holding nothing else and reports
+ * `performance.now()` and CPU time around the `import()` (process start not counted); function and floor alternate.
  */
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -54,36 +30,21 @@ export interface ClientSet {
   ses: boolean;
 }
 
-export interface ColdStartResult {
+export type ColdStartResult = Omit<BundledFunction, 'fn' | 'file' | 'baseline_file' | 'no_client'> & {
   name: string;
   handler: string;
-  bytes: number;
-  import_ms: number;
-  baseline: string;
-  baseline_bytes: number;
-  baseline_import_ms: number;
+  kind: FunctionEntry['kind'];
   bytes_ratio: number;
+  /** Median wall and CPU time (user + system) of the import, and the floor's: CPU is less disturbed by other load. */
+  import_ms: number;
+  baseline_import_ms: number;
   import_ratio: number;
-  /** Median CPU time of the import (user + system), and the floor's: the same comparison, less disturbed by other load. */
   import_cpu_ms: number;
   baseline_import_cpu_ms: number;
   import_cpu_ratio: number;
   runs: number;
-  /** Where the function comes from: `route`, `background`, or `module` (a functions/ module in neither table). */
-  kind: 'route' | 'background' | 'module';
-  /** The goal on bytes: `ratio` (≤ 1.3× the floor) or `floor+4KB` (no client: the floor is an empty handler). */
-  bytes_goal: string;
-  bytes_limit: number;
-  /** A difference between the clients the tables declare and those the bundle holds. */
-  clients_note?: string;
-  map_bytes: number;
-  /**
-   * What the bundle holds beyond its floor, from esbuild's metafile: output
-   * KB per package (or service folder) more than in the floor, largest first.
-   */
-  over_floor_kb: Array<{ package: string; kb: number }>;
   meets_goal: boolean;
-}
+};
 
 /** `noClientBytes`: what a function with no AWS client may add to its (empty) floor, in bytes. */
 export const COLD_START_GOALS = { bytes: 1.3, import: 1.25, noClientBytes: 4096 };

@@ -270,8 +270,12 @@ async function main() {
     );
     if (scale.length > 0) {
       results.scale = scale;
-      const { headers, lines } = scaleTable(scale);
-      print('Scale of cost (RCU from the smaller dataset to the larger, next to the data model; "as model": within 20%)', headers, lines);
+      printRows(
+        'Scale of cost (RCU from the smaller dataset to the larger, next to the data model; "as model": within 20%)',
+        scaleTable(scale),
+        'request, users, RCU=rcu_small, RCU large=rcu_large, RCU ×=rcu_ratio, ms=ms_small, ms large=ms_large, ms ×=ms_ratio, ' +
+          'model, model ×=model_ratio, as model=as_model',
+      );
     }
   }
 

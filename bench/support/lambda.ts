@@ -60,7 +60,6 @@ export function routeEvent(operationId: string, invocation: Invocation = {}) {
   const rawPath = route.path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(invocation.params?.[name] ?? ''));
   const query = invocation.query && Object.keys(invocation.query).length > 0 ? invocation.query : undefined;
   const rawQueryString = query ? new URLSearchParams(query).toString() : '';
-  const requestId = randomUUID();
   const now = new Date();
   const headers: Record<string, string> = {
     host: 'bench.local',
@@ -84,7 +83,7 @@ export function routeEvent(operationId: string, invocation: Invocation = {}) {
       domainName: 'bench.local',
       domainPrefix: 'bench',
       http: { method: route.method, path: rawPath, protocol: 'HTTP/1.1', sourceIp: '127.0.0.1', userAgent: 'bench' },
-      requestId,
+      requestId: randomUUID(),
       routeKey: `${route.method} ${route.path}`,
       stage: '$default',
       time: now.toISOString(),
@@ -124,14 +123,7 @@ export function lambdaContext(functionName: string, timeoutMs = 10_000): Context
 }
 
 /** Invokes the route's handler; throws unless the status is 2xx/3xx. */
-export async function invoke(operationId: string, invocation: Invocation = {}): Promise<LambdaResult> {
-  const handler = await loadHandler(operationId);
-  const result = await handler(routeEvent(operationId, invocation), lambdaContext(routeOf(operationId).handler));
-  if (result.statusCode >= 400) {
-    throw new Error(`${operationId} answered ${result.statusCode}: ${(result.body ?? '').slice(0, 400)}`);
-  }
-  return result;
-}
+export const invoke = async (operationId: string, invocation: Invocation = {}) => (await prepared(operationId, invocation))();
 
 /** The handler, loaded once, bound to one invocation (the overhead loop calls it many times). */
 export async function prepared(operationId: string, invocation: Invocation, timeoutMs?: number): Promise<() => Promise<LambdaResult>> {

@@ -12,7 +12,7 @@ import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { INDEXES } from '../lib/db/table';
 import { ENTERPRISE_SCHEMA, PATCH_SCHEMA, USER_SCHEMA } from '../lib/scim/schema';
 import { departmentKey } from '../lib/store/departments';
-import { measure, meterCapacity, type Capacity } from './support/capacity';
+import { measure, meterCapacity, stopMetering, type Capacity } from './support/capacity';
 import { loadDataset, type Doc } from './support/dataset';
 import { invoke } from './support/lambda';
 import { progress } from './support/util';
@@ -222,11 +222,15 @@ export async function runCapacityScenario(client: Doc, table: string): Promise<C
 
   meterCapacity(client, table);
   const rows: CapacityRow[] = [];
-  for (const op of ops) {
-    await op.setup?.();
-    if (process.env.BENCH_DEBUG_TX) console.error(`op ${op.operation}`);
-    const { capacity } = await measure(op.run);
-    rows.push({ operation: op.operation, ...capacity });
+  try {
+    for (const op of ops) {
+      await op.setup?.();
+      if (process.env.BENCH_DEBUG_TX) console.error(`op ${op.operation}`);
+      const { capacity } = await measure(op.run);
+      rows.push({ operation: op.operation, ...capacity });
+    }
+  } finally {
+    stopMetering();
   }
   return rows;
 }

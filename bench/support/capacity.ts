@@ -114,6 +114,13 @@ export function meterCapacity(client?: Doc, table?: string): void {
   );
 }
 
+/** Takes the meter off the service's client (it reads every transaction's items around it: not for timings). */
+export function stopMetering(): void {
+  if (installed) db().middlewareStack.remove('benchCapacityMeter');
+  installed = false;
+  sizer = undefined;
+}
+
 const round1 = (n: number) => Math.round(n * 10) / 10;
 
 /** Runs `work` and answers what it consumed (calls made by anything else meanwhile count too: measure alone). */

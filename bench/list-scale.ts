@@ -44,45 +44,34 @@ export interface ListScaleRow {
   operation: string;
   params: string;
   users: number;
-  /** HTTP status of the (last) run; null when not applicable. */
+  /** Of the last run; null when not applicable (the list has no `next_cursor`). */
   status: number | null;
-  /** False when the request cannot be made on this code (no `next_cursor`). */
   applicable: boolean;
-  /** Read units as DynamoDB Local reports them, median of the runs. */
+  /** RCU as DynamoDB Local reports them, calls and wall time: medians of the runs; `commands` of one run. */
   rcu: number | null;
-  /** DynamoDB calls, median of the runs. */
   calls: number | null;
-  /** The commands of one run, e.g. `Query×3 GetItem`. */
   commands: string;
   scans: number;
-  /** Median wall time of the runs. */
   ms: number | null;
-  /** Wall time of each run. */
   runs: number;
-  /** The cost of reading its own page (for an offset: and the items it skips) plus the counters it read. */
+  /** Reading its own page (or what a name prefix matches, the larger) plus `counter_rcu`, what it read of counters. */
   min_rcu: number | null;
-  /** What the request's reads of counters (and of a department item) cost, median of the runs. */
   counter_rcu: number | null;
-  /** Items an offset skipped (read and dropped). */
+  /** Items an offset skipped; items on the page, and their bytes as stored. */
   skipped: number;
-  /** Items on the page, and their bytes as stored. */
   page_items: number | null;
   page_bytes: number | null;
   rcu_over_min: number | null;
-  /** At the larger sizes: RCU over the same request's RCU at the smallest size. */
+  /** At the larger size: RCU over min_rcu, over the same at the smaller size. */
   rcu_ratio: number | null;
-  /** listDepartmentUsers: the department listed (the largest) and its members. */
+  /** listDepartmentUsers: the department listed (the largest). */
   department?: { id: string; users: number };
-  /** A name prefix over departments or groups: the items it matches (the minimum allows reading them all). */
   prefix_matches?: number;
-  /** The cursor row: pages walked to reach the page measured, and what the walk cost in all. */
+  /** The cursor row: pages walked to reach the page measured, and what the walk cost. */
   walk?: { pages: number; rcu: number; ms: number };
   meets_goal: boolean;
   note?: string;
 }
-
-// ---------------------------------------------------------------------------
-// The requests.
 
 interface ParameterSet {
   label: string;
@@ -166,9 +155,6 @@ async function prefixCost(client: Doc, table: string, over: 'departments' | 'gro
   return { items: sizes.length, rcu: queryUnits(sizes, false).rcu };
 }
 
-// ---------------------------------------------------------------------------
-// Parent: a table and a child process per size, then the sizes paired.
-
 const projectRoot = join(import.meta.dirname, '..');
 
 function runChild(env: Record<string, string>): Promise<number | null> {
@@ -218,11 +204,8 @@ function judge(rows: ListScaleRow[], sizes: number[]): ListScaleRow[] {
   return rows.map((row) => {
     const reference = base.get(row.request);
     // Each size's cost over its own minimum, the larger over the smaller: what a larger dataset must not make dearer
-    // is what a page costs beyond its own items and counters. With equal minimums that is RCU over RCU; the minimums
-    // differ where the pages do — fewer items (a department of 500 at the small size holds fewer admins than a
-    // page), more for an offset to skip, or as many items but larger ones (a department's item holds more counters
-    // when it has more members) — and there RCU over RCU would count the page's own growth as overhead.
-    // An empty page at the small size (an offset past its end) is no measure of a page: only the other goals apply.
+    // is what a page costs beyond its own items (pages differ: a short page, larger items). An empty page at the
+    // smaller size (an offset past its end) is no measure of a page: only the other goals apply.
     const comparable = reference?.page_items !== 0 || row.page_items === 0;
     const rcuRatio =
       row.users !== smallest && row.rcu !== null && reference?.rcu && comparable
@@ -280,9 +263,6 @@ export function listScaleTable(rows: ListScaleRow[], sizes: number[]): { headers
   });
   return { headers, lines };
 }
-
-// ---------------------------------------------------------------------------
-// Child: load one size, call every request.
 
 interface Call {
   status: number;

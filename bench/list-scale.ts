@@ -17,24 +17,16 @@ import { itemSize, query as queryUnits } from './support/units';
 import { median, progress, round, sleep, summarize } from './support/util';
 
 export const LIST_GOALS = { ratio: 1.2, overMin: 2, ms: 300 } as const;
-/** A request whose call takes longer than this runs once. */
-const SLOW_CALL_MS = 20_000;
-/**
- * The time a handler is told it has left (getRemainingTimeInMillis): Lambda's
- * longest, so that a slow list runs to its end and is measured, instead of
- * middy answering 503 just before the deadline support/lambda.ts gives (10 s).
- */
-const HANDLER_DEADLINE_MS = 15 * 60_000;
-/** The deployed Lambda timeout of a route without `timeoutSeconds` (infra/bundling.ts FUNCTION_TIMEOUT). */
-const DEPLOYED_TIMEOUT_S = 10;
-/** The cursor row: how many `next_cursor`s are followed before the page measured (page 101 = items 10,000–10,099). */
+/** A call slower than SLOW_CALL_MS runs once; a handler is told it has Lambda's longest left, so that a slow list is
+ * measured rather than answered 503 (the row notes a call over the route's deployed timeout, default 10 s). */
+const [SLOW_CALL_MS, HANDLER_TIMEOUT_MS, DEPLOYED_TIMEOUT_S] = [20_000, 15 * 60_000, 10];
+/** The cursor row: `next_cursor`s followed before the page measured (page 101: the depth of offset=10000). */
 const CURSOR_DEPTH = 100;
 
 export interface ListScaleSizes {
-  /** User counts, smallest first (full run: 10,000 and 100,000). */
+  /** User counts, smallest first; timed runs per request. */
   users: number[];
   departments: number;
-  /** Timed runs per request (the first one included). */
   runs: number;
 }
 
@@ -76,11 +68,8 @@ export interface ListScaleRow {
 interface ParameterSet {
   label: string;
   query: Record<string, string>;
-  /**
-   * A name prefix over departments or groups: the contract lets `total` and the order by `user_count` cost what the
-   * prefix matches (never what the organization holds beyond it), so the row's minimum is the larger of its page and
-   * one read of every item the prefix matches.
-   */
+  /** A name prefix over departments or groups: the contract lets `total` and the order by `user_count` cost what the
+   * prefix matches, never more; the minimum is the larger of the page and one read of every match. */
   prefixOver?: 'departments' | 'groups';
   /** Follow next_cursor this many times from the first page, then measure. */
   cursorDepth?: number;
@@ -104,13 +93,7 @@ export const PARAMETER_SETS: ParameterSet[] = [
 
 const USER_LISTS = ['E1', 'listUsers', 'listDepartmentUsers'] as const;
 
-/**
- * The named lists sorted by `user_count` (a count index each), and with a
- * name prefix, whose total (and order by `user_count`) reads the prefix's
- * matches (one name in twenty: support/list-dataset.ts names departments and
- * groups after twenty functions): measured here so that the README shows
- * what that costs (lib/lists/named.ts says why).
- */
+/** The named lists by `user_count` and under a name prefix (one name in twenty: support/list-dataset.ts). */
 const PREFIX = 'eng';
 const byPrefix = (prefixOver: 'departments' | 'groups', sort?: string): ParameterSet => ({
   label: `${sort ? `sort=${sort}&` : ''}query=name:${PREFIX}`,
@@ -338,7 +321,7 @@ async function child(): Promise<void> {
     counterRcu = 0;
     const { result, capacity, ms } = await measure(async () => {
       try {
-        const deadline = Date.now() + HANDLER_DEADLINE_MS;
+        const deadline = Date.now() + HANDLER_TIMEOUT_MS;
         const context = {
           ...lambdaContext(routeOf(operationId).handler),
           getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()),
@@ -348,12 +331,13 @@ async function child(): Promise<void> {
         return { statusCode: 599, body: JSON.stringify({ thrown: String(error) }) };
       }
     });
-    let body: Record<string, unknown> | undefined;
-    try {
-      body = result.body ? (JSON.parse(result.body) as Record<string, unknown>) : undefined;
-    } catch {
-      body = undefined;
-    }
+    const body = ((): Record<string, unknown> | undefined => {
+      try {
+        return result.body ? JSON.parse(result.body) : undefined;
+      } catch {
+        return undefined;
+      }
+    })();
     await settle(`${operationId} ${paramsLabel(query)}`);
     return { status: result.statusCode, body, rcu: capacity.rcu, counterRcu, calls: log.length, commands: log, ms };
   };
@@ -377,25 +361,9 @@ async function child(): Promise<void> {
     const request = `${operation} ${set.label}`;
     const params = paramsOf(operation);
     const row: ListScaleRow = {
-      request,
-      operation,
+      ...{ request, operation, users, status: null, applicable: true, rcu: null, calls: null, commands: '', scans: 0, ms: null, runs: 0 },
+      ...{ min_rcu: null, counter_rcu: null, skipped: 0, page_items: null, page_bytes: null, rcu_over_min: null, rcu_ratio: null },
       params: set.cursorDepth ? `cursor (${set.cursorDepth} next_cursor followed)` : paramsLabel(set.query),
-      users,
-      status: null,
-      applicable: true,
-      rcu: null,
-      calls: null,
-      commands: '',
-      scans: 0,
-      ms: null,
-      runs: 0,
-      min_rcu: null,
-      counter_rcu: null,
-      skipped: 0,
-      page_items: null,
-      page_bytes: null,
-      rcu_over_min: null,
-      rcu_ratio: null,
       ...(params ? { department: { id: data.largest.id, users: data.largest.users } } : {}),
       meets_goal: false,
     };

@@ -118,18 +118,9 @@ const MIDDLES = ['', 'l', 'n', 'r', 'm', 's', 'v', 'd', 'nd', 'rl', 'st'];
 const ENDINGS = ['', 'er', 'son', 'ton', 'ley', 'man', 'ford', 'ard', 'ski', 'ez', 'ova', 'ini', 'sen', 'well', 'by', 'ens'];
 /** Real surnames placed at fixed ranks of the pool (0 = commonest): the "Sm" ones, and a few that test case folding. */
 const PLACED_SURNAMES: Array<[number, string]> = [
-  [2, 'Smith'],
-  [9, 'García'],
-  [25, 'Müller'],
-  [59, 'Smyth'],
-  [120, 'van der Berg'],
-  [180, "O'Neill"],
-  [399, 'Smalley'],
-  [640, 'de la Cruz'],
-  [900, 'Ødegård'],
-  [1199, 'Smets'],
-  [1500, 'Łukasiewicz'],
-];
+  [2, 'Smith'], [9, 'García'], [25, 'Müller'], [59, 'Smyth'], [120, 'van der Berg'], [180, "O'Neill"], [399, 'Smalley'],
+  [640, 'de la Cruz'], [900, 'Ødegård'], [1199, 'Smets'], [1500, 'Łukasiewicz'],
+]; // prettier-ignore
 const FIRST_NAMES = [
   'Ada', 'Grace', 'Alan', 'Margaret', 'Barbara', 'Donald', 'Dennis', 'Adele', 'Frances', 'Jeannette',
   'Ken', 'Radia', 'Tim', 'Katherine', 'John', 'Mary', 'James', 'Linda', 'Robert', 'Patricia',
@@ -178,12 +169,7 @@ const ascii = (text: string) =>
 
 // --- the dataset -------------------------------------------------------------
 
-const ROLES: Array<[AccountRole, number]> = [
-  ['admin', 0.05],
-  ['manager', 0.1],
-  ['guest', 0.1],
-  ['member', 0.75],
-];
+const ROLES: Array<[AccountRole, number]> = [['admin', 0.05], ['manager', 0.1], ['guest', 0.1], ['member', 0.75]]; // prettier-ignore
 
 function drawRole(random: () => number): AccountRole {
   let u = random();
@@ -264,13 +250,7 @@ const ACTORS = [
   'frank.helpdesk', 'grace.security', 'heidi.hr', 'ivan.hr', 'judy.finance', 'mallory.audit', 'niaj.it', 'olivia.it',
   'peggy.ops', 'rupert.ops', 'sybil.onboarding',
 ]; // prettier-ignore
-const OPERATIONS: Array<[string, number]> = [
-  ['createUser', 0.2],
-  ['updateUser', 0.4],
-  ['E2', 0.25],
-  ['E3', 0.05],
-  ['G4', 0.1],
-];
+const OPERATIONS: Array<[string, number]> = [['createUser', 0.2], ['updateUser', 0.4], ['E2', 0.25], ['E3', 0.05], ['G4', 0.1]]; // prettier-ignore
 const PATCHABLE = ['activated', 'account_role', 'last_name', 'first_name', 'email'] as const;
 
 function makeAuditEntries(n: number, users: User[], departments: ListDepartment[], random: () => number, prefix: string): AuditInput[] {

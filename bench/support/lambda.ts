@@ -8,6 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { pathToFileURL } from 'node:url';
 import { join } from 'node:path';
 import type { Context } from 'aws-lambda';
+import { lambdaContext as localContext } from '../../infra/local/event';
 import { routes, type Route } from '../../lib/routes';
 
 export interface Invocation {
@@ -100,26 +101,10 @@ export function routeEvent(operationId: string, invocation: Invocation = {}) {
   };
 }
 
-/** `timeoutMs`: what the handler is told it has left (the deployed 10 s by default). */
+/** The local gateway's Lambda context, telling the handler it has `timeoutMs` left (the deployed 10 s by default). */
 export function lambdaContext(functionName: string, timeoutMs = 10_000): Context {
   const deadline = Date.now() + timeoutMs;
-  const unsupported = () => {
-    throw new Error('callback-style completion is not supported');
-  };
-  return {
-    callbackWaitsForEmptyEventLoop: true,
-    functionName,
-    functionVersion: '$LATEST',
-    invokedFunctionArn: `arn:aws:lambda:us-east-1:000000000000:function:${functionName}`,
-    memoryLimitInMB: '512',
-    awsRequestId: randomUUID(),
-    logGroupName: `/aws/lambda/${functionName}`,
-    logStreamName: 'bench',
-    getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()),
-    done: unsupported,
-    fail: unsupported,
-    succeed: unsupported,
-  };
+  return { ...localContext(functionName, randomUUID()), getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()) };
 }
 
 /** Invokes the route's handler; throws unless the status is 2xx/3xx. */

@@ -1,11 +1,7 @@
 /**
- * Bulk: E3 of N users (1,000 in the full run) that are all in other
- * departments (10 of them, N/10 users each), through the handler, against
- * the raw transactions it needs (support/raw.ts rawE3: the target and users
- * read, then reserve, hold each part, apply each part, finish — the
- * TransactWriteItems of bulk-move.ts issued directly). Each run moves a
- * fresh set of users into a fresh department, so every run does the same
- * work; handler and raw runs alternate.
+ * Bulk: E3 of N users from 10 other departments through the handler, against the raw transactions it needs
+ * (support/raw.ts rawE3: reads, reserve, hold and apply each part, finish). Each run moves a fresh set into a fresh
+ * department, so every run does the same work; handler and raw runs alternate.
  */
 import { addCounters, batchPut, departmentItem, loadDataset, type Doc } from './support/dataset';
 import { prepared } from './support/lambda';

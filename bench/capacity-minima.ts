@@ -1,7 +1,7 @@
 /**
  * The capacity each operation of the scenario consumes and its minimum, read from the table of docs/capacity.md
- * (written once, with how each minimum is made up): the bench judges against the minimum, the capacity test asserts
- * the exact figures.
+ * (written once, with how each minimum is made up): the bench judges against the minimum, the capacity test asserts the
+ * exact figures.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -1,12 +1,9 @@
 /**
- * The capacity scenario: every operation called once, in process, through
- * its handler, with a typical request, on a dataset of its own in a table
- * of its own, and the capacity it consumed (support/capacity.ts: as
- * DynamoDB reports it, transactions charged by DynamoDB's rules). The
- * bench's capacity section (against each operation's minimum,
- * capacity-minima.ts) and test/integration/capacity.test.ts (against the
- * exact figures) both run it; the figures do not depend on the machine or
- * on the bench's sizes.
+ * The capacity scenario: every operation called once, in process, through its handler, with a typical request, on a
+ * dataset of its own in a table of its own, and the capacity it consumed (support/capacity.ts: as DynamoDB reports it,
+ * transactions charged by DynamoDB's rules). The bench's capacity section (against each operation's minimum,
+ * capacity-minima.ts) and test/integration/capacity.test.ts (against the exact figures) both run it; the figures do not
+ * depend on the machine or on the bench's sizes.
  */
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { INDEXES } from '../lib/db/table';

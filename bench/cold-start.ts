@@ -1,11 +1,11 @@
 /**
  * Cold start: every function of the stack (each route, the fallback, each background function, any other
  * `functions/*.ts` module exporting a `handler`) bundled exactly as the stack bundles it (infra/bundling.ts
- * functionBundling()), next to its floor: a bundle built the same way from a trivial handler that makes each AWS
- * client the function uses and sends one command through it. Which clients: from the route and background tables
- * (not `public`: DynamoDB; `reportsBucket` 'presign' or 'write': S3 and the presigner or lib-storage's Upload;
- * `sendsEmail`: SES), less any its bundle does not hold; a client the bundle holds beyond them counts against the
- * function (noted). With no client, the floor is an empty handler and the bytes goal the floor + 4 KB.
+ * functionBundling()), next to its floor: a bundle built the same way from a trivial handler that makes each AWS client
+ * the function uses and sends one command through it. Which clients: from the route and background tables (not
+ * `public`: DynamoDB; `reportsBucket` 'presign' or 'write': S3 and the presigner or lib-storage's Upload; `sendsEmail`:
+ * SES), less any its bundle does not hold; a client the bundle holds beyond them counts against the function (noted).
+ * With no client, the floor is an empty handler and the bytes goal the floor + 4 KB.
  *
  * Import time: a fresh `node` process imports the bundle from a directory holding nothing else and reports
  * `performance.now()` and CPU time around the `import()` (process start not counted); function and floor alternate.
@@ -131,9 +131,8 @@ const CLIENT_KEYS = Object.keys(CLIENT_PACKAGES) as Array<keyof ClientSet>;
 const hasAnyClient = (clients: ClientSet) => CLIENT_KEYS.some((key) => clients[key]);
 
 /**
- * The floor's clients: those declared that the bundle holds (a module in
- * neither table: those it holds), and a note when declaration and bundle
- * differ.
+ * The floor's clients: those declared that the bundle holds (a module in neither table: those it holds), and a note
+ * when declaration and bundle differ.
  */
 export function floorClients(declared: ClientSet | undefined, bundled: ClientSet): { clients: ClientSet; note?: string } {
   if (!declared) {
@@ -152,8 +151,8 @@ export function floorClients(declared: ClientSet | undefined, bundled: ClientSet
 }
 
 /**
- * The floor's source: a handler that makes each client on first use (as the
- * service does) and sends one command through it.
+ * The floor's source: a handler that makes each client on first use (as the service does) and sends one command through
+ * it.
  */
 export function baselineSource(clients: ClientSet): string {
   const imports: string[] = [];
@@ -235,9 +234,8 @@ function overFloor(own: Map<string, number>, floor: Map<string, number>): Array<
 }
 
 /**
- * Bundles the entries with the stack's options. One esbuild call with many
- * entry points and no code splitting writes, per entry, the same
- * self-contained bundle a call per function would (only parsing is shared).
+ * Bundles the entries with the stack's options. One esbuild call with many entry points and no code splitting writes,
+ * per entry, the same self-contained bundle a call per function would (only parsing is shared).
  */
 async function bundleAll(projectRoot: string, outDir: string, entries: Record<string, string>): Promise<Map<string, BuiltBundle>> {
   const options = functionBundling();
@@ -320,8 +318,8 @@ export interface BundledFunction {
 }
 
 /**
- * Bundles every function of the stack (or those named in `only`) and their floors into `outDir`, in two esbuild
- * calls, and answers each function's bytes against its floor's.
+ * Bundles every function of the stack (or those named in `only`) and their floors into `outDir`, in two esbuild calls,
+ * and answers each function's bytes against its floor's.
  */
 export async function bundleStack(projectRoot: string, outDir: string, only?: string[]): Promise<BundledFunction[]> {
   const functions = stackFunctions(projectRoot).filter((fn) => !only || only.some((name) => fn.named(name)));

@@ -1,11 +1,11 @@
 /**
  * List scale: do the user lists, the audit list and the named lists cost the same at 10,000 and 100,000 users, about
  * what their own page costs, and answer in under 300 ms? For each size a table of its own holds the dataset of
- * support/list-dataset.ts, and a fresh process (this file with BENCH_LIST_CHILD=1: lib/config.ts reads TABLE_NAME
- * once, and no warm module state crosses sizes) loads it and calls each request through its route's handler,
- * metering every call (support/capacity.ts). Per request: RCU and calls (median of the runs), wall time (median of
- * `runs`; a call over 20 s runs once), status, and `min_rcu` (pageCost, prefixCost). The parent pairs the sizes
- * (judge). BENCH_LIST_ONLY=<regular expression> measures only the requests it matches.
+ * support/list-dataset.ts, and a fresh process (this file with BENCH_LIST_CHILD=1: lib/config.ts reads TABLE_NAME once,
+ * and no warm module state crosses sizes) loads it and calls each request through its route's handler, metering every
+ * call (support/capacity.ts). Per request: RCU and calls (median of the runs), wall time (median of `runs`; a call over
+ * 20 s runs once), status, and `min_rcu` (pageCost, prefixCost). The parent pairs the sizes (judge).
+ * BENCH_LIST_ONLY=<regular expression> measures only the requests it matches.
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -429,10 +429,9 @@ function consumedUnits(output: unknown): number {
 type Caller = (operationId: string, params: Record<string, string> | undefined, query: Record<string, string>) => Promise<Call>;
 
 /**
- * Follows next_cursor from the first page, `depth` times, and answers the
- * cursor of the page to measure: the one `depth` cursors deep, or the last
- * page's when the list ends before. Undefined when the body has no
- * next_cursor (the list has no cursors) or the first page is the last.
+ * Follows next_cursor from the first page, `depth` times, and answers the cursor of the page to measure: the one
+ * `depth` cursors deep, or the last page's when the list ends before. Undefined when the body has no next_cursor (the
+ * list has no cursors) or the first page is the last.
  */
 async function walkCursor(
   call: Caller,
@@ -466,10 +465,9 @@ async function walkCursor(
 }
 
 /**
- * What reading the page itself costs: the returned items' sizes as stored
- * (read back by key with the bench's own client, not metered; an item not
- * found is sized from its JSON), as one eventually consistent Query
- * (0.5 RCU per 4 KB, rounded up once).
+ * What reading the page itself costs: the returned items' sizes as stored (read back by key with the bench's own
+ * client, not metered; an item not found is sized from its JSON), as one eventually consistent Query (0.5 RCU per 4 KB,
+ * rounded up once).
  */
 async function pageCost(
   client: Doc,

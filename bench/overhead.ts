@@ -1,8 +1,8 @@
 /**
  * Overhead: a warm handler invocation (in process, with an API Gateway event) against the same DynamoDB calls sent
  * directly (support/raw.ts), for E2, E3 (100 users), E1 (a page of 100), G1 (a group of 100) and G4. Handler and raw
- * runs alternate, and which goes first alternates too; medians. Every run does the same work: E2 and E3 move users
- * one way when first in an iteration and back when second; G4 adds a fresh user each run.
+ * runs alternate, and which goes first alternates too; medians. Every run does the same work: E2 and E3 move users one
+ * way when first in an iteration and back when second; G4 adds a fresh user each run.
  */
 import { loadDataset, type Doc } from './support/dataset';
 import { lambdaContext, prepared, routeEvent } from './support/lambda';
@@ -26,10 +26,9 @@ export interface OverheadResult {
 export const OVERHEAD_GOAL = 1.1;
 
 /**
- * The fixed cost of the handler pipeline alone (middy, the logger's context
- * injection, request parsing, idempotency check, problem mapping, JSON
- * reply): lib/http/operation.ts `operation()` around an operation that does
- * nothing. Median of many warm calls.
+ * The fixed cost of the handler pipeline alone (middy, the logger's context injection, request parsing, idempotency
+ * check, problem mapping, JSON reply): lib/http/operation.ts `operation()` around an operation that does nothing.
+ * Median of many warm calls.
  */
 export async function pipelineMs(runs = 300): Promise<number> {
   const { operation } = await import('../lib/http/operation');

@@ -1,14 +1,13 @@
 /**
  * One report run in a fresh process, so its memory growth is its own (reports.ts starts it).
  *
- * BENCH_REPORT_TYPE: departments | groups. BENCH_REPORT_MODE: `report` (createReport, then the worker's runReport:
- * rows read, CSV, upload to S3) | `raw` (the same Queries and BatchGetItems of lib/reports/csv.ts with a plain
- * document client: no CSV, no S3) | `g1` (G1 through its handler on BENCH_G1_GROUP, BENCH_G1_RUNS times after a
- * warm call). Every DynamoDB call asks for its consumed capacity. The report's fixed cost — claiming the job, the
- * object's write (PutObject, or a multipart upload's create and complete), marking the job complete — comes from
- * its calls. Clients are made and used once before timing. Peak RSS growth: the largest resident set seen (sampled
- * every 5 ms, and the kernel's VmHWM after resetting it where allowed) minus the one at the start. Prints one JSON
- * line.
+ * BENCH_REPORT_TYPE: departments | groups. BENCH_REPORT_MODE: `report` (createReport, then the worker's runReport: rows
+ * read, CSV, upload to S3) | `raw` (the same Queries and BatchGetItems of lib/reports/csv.ts with a plain document
+ * client: no CSV, no S3) | `g1` (G1 through its handler on BENCH_G1_GROUP, BENCH_G1_RUNS times after a warm call).
+ * Every DynamoDB call asks for its consumed capacity. The report's fixed cost — claiming the job, the object's write
+ * (PutObject, or a multipart upload's create and complete), marking the job complete — comes from its calls. Clients
+ * are made and used once before timing. Peak RSS growth: the largest resident set seen (sampled every 5 ms, and the
+ * kernel's VmHWM after resetting it where allowed) minus the one at the start. Prints one JSON line.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { BatchGetCommand, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';

@@ -1,10 +1,10 @@
 /**
- * Reports: the departments and groups reports at each size of `users` (full run: 10,000 and 100,000 users, a
- * department and a group per 10 of them: at 100,000 the departments report has 10,000 rows, the groups report
- * 100,000), each run by the worker in a fresh process (report-child.ts), against a raw read of the same items (the
- * same Queries and BatchGetItems, no CSV, no S3) in a fresh process too, alternating. Each size in a table of its
- * own. The goals are judged at the largest size (a 1,000-row departments report is all fixed cost); the smaller
- * shows how cost grows (scale.ts), with G1 on a group of 10 at each.
+ * Reports: the departments and groups reports at each size of `users` (full run: 10,000 and 100,000 users, a department
+ * and a group per 10 of them: at 100,000 the departments report has 10,000 rows, the groups report 100,000), each run
+ * by the worker in a fresh process (report-child.ts), against a raw read of the same items (the same Queries and
+ * BatchGetItems, no CSV, no S3) in a fresh process too, alternating. Each size in a table of its own. The goals are
+ * judged at the largest size (a 1,000-row departments report is all fixed cost); the smaller shows how cost grows
+ * (scale.ts), with G1 on a group of 10 at each.
  */
 import { join } from 'node:path';
 import { inTableOfItsOwn, loadDataset, rawClient } from './support/dataset';

@@ -1,14 +1,12 @@
 /**
- * The benchmark: `npm run bench` (full) or `npm run bench -- --quick` (every
- * section at small sizes, a smoke run). bench/README.md says what each
- * section and column is. It starts its own DynamoDB Local, s3rver and SES
- * stand-in (in memory, free ports), stops them at the end, prints a table
- * per section and writes bench/results.json (one row per line).
+ * The benchmark: `npm run bench` (full) or `npm run bench -- --quick` (every section at small sizes, a smoke run).
+ * bench/README.md says what each section and column is. It starts its own DynamoDB Local, s3rver and SES stand-in (in
+ * memory, free ports), stops them at the end, prints a table per section and writes bench/results.json (one row per
+ * line).
  *
- * It runs on the Lambda runtime's Node (support/runtime.ts): started on
- * another one, it starts itself again on that binary, so every section and
- * child process runs on what the functions run on. `--host-node` keeps this
- * machine's Node (the summary then says the run proves no goal).
+ * It runs on the Lambda runtime's Node (support/runtime.ts): started on another one, it starts itself again on that
+ * binary, so every section and child process runs on what the functions run on. `--host-node` keeps this machine's Node
+ * (the summary then says the run proves no goal).
  */
 import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';

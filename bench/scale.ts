@@ -1,10 +1,10 @@
 /**
- * Scale of cost: how RCU and time grow from the smaller dataset to the larger, next to what the data model says
- * they should; nothing is measured here. The model: a page of a list reads its page and a few counters whatever the
- * number of users (× 1: the list section's `rcu_ratio`, each size's cost over its own minimum); G1 reads its group,
- * members and users (× 1 at the same group size); a report reads every row (× the ratio of its rows). "as model":
- * RCU × within 20% of the model's (a page: at most 1.2). Time is shown beside it: on DynamoDB Local it also grows
- * with the table, which the model does not describe.
+ * Scale of cost: how RCU and time grow from the smaller dataset to the larger, next to what the data model says they
+ * should; nothing is measured here. The model: a page of a list reads its page and a few counters whatever the number
+ * of users (× 1: the list section's `rcu_ratio`, each size's cost over its own minimum); G1 reads its group, members
+ * and users (× 1 at the same group size); a report reads every row (× the ratio of its rows). "as model": RCU × within
+ * 20% of the model's (a page: at most 1.2). Time is shown beside it: on DynamoDB Local it also grows with the table,
+ * which the model does not describe.
  */
 import type { ListScaleRow } from './list-scale';
 import type { G1ScaleResult, ReportResult } from './reports';

@@ -1,17 +1,13 @@
 /**
- * The capacity meter: a middleware on the service's client asks every
- * command for `ReturnConsumedCapacity: TOTAL`, adds up what comes back and
- * logs each command (so a Scan anywhere shows).
+ * The capacity meter: a middleware on the service's client asks every command for `ReturnConsumedCapacity: TOTAL`, adds
+ * up what comes back and logs each command (so a Scan anywhere shows).
  *
- * DynamoDB Local miscounts TransactWriteItems: it reports the sum of the
- * *distinct* per-item capacities (forty identical user rewrites count as
- * one) and doubles index writes. So, given a client of its own (not
- * metered), the meter charges every transaction itself: it reads the items
- * the transaction touches just before and after it and applies the
- * developer guide's rules — 2 WCU per KB per item (the larger of before and
- * after; ConditionCheck included), plus each index entry put or deleted (1
- * per KB), moved (2) or rewritten (1). Reads and other writes are counted
- * as Local reports them: it counts those right.
+ * DynamoDB Local miscounts TransactWriteItems: it reports the sum of the *distinct* per-item capacities (forty
+ * identical user rewrites count as one) and doubles index writes. So, given a client of its own (not metered), the
+ * meter charges every transaction itself: it reads the items the transaction touches just before and after it and
+ * applies the developer guide's rules — 2 WCU per KB per item (the larger of before and after; ConditionCheck
+ * included), plus each index entry put or deleted (1 per KB), moved (2) or rewritten (1). Reads and other writes are
+ * counted as Local reports them: it counts those right.
  */
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { db } from '../../lib/db/client';

@@ -1,8 +1,8 @@
 /**
  * Loads a consistent dataset straight into a table with BatchWriteItem, its items built by the store's own builders
  * (users, department copies, claims, departments, groups, group names, memberships), its counters raised to match
- * (department usage and list counters, stats shards, login days and last names by the store's counter updates):
- * what test/support/invariants.ts checks holds. Import only after process.env points at the local stack.
+ * (department usage and list counters, stats shards, login days and last names by the store's counter updates): what
+ * test/support/invariants.ts checks holds. Import only after process.env points at the local stack.
  */
 import { randomBytes } from 'node:crypto';
 import { DeleteTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
@@ -120,9 +120,9 @@ export function makeUser(id: string, n: number, departmentId: string | null): Us
 }
 
 /**
- * A department item with the counters its `members` make: quota usage, and the list counters per cell (`C#<cell>`)
- * and per login month (`L#<YYYY-MM>`) that lib/store/departments.ts keeps next to it (newDepartmentItem gives the
- * usage only: a department is created empty).
+ * A department item with the counters its `members` make: quota usage, and the list counters per cell (`C#<cell>`) and
+ * per login month (`L#<YYYY-MM>`) that lib/store/departments.ts keeps next to it (newDepartmentItem gives the usage
+ * only: a department is created empty).
  */
 export function departmentItem(id: string, name: string, members: User[], createdAt = CREATED_AT): Record<string, unknown> {
   let usage = NO_USAGE;

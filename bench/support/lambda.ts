@@ -1,8 +1,7 @@
 /**
- * Calls a route's handler in process, the way Lambda would behind API
- * Gateway: an HTTP API payload 2.0 event (as infra/local/gateway.ts builds
- * it) and a Lambda context. The handler module is `functions/<handler>.ts`
- * of the route table entry, imported on first use.
+ * Calls a route's handler in process, the way Lambda would behind API Gateway: an HTTP API payload 2.0 event (as
+ * infra/local/gateway.ts builds it) and a Lambda context. The handler module is `functions/<handler>.ts` of the route
+ * table entry, imported on first use.
  */
 import { randomUUID } from 'node:crypto';
 import { pathToFileURL } from 'node:url';
@@ -33,8 +32,8 @@ const projectRoot = join(import.meta.dirname, '..', '..');
 const loaded = new Map<string, Promise<Handler>>();
 
 /**
- * Whether `route` is the one the bench names `name`: its operationId or its contract id (E1…G8). The one place
- * the bench matches a route by name — when the contract id moves to a field of its own, only this line changes.
+ * Whether `route` is the one the bench names `name`: its operationId or its contract id (E1…G8). The one place the
+ * bench matches a route by name — when the contract id moves to a field of its own, only this line changes.
  */
 export const routeNamed = (route: Route, name: string) => route.operationId === name;
 

@@ -1,11 +1,11 @@
 /**
- * The list-scale dataset (bench/README.md describes it), the same on every run (a PRNG seeded by the prefix): N
- * users, 90% in departments whose sizes follow a Zipf–Mandelbrot law (rank k ∝ 1/(k + 2)), 10% in none; roles 5%
- * admin, 10% manager, 10% guest; 80% activated; last logins 15% never, else 60% within 6 months of DATASET_NOW and
- * 40% in the 18 months before; last names from a pool of 2,000 drawn with a Zipf law (the "Sm" ones placed: the
- * `last_name:Sm` filter); N audit entries; a group per 10 users with skewed `user_count`s (items only: the group
- * list reads nothing else). Items are built by the store's own builders, in `itemsFor`, `groupItemsFor` and
- * `auditItemsFor`: when the store gains counters or index attributes, those are the places to change.
+ * The list-scale dataset (bench/README.md describes it), the same on every run (a PRNG seeded by the prefix): N users,
+ * 90% in departments whose sizes follow a Zipf–Mandelbrot law (rank k ∝ 1/(k + 2)), 10% in none; roles 5% admin, 10%
+ * manager, 10% guest; 80% activated; last logins 15% never, else 60% within 6 months of DATASET_NOW and 40% in the 18
+ * months before; last names from a pool of 2,000 drawn with a Zipf law (the "Sm" ones placed: the `last_name:Sm`
+ * filter); N audit entries; a group per 10 users with skewed `user_count`s (items only: the group list reads nothing
+ * else). Items are built by the store's own builders, in `itemsFor`, `groupItemsFor` and `auditItemsFor`: when the
+ * store gains counters or index attributes, those are the places to change.
  */
 import type { AccountRole } from '../../lib/schemas/enums';
 import { auditPut, type AuditInput } from '../../lib/store/audit';

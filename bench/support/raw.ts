@@ -1,14 +1,10 @@
 /**
- * The floor an operation's handler is compared against: the same DynamoDB
- * calls, in the same order and with the same concurrency, sent directly
- * with the bench's own document client — no middleware, validation,
- * logging, error mapping or response shaping. Its keys, items and
- * transactions are the service's own (the store's builders and the write
- * builders of lib/users, lib/departments/bulk-move and lib/groups), so the
- * floor cannot drift from what the service writes; only the sequence of
- * calls is written here (E2: lib/departments/membership.ts; E3:
- * bulk-move/driver.ts; E1: lists/users/; G1: groups/groups.ts; G4:
- * groups/members.ts).
+ * The floor an operation's handler is compared against: the same DynamoDB calls, in the same order and with the same
+ * concurrency, sent directly with the bench's own document client — no middleware, validation, logging, error mapping
+ * or response shaping. Its keys, items and transactions are the service's own (the store's builders and the write
+ * builders of lib/users, lib/departments/bulk-move and lib/groups), so the floor cannot drift from what the service
+ * writes; only the sequence of calls is written here (E2: lib/departments/membership.ts; E3: bulk-move/driver.ts; E1:
+ * lists/users/; G1: groups/groups.ts; G4: groups/members.ts).
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import { BatchGetCommand, GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';

@@ -1,20 +1,7 @@
 /**
- * DynamoDB item sizes and capacity units, as the DynamoDB developer guide
- * defines them, for working out each operation's minimum:
- *
- * - item size: attribute names plus values (strings in UTF-8 bytes, numbers
- *   about one byte per two significant digits plus one, booleans and null one
- *   byte, lists and maps 3 bytes plus one per element plus their contents);
- * - reads: 4 KB units, a strongly consistent read 1 RCU a unit, an eventually
- *   consistent one 0.5; GetItem and each BatchGetItem item round up on their
- *   own, a Query rounds up the sum of what it read (at least one unit);
- * - writes: 1 KB units; a standard write 1 WCU a unit, a transactional write
- *   2; each index entry written 1 WCU a unit, 2 when the index key changes
- *   (the old entry is deleted and the new one put).
- *
- * Index writes are counted once, also inside a transaction (the developer
- * guide doubles the table write of a transactional item; DynamoDB Local also
- * doubles its index writes — see bench/README.md).
+ * DynamoDB item sizes and capacity units, by the developer guide: an item is its attribute names plus values (strings
+ * in UTF-8 bytes, numbers about a byte per two digits plus one, lists and maps 3 bytes plus one per element plus their
+ * contents); reads in 4 KB units (1 RCU consistent, 0.5 eventually; a Query rounds up its sum), writes in 1 KB units.
  */
 
 export type Item = Record<string, unknown>;

@@ -1,11 +1,7 @@
 /**
- * Bulk: E3 of N users (1,000 in the full run) that are all in other
- * departments (10 of them, N/10 users each), through the handler, against
- * the raw transactions it needs (support/raw.ts rawE3: the target and users
- * read, then reserve, hold each part, apply each part, finish — the
- * TransactWriteItems of bulk-move.ts issued directly). Each run moves a
- * fresh set of users into a fresh department, so every run does the same
- * work; handler and raw runs alternate.
+ * Bulk: E3 of N users from 10 other departments through the handler, against the raw transactions it needs
+ * (support/raw.ts rawE3: reads, reserve, hold and apply each part, finish). Each run moves a fresh set into a fresh
+ * department, so every run does the same work; handler and raw runs alternate.
  */
 import { addCounters, batchPut, departmentItem, loadDataset, type Doc } from './support/dataset';
 import { prepared } from './support/lambda';
@@ -19,6 +15,8 @@ export interface BulkResult {
   raw_seconds: number;
   ratio: number;
   runs: number;
+  /** A run took longer than the deployed 10 s Lambda timeout (a 503 in AWS). */
+  over_timeout: boolean;
   meets_goal: boolean;
 }
 
@@ -52,7 +50,9 @@ export async function measureBulk(client: Doc, table: string, options: { users: 
   const rawSeconds: number[] = [];
   for (const [run, set] of sets.entries()) {
     progress(`bulk: run ${run + 1}/${options.runs}: E3 of ${options.users} users, handler and raw`);
-    const handler = await prepared('E3', { params: { department_id: set.handler.target }, body: { user_ids: set.handler.ids } });
+    // Told it has 15 minutes, so that a slow machine measures the move instead of an early 503; `over_timeout` says so.
+    const invocation = { params: { department_id: set.handler.target }, body: { user_ids: set.handler.ids } };
+    const handler = await prepared('E3', invocation, 15 * 60_000);
     const timeHandler = async () => {
       const start = performance.now();
       const result = await handler();
@@ -82,6 +82,7 @@ export async function measureBulk(client: Doc, table: string, options: { users: 
     raw_seconds: round(raw, 2),
     ratio: round(ratio(seconds, raw), 2),
     runs: options.runs,
-    meets_goal: ratio(seconds, raw) <= BULK_GOAL,
+    over_timeout: handlerSeconds.some((s) => s > 10),
+    meets_goal: ratio(seconds, raw) <= BULK_GOAL && handlerSeconds.every((s) => s <= 10),
   };
 }

@@ -1,38 +1,14 @@
 /**
- * Cold start: every function bundled exactly as the CDK stack bundles it
- * (infra/bundling.ts functionBundling(): ESM, node22, minified, source map,
- * module/main fields, the createRequire banner, nothing external), next to
- * its floor: a bundle built the same way from a trivial handler that sends
- * one command through each AWS SDK client the function really uses.
+ * Cold start: every function of the stack (each route, the fallback, each background function, any other
+ * `functions/*.ts` module exporting a `handler`) bundled exactly as the stack bundles it (infra/bundling.ts
+ * functionBundling()), next to its floor: a bundle built the same way from a trivial handler that makes each AWS client
+ * the function uses and sends one command through it. Which clients: from the route and background tables (not
+ * `public`: DynamoDB; `reportsBucket` 'presign' or 'write': S3 and the presigner or lib-storage's Upload; `sendsEmail`:
+ * SES), less any its bundle does not hold; a client the bundle holds beyond them counts against the function (noted).
+ * With no client, the floor is an empty handler and the bytes goal the floor + 4 KB.
  *
- * Every function of the stack: each route of the route table, each
- * background function, and any other `functions/*.ts` module that exports a
- * `handler` (every Lambda of the stack is bundled from there: e.g. an
- * authorizer). Which clients a function uses comes from the route and
- * background tables:
- * - every route that is not `public`, and every background function, reads
- *   the table: the DynamoDB document client (lib-dynamodb over client-dynamodb);
- * - `reportsBucket: 'presign'` adds the S3 client and the presigner;
- * - `reportsBucket: 'write'` adds the S3 client and lib-storage's Upload;
- * - `sendsEmail` adds the SES client;
- * less any client its bundle does not hold (a function cannot use a client it
- * does not bundle: e.g. a route behind a token that answers from constants).
- * A client the bundle holds beyond the table's is not added to the floor: it
- * is noted, and counts against the function. A function in neither table gets
- * the clients its bundle holds.
- *
- * A function with no client (health, openapi, docs, docsRenderer, and any
- * like them) has a trivial handler with nothing in it as its floor; a bytes
- * ratio against ~200 bytes says nothing, so its bytes goal is the floor plus
- * 4 KB (issue 18), its import goal the same 1.25×. The fallback of the
- * `$default` route is one of them: no client, and the route keys it answers
- * from are a file beside its bundle, read on the first request, not at import.
- *
- * Import time: a fresh `node` process imports the bundle from a directory
- * that holds nothing else (as Lambda loads it) and reports
- * `performance.now()` around the `import()`; the process start itself is
- * not counted. Function and baseline runs alternate (which one goes first
- * alternates too), so both see the same machine load.
+ * Import time: a fresh `node` process imports the bundle from a directory holding nothing else and reports
+ * `performance.now()` and CPU time around the `import()` (process start not counted); function and floor alternate.
  */
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -42,6 +18,7 @@ import { build, type Metafile } from 'esbuild';
 import { functionBundling } from '../infra/bundling';
 import { backgroundFunctions } from '../lib/background';
 import { FALLBACK_FUNCTION, routes } from '../lib/routes';
+import { routeNamed } from './support/lambda';
 import { median, progress, ratio, round, runNode } from './support/util';
 
 export interface ClientSet {
@@ -53,45 +30,29 @@ export interface ClientSet {
   ses: boolean;
 }
 
-export interface ColdStartResult {
+export type ColdStartResult = Omit<BundledFunction, 'fn' | 'file' | 'baseline_file' | 'no_client'> & {
   name: string;
   handler: string;
-  bytes: number;
-  import_ms: number;
-  baseline: string;
-  baseline_bytes: number;
-  baseline_import_ms: number;
+  kind: FunctionEntry['kind'];
   bytes_ratio: number;
+  /** Median wall and CPU time (user + system) of the import, and the floor's: CPU is less disturbed by other load. */
+  import_ms: number;
+  baseline_import_ms: number;
   import_ratio: number;
-  /** Median CPU time of the import (user + system), and the floor's: the same comparison, less disturbed by other load. */
   import_cpu_ms: number;
   baseline_import_cpu_ms: number;
   import_cpu_ratio: number;
-  /** Every run's wall time of the import, the function's and its floor's (alternating), to see the spread. */
-  import_ms_runs: number[];
-  baseline_import_ms_runs: number[];
   runs: number;
-  /** Where the function comes from: `route`, `background`, or `module` (a functions/ module in neither table). */
-  kind: 'route' | 'background' | 'module';
-  /** The goal on bytes: `ratio` (≤ 1.3× the floor) or `floor+4KB` (no client: the floor is an empty handler). */
-  bytes_goal: string;
-  bytes_limit: number;
-  /** A difference between the clients the tables declare and those the bundle holds. */
-  clients_note?: string;
-  map_bytes: number;
-  /**
-   * What the bundle holds beyond its floor, from esbuild's metafile: output
-   * KB per package (or service folder) more than in the floor, largest first.
-   */
-  over_floor_kb: Array<{ package: string; kb: number }>;
   meets_goal: boolean;
-}
+};
 
-/** `noClientBytes`: what a function with no AWS client may add to its (empty) floor, in bytes (issue 18). */
+/** `noClientBytes`: what a function with no AWS client may add to its (empty) floor, in bytes. */
 export const COLD_START_GOALS = { bytes: 1.3, import: 1.25, noClientBytes: 4096 };
 
 interface FunctionEntry {
   name: string;
+  /** Whether `--functions=<name>` selects it. */
+  named: (name: string) => boolean;
   handler: string;
   kind: 'route' | 'background' | 'module';
   /** The clients its table entry says it uses; undefined for a module in neither table. */
@@ -108,6 +69,7 @@ const exportsHandler = (source: string) =>
 export function stackFunctions(projectRoot: string): FunctionEntry[] {
   const entries: FunctionEntry[] = routes.map((route) => ({
     name: route.label ?? route.name,
+    named: (name) => routeNamed(route, name),
     handler: route.name,
     kind: 'route',
     declared: { ...NO_CLIENT, dynamodb: route.access !== 'public', presign: route.reportsBucket === 'presign' },
@@ -115,6 +77,7 @@ export function stackFunctions(projectRoot: string): FunctionEntry[] {
   // The `$default` route's function: no client, so its floor is the empty handler.
   entries.push({
     name: FALLBACK_FUNCTION.name,
+    named: (name) => name === FALLBACK_FUNCTION.name || name === FALLBACK_FUNCTION.handler,
     handler: FALLBACK_FUNCTION.handler,
     kind: 'route',
     declared: NO_CLIENT,
@@ -122,6 +85,7 @@ export function stackFunctions(projectRoot: string): FunctionEntry[] {
   for (const fn of backgroundFunctions) {
     entries.push({
       name: fn.name,
+      named: (name) => name === fn.name || name === fn.handler,
       handler: fn.handler,
       kind: 'background',
       declared: { ...NO_CLIENT, dynamodb: true, upload: fn.reportsBucket === 'write', ses: fn.sendsEmail === true },
@@ -132,7 +96,7 @@ export function stackFunctions(projectRoot: string): FunctionEntry[] {
   for (const file of readdirSync(dir).sort()) {
     const handler = file.replace(/\.ts$/, '');
     if (!file.endsWith('.ts') || known.has(handler) || !exportsHandler(readFileSync(join(dir, file), 'utf8'))) continue;
-    entries.push({ name: handler, handler, kind: 'module' });
+    entries.push({ name: handler, named: (name) => name === handler, handler, kind: 'module' });
   }
   return entries;
 }
@@ -167,9 +131,8 @@ const CLIENT_KEYS = Object.keys(CLIENT_PACKAGES) as Array<keyof ClientSet>;
 const hasAnyClient = (clients: ClientSet) => CLIENT_KEYS.some((key) => clients[key]);
 
 /**
- * The floor's clients: those declared that the bundle holds (a module in
- * neither table: those it holds), and a note when declaration and bundle
- * differ.
+ * The floor's clients: those declared that the bundle holds (a module in neither table: those it holds), and a note
+ * when declaration and bundle differ.
  */
 export function floorClients(declared: ClientSet | undefined, bundled: ClientSet): { clients: ClientSet; note?: string } {
   if (!declared) {
@@ -188,8 +151,8 @@ export function floorClients(declared: ClientSet | undefined, bundled: ClientSet
 }
 
 /**
- * The floor's source: a handler that makes each client on first use (as the
- * service does) and sends one command through it.
+ * The floor's source: a handler that makes each client on first use (as the service does) and sends one command through
+ * it.
  */
 export function baselineSource(clients: ClientSet): string {
   const imports: string[] = [];
@@ -271,9 +234,8 @@ function overFloor(own: Map<string, number>, floor: Map<string, number>): Array<
 }
 
 /**
- * Bundles the entries with the stack's options. One esbuild call with many
- * entry points and no code splitting writes, per entry, the same
- * self-contained bundle a call per function would (only parsing is shared).
+ * Bundles the entries with the stack's options. One esbuild call with many entry points and no code splitting writes,
+ * per entry, the same self-contained bundle a call per function would (only parsing is shared).
  */
 async function bundleAll(projectRoot: string, outDir: string, entries: Record<string, string>): Promise<Map<string, BuiltBundle>> {
   const options = functionBundling();
@@ -339,94 +301,111 @@ async function importOnce(file: string): Promise<ImportTime> {
   return { ms, cpu };
 }
 
+/** A function's bundle next to its floor's, and the bytes goal. */
+export interface BundledFunction {
+  fn: FunctionEntry;
+  file: string;
+  bytes: number;
+  map_bytes: number;
+  baseline: string;
+  baseline_file: string;
+  baseline_bytes: number;
+  bytes_goal: string;
+  bytes_limit: number;
+  clients_note?: string;
+  over_floor_kb: Array<{ package: string; kb: number }>;
+  no_client: boolean;
+}
+
+/**
+ * Bundles every function of the stack (or those named in `only`) and their floors into `outDir`, in two esbuild calls,
+ * and answers each function's bytes against its floor's.
+ */
+export async function bundleStack(projectRoot: string, outDir: string, only?: string[]): Promise<BundledFunction[]> {
+  const functions = stackFunctions(projectRoot).filter((fn) => !only || only.some((name) => fn.named(name)));
+  if (functions.length === 0) throw new Error(`no function is named ${only?.join(', ')}`);
+  const bundles = await bundleAll(
+    projectRoot,
+    join(outDir, 'out'),
+    Object.fromEntries(functions.map((fn) => [fn.handler, join(projectRoot, 'functions', `${fn.handler}.ts`)])),
+  );
+  // Each function's floor: the clients its table declares that its bundle holds.
+  const floors = new Map(functions.map((fn) => [fn.handler, floorClients(fn.declared, bundledClients(bundles.get(fn.handler)!.packages))]));
+  const baselines = new Map<string, ClientSet>();
+  for (const { clients } of floors.values()) baselines.set(baselineName(clients), clients);
+  const baselineDir = join(outDir, 'baselines');
+  mkdirSync(baselineDir, { recursive: true });
+  const entries: Record<string, string> = {};
+  for (const [name, clients] of baselines) {
+    const file = join(baselineDir, `${name}.mjs`);
+    writeFileSync(file, baselineSource(clients));
+    entries[`baseline-${name}`] = file;
+  }
+  for (const [name, bundle] of await bundleAll(projectRoot, join(outDir, 'out'), entries)) bundles.set(name, bundle);
+  return functions.map((fn) => {
+    const own = bundles.get(fn.handler)!;
+    const { clients, note } = floors.get(fn.handler)!;
+    const baseline = baselineName(clients);
+    const floor = bundles.get(`baseline-${baseline}`)!;
+    const noClient = !hasAnyClient(clients);
+    return {
+      fn,
+      file: own.file,
+      bytes: own.bytes,
+      map_bytes: own.mapBytes,
+      baseline,
+      baseline_file: floor.file,
+      baseline_bytes: floor.bytes,
+      bytes_goal: noClient ? `floor+${COLD_START_GOALS.noClientBytes / 1024}KB` : `${COLD_START_GOALS.bytes}×`,
+      bytes_limit: noClient ? floor.bytes + COLD_START_GOALS.noClientBytes : Math.floor(floor.bytes * COLD_START_GOALS.bytes),
+      ...(note ? { clients_note: note } : {}),
+      over_floor_kb: overFloor(own.packages, floor.packages),
+      no_client: noClient,
+    };
+  });
+}
+
 export async function measureColdStart(projectRoot: string, options: { runs: number; only?: string[] }): Promise<ColdStartResult[]> {
-  const functions = stackFunctions(projectRoot).filter((fn) => !options.only || options.only.includes(fn.name));
-  if (functions.length === 0) throw new Error(`no function is named ${options.only?.join(', ')}`);
   const work = mkdtempSync(join(tmpdir(), 'dept-admin-bench-bundles-'));
   try {
-    progress(`cold start: bundling ${functions.length} functions with the stack's esbuild options`);
-    const bundles = await bundleAll(
-      projectRoot,
-      join(work, 'out'),
-      Object.fromEntries(functions.map((fn) => [fn.handler, join(projectRoot, 'functions', `${fn.handler}.ts`)])),
-    );
-    // Each function's floor: the clients its table declares that its bundle holds.
-    const floors = new Map(
-      functions.map((fn) => [fn.handler, floorClients(fn.declared, bundledClients(bundles.get(fn.handler)!.packages))]),
-    );
-    const baselines = new Map<string, ClientSet>();
-    for (const { clients } of floors.values()) baselines.set(baselineName(clients), clients);
-    const baselineDir = join(work, 'baselines');
-    mkdirSync(baselineDir);
-    const entries: Record<string, string> = {};
-    for (const [name, clients] of baselines) {
-      const file = join(baselineDir, `${name}.mjs`);
-      writeFileSync(file, baselineSource(clients));
-      entries[`baseline-${name}`] = file;
-    }
-    progress(`cold start: bundling their ${baselines.size} floors (${[...baselines.keys()].join(', ')})`);
-    for (const [name, bundle] of await bundleAll(projectRoot, join(work, 'out'), entries)) bundles.set(name, bundle);
-    const floorOf = (fn: FunctionEntry) => `baseline-${baselineName(floors.get(fn.handler)!.clients)}`;
-
+    progress("cold start: bundling every function and its floor with the stack's esbuild options");
+    const bundled = await bundleStack(projectRoot, work, options.only);
     // Warm the file cache and the node binary once, uncounted.
-    await importOnce(bundles.get(functions[0].handler)!.file);
-    const samples = new Map<string, { fn: ImportTime[]; base: ImportTime[] }>(functions.map((fn) => [fn.handler, { fn: [], base: [] }]));
+    await importOnce(bundled[0].file);
+    const samples = bundled.map(() => ({ fn: [] as ImportTime[], base: [] as ImportTime[] }));
     for (let run = 0; run < options.runs; run++) {
-      progress(
-        `cold start: import run ${run + 1}/${options.runs} over ${functions.length} functions and their floors (Node ${process.versions.node})`,
-      );
-      for (const fn of functions) {
-        const own = bundles.get(fn.handler)!.file;
-        const floor = bundles.get(floorOf(fn))!.file;
-        const sample = samples.get(fn.handler)!;
+      progress(`cold start: import run ${run + 1}/${options.runs} over ${bundled.length} functions and their floors`);
+      for (const [i, b] of bundled.entries()) {
         // Alternate which goes first, so neither always runs right after the other's page-cache work.
-        if ((run + functions.indexOf(fn)) % 2 === 0) {
-          sample.fn.push(await importOnce(own));
-          sample.base.push(await importOnce(floor));
+        if ((run + i) % 2 === 0) {
+          samples[i].fn.push(await importOnce(b.file));
+          samples[i].base.push(await importOnce(b.baseline_file));
         } else {
-          sample.base.push(await importOnce(floor));
-          sample.fn.push(await importOnce(own));
+          samples[i].base.push(await importOnce(b.baseline_file));
+          samples[i].fn.push(await importOnce(b.file));
         }
       }
     }
-
-    return functions.map((fn) => {
-      const own = bundles.get(fn.handler)!;
-      const { clients, note } = floors.get(fn.handler)!;
-      const baseline = baselineName(clients);
-      const floor = bundles.get(floorOf(fn))!;
-      const sample = samples.get(fn.handler)!;
-      const importMs = median(sample.fn.map((t) => t.ms));
-      const baselineMs = median(sample.base.map((t) => t.ms));
-      const importCpu = median(sample.fn.map((t) => t.cpu));
-      const baselineCpu = median(sample.base.map((t) => t.cpu));
-      const bytesRatio = ratio(own.bytes, floor.bytes);
+    return bundled.map(({ fn, file: _file, baseline_file: _floor, no_client: _none, ...b }, i) => {
+      const importMs = median(samples[i].fn.map((t) => t.ms));
+      const baselineMs = median(samples[i].base.map((t) => t.ms));
+      const importCpu = median(samples[i].fn.map((t) => t.cpu));
+      const baselineCpu = median(samples[i].base.map((t) => t.cpu));
       const importRatio = ratio(importMs, baselineMs);
-      const noClient = !hasAnyClient(clients);
-      const bytesLimit = noClient ? floor.bytes + COLD_START_GOALS.noClientBytes : Math.floor(floor.bytes * COLD_START_GOALS.bytes);
       return {
         name: fn.name,
         handler: fn.handler,
         kind: fn.kind,
-        bytes: own.bytes,
+        ...b,
+        bytes_ratio: round(ratio(b.bytes, b.baseline_bytes), 2),
         import_ms: round(importMs, 1),
-        baseline,
-        baseline_bytes: floor.bytes,
         baseline_import_ms: round(baselineMs, 1),
-        bytes_ratio: round(bytesRatio, 2),
         import_ratio: round(importRatio, 2),
         import_cpu_ms: round(importCpu, 1),
         baseline_import_cpu_ms: round(baselineCpu, 1),
         import_cpu_ratio: round(ratio(importCpu, baselineCpu), 2),
-        import_ms_runs: sample.fn.map((t) => round(t.ms, 1)),
-        baseline_import_ms_runs: sample.base.map((t) => round(t.ms, 1)),
         runs: options.runs,
-        bytes_goal: noClient ? `floor+${COLD_START_GOALS.noClientBytes / 1024}KB` : `${COLD_START_GOALS.bytes}×`,
-        bytes_limit: bytesLimit,
-        ...(note ? { clients_note: note } : {}),
-        map_bytes: own.mapBytes,
-        over_floor_kb: overFloor(own.packages, floor.packages),
-        meets_goal: own.bytes <= bytesLimit && importRatio <= COLD_START_GOALS.import,
+        meets_goal: b.bytes <= b.bytes_limit && importRatio <= COLD_START_GOALS.import,
       };
     });
   } finally {

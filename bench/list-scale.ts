@@ -1,65 +1,32 @@
 /**
- * List scale (issue 15): do user lists and the audit list cost the same at
- * 10,000 and 100,000 users, about what their own page costs, and answer in
- * under 300 ms?
- *
- * For each size, a table of its own holds the dataset of
- * support/list-dataset.ts (N users, 90% in 1,000 skewed departments, N audit
- * entries), and a fresh process (this file, run as a child with
- * BENCH_LIST_CHILD=1) loads it and calls each request through its route's
- * handler, in process, with an API Gateway event (support/lambda.ts),
- * metering every call of the service's DynamoDB client
- * (support/capacity.ts: RCU as DynamoDB Local reports it, and the calls):
- *
- * - E1 (GET /v2/departments/users), GET /v2/users (listUsers) and the
- *   largest department's users (listDepartmentUsers), each with the
- *   parameter sets of PARAMETER_SETS (a page of 100: count's default);
- * - GET /v2/audit (listAudit), default page;
- * - GET /v2/departments (listDepartments) and GET /v2/groups (G2) sorted by
- *   `user_count`, plain and with a name prefix (NAMED_REQUESTS).
- *
- * Per request: RCU and calls (median of the runs; capacity does not vary),
- * wall time (median of `runs`; a request whose call takes over 20 s runs
- * once), the status, and `min_rcu`, the cost of reading its own page plus
- * the counters it read (see `pageCost` below and bench/README.md). The parent pairs
- * the sizes: RCU over min_rcu at the largest over the same at the smallest
- * (goal ≤ 1.2: the cost beyond the page must not grow), RCU over min_rcu
- * (goal ≤ 2), ms (goal < 300).
- *
- * A process per size: lib/config.ts reads TABLE_NAME once, and nothing a
- * handler may keep between invocations (a warm Lambda's module state)
- * crosses from one size to the other.
+ * List scale: do the user lists, the audit list and the named lists cost the same at 10,000 and 100,000 users, about
+ * what their own page costs, and answer in under 300 ms? For each size a table of its own holds the dataset of
+ * support/list-dataset.ts, and a fresh process (this file with BENCH_LIST_CHILD=1: lib/config.ts reads TABLE_NAME once,
+ * and no warm module state crosses sizes) loads it and calls each request through its route's handler, metering every
+ * call (support/capacity.ts). Per request: RCU and calls (median of the runs), wall time (median of `runs`; a call over
+ * 20 s runs once), status, and `min_rcu` (pageCost, prefixCost). The parent pairs the sizes (judge).
+ * BENCH_LIST_ONLY=<regular expression> measures only the requests it matches.
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DeleteTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { BatchGetCommand } from '@aws-sdk/lib-dynamodb';
-import { createTable } from '../infra/local/services';
-import type { Doc } from './support/dataset';
+import { BatchGetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { inTableOfItsOwn, type Doc } from './support/dataset';
 import { itemSize, query as queryUnits } from './support/units';
 import { median, progress, round, sleep, summarize } from './support/util';
 
 export const LIST_GOALS = { ratio: 1.2, overMin: 2, ms: 300 } as const;
-/** A request whose call takes longer than this runs once. */
-const SLOW_CALL_MS = 20_000;
-/**
- * The time a handler is told it has left (getRemainingTimeInMillis): Lambda's
- * longest, so that a slow list runs to its end and is measured, instead of
- * middy answering 503 just before the deadline support/lambda.ts gives (10 s).
- */
-const HANDLER_DEADLINE_MS = 15 * 60_000;
-/** The deployed Lambda timeout of a route without `timeoutSeconds` (infra/bundling.ts FUNCTION_TIMEOUT). */
-const DEPLOYED_TIMEOUT_S = 10;
-/** The cursor row: how many `next_cursor`s are followed before the page measured (page 101 = items 10,000–10,099). */
+/** A call slower than SLOW_CALL_MS runs once; a handler is told it has Lambda's longest left, so that a slow list is
+ * measured rather than answered 503 (the row notes a call over the route's deployed timeout, default 10 s). */
+const [SLOW_CALL_MS, HANDLER_TIMEOUT_MS, DEPLOYED_TIMEOUT_S] = [20_000, 15 * 60_000, 10];
+/** The cursor row: `next_cursor`s followed before the page measured (page 101: the depth of offset=10000). */
 const CURSOR_DEPTH = 100;
 
 export interface ListScaleSizes {
-  /** User counts, smallest first (full run: 10,000 and 100,000). */
+  /** User counts, smallest first; timed runs per request. */
   users: number[];
   departments: number;
-  /** Timed runs per request (the first one included). */
   runs: number;
 }
 
@@ -69,53 +36,46 @@ export interface ListScaleRow {
   operation: string;
   params: string;
   users: number;
-  /** HTTP status of the (last) run; null when not applicable. */
+  /** Of the last run; null when not applicable (the list has no `next_cursor`). */
   status: number | null;
-  /** False when the request cannot be made on this code (no `next_cursor`). */
   applicable: boolean;
-  /** Read units as DynamoDB Local reports them, median of the runs. */
+  /** RCU as DynamoDB Local reports them, calls and wall time: medians of the runs; `commands` of one run. */
   rcu: number | null;
-  /** DynamoDB calls, median of the runs. */
   calls: number | null;
-  /** The commands of one run, e.g. `Query×3 GetItem`. */
   commands: string;
   scans: number;
-  /** Median wall time of the runs. */
   ms: number | null;
-  /** Wall time of each run. */
-  ms_runs: number[];
   runs: number;
-  /** The cost of reading its own page (for an offset: and the items it skips) plus the counters it read. */
+  /** Reading its own page (or what a name prefix matches, the larger) plus `counter_rcu`, what it read of counters. */
   min_rcu: number | null;
-  /** What the request's reads of counters (and of a department item) cost, median of the runs. */
   counter_rcu: number | null;
-  /** Items an offset skipped (read and dropped). */
+  /** Items an offset skipped; items on the page, and their bytes as stored. */
   skipped: number;
-  /** Items on the page, and their bytes as stored. */
   page_items: number | null;
   page_bytes: number | null;
   rcu_over_min: number | null;
-  /** At the larger sizes: RCU over the same request's RCU at the smallest size. */
+  /** At the larger size: RCU over min_rcu, over the same at the smaller size. */
   rcu_ratio: number | null;
-  /** listDepartmentUsers: the department listed (the largest) and its members. */
+  /** listDepartmentUsers: the department listed (the largest). */
   department?: { id: string; users: number };
-  /** The cursor row: pages walked to reach the page measured, and what the walk cost in all. */
+  prefix_matches?: number;
+  /** The cursor row: pages walked to reach the page measured, and what the walk cost. */
   walk?: { pages: number; rcu: number; ms: number };
   meets_goal: boolean;
   note?: string;
 }
 
-// ---------------------------------------------------------------------------
-// The requests.
-
 interface ParameterSet {
   label: string;
   query: Record<string, string>;
+  /** A name prefix over departments or groups: the contract lets `total` and the order by `user_count` cost what the
+   * prefix matches, never more; the minimum is the larger of the page and one read of every match. */
+  prefixOver?: 'departments' | 'groups';
   /** Follow next_cursor this many times from the first page, then measure. */
   cursorDepth?: number;
 }
 
-/** The table of issue 15, for each user list (a page of 100: count's default). */
+/** The parameter sets of each user list (a page of 100: count's default). */
 export const PARAMETER_SETS: ParameterSet[] = [
   { label: 'default', query: {} },
   { label: 'query=account_role:admin', query: { query: 'account_role:admin' } },
@@ -133,28 +93,50 @@ export const PARAMETER_SETS: ParameterSet[] = [
 
 const USER_LISTS = ['E1', 'listUsers', 'listDepartmentUsers'] as const;
 
-/**
- * The named lists sorted by `user_count` (a count index each), and with a
- * name prefix, whose total (and order by `user_count`) reads the prefix's
- * matches (one name in twenty: support/list-dataset.ts names departments and
- * groups after twenty functions): measured here so that the README shows
- * what that costs (lib/lists/named.ts says why).
- */
+/** The named lists by `user_count` and under a name prefix (one name in twenty: support/list-dataset.ts). */
+const PREFIX = 'eng';
+const byPrefix = (prefixOver: 'departments' | 'groups', sort?: string): ParameterSet => ({
+  label: `${sort ? `sort=${sort}&` : ''}query=name:${PREFIX}`,
+  query: { ...(sort ? { sort } : {}), query: `name:${PREFIX}` },
+  prefixOver,
+});
 export const NAMED_REQUESTS: Array<{ operation: string; set: ParameterSet }> = [
-  { operation: 'listDepartments', set: { label: 'query=name:eng', query: { query: 'name:eng' } } },
+  { operation: 'listDepartments', set: byPrefix('departments') },
   { operation: 'listDepartments', set: { label: 'sort=user_count:desc', query: { sort: 'user_count:desc' } } },
-  {
-    operation: 'listDepartments',
-    set: { label: 'sort=user_count:desc&query=name:eng', query: { sort: 'user_count:desc', query: 'name:eng' } },
-  },
-  { operation: 'G2', set: { label: 'query=name:eng', query: { query: 'name:eng' } } },
+  { operation: 'listDepartments', set: byPrefix('departments', 'user_count:desc') },
+  { operation: 'G2', set: byPrefix('groups') },
   { operation: 'G2', set: { label: 'sort=user_count', query: { sort: 'user_count' } } },
   { operation: 'G2', set: { label: 'sort=user_count:desc', query: { sort: 'user_count:desc' } } },
-  { operation: 'G2', set: { label: 'sort=user_count:desc&query=name:eng', query: { sort: 'user_count:desc', query: 'name:eng' } } },
+  { operation: 'G2', set: byPrefix('groups', 'user_count:desc') },
 ];
 
-// ---------------------------------------------------------------------------
-// Parent: a table and a child process per size, then the sizes paired.
+/** One eventually consistent Query of every department or group whose name starts with `prefix` (read unmetered). */
+async function prefixCost(client: Doc, table: string, over: 'departments' | 'groups', prefix: string) {
+  const [{ INDEXES }, { foldCase }, { groupList }, { departmentList }] = await Promise.all([
+    import('../lib/db/table'),
+    import('../lib/text'),
+    import('../lib/store/groups'),
+    import('../lib/store/departments'),
+  ]);
+  const partition = over === 'groups' ? groupList.byName().partition : departmentList.byName().partition;
+  const sizes: number[] = [];
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const page = await client.send(
+      new QueryCommand({
+        TableName: table,
+        IndexName: INDEXES.byName.name,
+        KeyConditionExpression: '#pk = :pk AND begins_with(#sk, :prefix)',
+        ExpressionAttributeNames: { '#pk': INDEXES.byName.partitionKey, '#sk': INDEXES.byName.sortKey },
+        ExpressionAttributeValues: { ':pk': partition, ':prefix': foldCase(prefix) },
+        ExclusiveStartKey: startKey,
+      }),
+    );
+    sizes.push(...(page.Items ?? []).map((item) => itemSize(item)));
+    startKey = page.LastEvaluatedKey;
+  } while (startKey);
+  return { items: sizes.length, rcu: queryUnits(sizes, false).rcu };
+}
 
 const projectRoot = join(import.meta.dirname, '..');
 
@@ -171,38 +153,26 @@ function runChild(env: Record<string, string>): Promise<number | null> {
   });
 }
 
-async function deleteTable(env: Record<string, string>, table: string): Promise<void> {
-  const client = new DynamoDBClient({ endpoint: env.DYNAMODB_ENDPOINT, region: env.AWS_REGION });
-  try {
-    await client.send(new DeleteTableCommand({ TableName: table }));
-  } catch (error) {
-    progress(`list: could not delete table ${table}: ${String(error)}`);
-  } finally {
-    client.destroy();
-  }
-}
-
 export async function measureListScale(env: Record<string, string>, sizes: ListScaleSizes): Promise<ListScaleRow[]> {
   const rows: ListScaleRow[] = [];
   const dir = mkdtempSync(join(tmpdir(), 'bench-list-'));
   try {
     for (const users of sizes.users) {
-      const table = `${env.TABLE_NAME}-list-${users}`;
-      await createTable(env.DYNAMODB_ENDPOINT, table, env.AWS_REGION);
       const out = join(dir, `${users}.json`);
-      progress(`list: ${users} users in ${sizes.departments} departments, in table ${table} (a fresh process)`);
-      const code = await runChild({
-        ...env,
-        TABLE_NAME: table,
-        BENCH_LIST_CHILD: '1',
-        BENCH_LIST_USERS: String(users),
-        BENCH_LIST_DEPARTMENTS: String(sizes.departments),
-        BENCH_LIST_RUNS: String(sizes.runs),
-        BENCH_LIST_OUT: out,
+      await inTableOfItsOwn(env, `${env.TABLE_NAME}-list-${users}`, async (table) => {
+        progress(`list: ${users} users in ${sizes.departments} departments, in table ${table} (a fresh process)`);
+        const code = await runChild({
+          ...env,
+          TABLE_NAME: table,
+          BENCH_LIST_CHILD: '1',
+          BENCH_LIST_USERS: String(users),
+          BENCH_LIST_DEPARTMENTS: String(sizes.departments),
+          BENCH_LIST_RUNS: String(sizes.runs),
+          BENCH_LIST_OUT: out,
+        });
+        if (code !== 0) throw new Error(`list: the child for ${users} users failed (exit ${code})`);
       });
-      if (code !== 0) throw new Error(`list: the child for ${users} users failed (exit ${code})`);
       rows.push(...(JSON.parse(readFileSync(out, 'utf8')) as ListScaleRow[]));
-      await deleteTable(env, table); // DynamoDB Local holds it in memory
     }
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -217,11 +187,8 @@ function judge(rows: ListScaleRow[], sizes: number[]): ListScaleRow[] {
   return rows.map((row) => {
     const reference = base.get(row.request);
     // Each size's cost over its own minimum, the larger over the smaller: what a larger dataset must not make dearer
-    // is what a page costs beyond its own items and counters. With equal minimums that is RCU over RCU; the minimums
-    // differ where the pages do — fewer items (a department of 500 at the small size holds fewer admins than a
-    // page), more for an offset to skip, or as many items but larger ones (a department's item holds more counters
-    // when it has more members) — and there RCU over RCU would count the page's own growth as overhead.
-    // An empty page at the small size (an offset past its end) is no measure of a page: only the other goals apply.
+    // is what a page costs beyond its own items (pages differ: a short page, larger items). An empty page at the
+    // smaller size (an offset past its end) is no measure of a page: only the other goals apply.
     const comparable = reference?.page_items !== 0 || row.page_items === 0;
     const rcuRatio =
       row.users !== smallest && row.rcu !== null && reference?.rcu && comparable
@@ -280,9 +247,6 @@ export function listScaleTable(rows: ListScaleRow[], sizes: number[]): { headers
   return { headers, lines };
 }
 
-// ---------------------------------------------------------------------------
-// Child: load one size, call every request.
-
 interface Call {
   status: number;
   body: Record<string, unknown> | undefined;
@@ -330,8 +294,6 @@ async function child(): Promise<void> {
   // Calls in flight: a handler that answered while its reads go on (e.g. middy's early timeout, which does not stop
   // the work) would charge them to the next request, and slow it down.
   let inFlight = 0;
-  // BENCH_LIST_TRACE=1: every call on stderr (index, partition, limit, items read and returned, RCU), to see where a row's units go.
-  const trace = process.env.BENCH_LIST_TRACE === '1';
   db().middlewareStack.add(
     (next, context) => async (args) => {
       log.push(context.commandName ?? 'unknown');
@@ -340,7 +302,6 @@ async function child(): Promise<void> {
         const result = await next(args);
         // Lists read items from indexes only; what they read from the table itself is counters (and a department).
         if (!(args.input as { IndexName?: string }).IndexName) counterRcu += consumedUnits(result.output);
-        if (trace) progress(`  ${describeCall(context.commandName ?? 'unknown', args.input, result.output)}`);
         return result;
       } finally {
         inFlight--;
@@ -360,7 +321,7 @@ async function child(): Promise<void> {
     counterRcu = 0;
     const { result, capacity, ms } = await measure(async () => {
       try {
-        const deadline = Date.now() + HANDLER_DEADLINE_MS;
+        const deadline = Date.now() + HANDLER_TIMEOUT_MS;
         const context = {
           ...lambdaContext(routeOf(operationId).name),
           getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()),
@@ -370,14 +331,15 @@ async function child(): Promise<void> {
         return { statusCode: 599, body: JSON.stringify({ thrown: String(error) }) };
       }
     });
-    let body: Record<string, unknown> | undefined;
-    try {
-      body = result.body ? (JSON.parse(result.body) as Record<string, unknown>) : undefined;
-    } catch {
-      body = undefined;
-    }
+    const body = ((): Record<string, unknown> | undefined => {
+      try {
+        return result.body ? JSON.parse(result.body) : undefined;
+      } catch {
+        return undefined;
+      }
+    })();
     await settle(`${operationId} ${paramsLabel(query)}`);
-    return { status: result.statusCode, body, rcu: capacity.rcu, counterRcu, calls: capacity.calls, commands: log, ms };
+    return { status: result.statusCode, body, rcu: capacity.rcu, counterRcu, calls: log.length, commands: log, ms };
   };
 
   const departmentParams = { department_id: data.largest.id };
@@ -389,7 +351,6 @@ async function child(): Promise<void> {
   await call('listAudit', undefined, { count: '1', since: new Date(Date.parse(DATASET_NOW) - 86_400_000).toISOString() });
 
   const rows: ListScaleRow[] = [];
-  // BENCH_LIST_ONLY=<regular expression>: only the requests it matches (to look into a few, with BENCH_LIST_TRACE).
   const only = process.env.BENCH_LIST_ONLY ? new RegExp(process.env.BENCH_LIST_ONLY) : undefined;
   const plan: Array<{ operation: string; set: ParameterSet }> = [
     ...USER_LISTS.flatMap((operation) => PARAMETER_SETS.map((set) => ({ operation, set }))),
@@ -400,26 +361,9 @@ async function child(): Promise<void> {
     const request = `${operation} ${set.label}`;
     const params = paramsOf(operation);
     const row: ListScaleRow = {
-      request,
-      operation,
+      ...{ request, operation, users, status: null, applicable: true, rcu: null, calls: null, commands: '', scans: 0, ms: null, runs: 0 },
+      ...{ min_rcu: null, counter_rcu: null, skipped: 0, page_items: null, page_bytes: null, rcu_over_min: null, rcu_ratio: null },
       params: set.cursorDepth ? `cursor (${set.cursorDepth} next_cursor followed)` : paramsLabel(set.query),
-      users,
-      status: null,
-      applicable: true,
-      rcu: null,
-      calls: null,
-      commands: '',
-      scans: 0,
-      ms: null,
-      ms_runs: [],
-      runs: 0,
-      min_rcu: null,
-      counter_rcu: null,
-      skipped: 0,
-      page_items: null,
-      page_bytes: null,
-      rcu_over_min: null,
-      rcu_ratio: null,
       ...(params ? { department: { id: data.largest.id, users: data.largest.users } } : {}),
       meets_goal: false,
     };
@@ -449,17 +393,18 @@ async function child(): Promise<void> {
     row.commands = summarize(first.commands);
     row.scans = first.commands.filter((c) => c === 'ScanCommand').length;
     row.ms = round(median(calls.map((c) => c.ms)), 1);
-    row.ms_runs = calls.map((c) => round(c.ms, 1));
     const timeout = (routeOf(operation).timeoutSeconds ?? DEPLOYED_TIMEOUT_S) * 1000;
     if (calls.some((c) => c.ms > timeout)) {
       row.note = `${row.note ? `${row.note}; ` : ''}over the deployed ${timeout / 1000} s Lambda timeout (a 503 in AWS)`;
     }
     if (first.status === 200 && first.body) {
       const page = await pageCost(client, table, first.body, data.keys);
-      // API.md lets an offset read what it skips; the minimum does not: the page and the counters, as for a cursor.
+      // The contract lets an offset read what it skips; the minimum does not: the page and the counters, as for a cursor.
       row.counter_rcu = round(median(calls.map((c) => c.counterRcu)), 1);
       row.skipped = Math.min(Number(set.query.offset ?? 0), Number(first.body.total ?? 0));
-      row.min_rcu = round(page.rcu + row.counter_rcu, 1);
+      const matched = set.prefixOver ? await prefixCost(client, table, set.prefixOver, PREFIX) : undefined;
+      if (matched) row.prefix_matches = matched.items;
+      row.min_rcu = round(Math.max(page.rcu, matched?.rcu ?? 0) + row.counter_rcu, 1);
       row.page_items = page.items;
       row.page_bytes = page.bytes;
       if (page.approximated > 0) row.note = `${row.note ? `${row.note}; ` : ''}${page.approximated} item sizes approximated from the JSON`;
@@ -469,7 +414,7 @@ async function child(): Promise<void> {
     rows.push(row);
     progress(
       `list ${size}: [${i + 1}/${plan.length}] ${request}: ${row.status}, ${row.rcu} RCU, ${row.calls} calls, ` +
-        `${row.ms} ms (${row.runs > 1 ? `median of ${row.ms_runs.join('/')}` : '1 run'}), min ${row.min_rcu ?? '-'}`,
+        `${row.ms} ms (${row.runs > 1 ? `median of ${calls.map((c) => round(c.ms, 1)).join('/')}` : '1 run'}), min ${row.min_rcu ?? '-'}`,
     );
   }
   client.destroy();
@@ -481,27 +426,12 @@ function consumedUnits(output: unknown): number {
   return [consumed ?? []].flat().reduce((n, c) => n + (c.CapacityUnits ?? 0), 0);
 }
 
-/** One line per call for BENCH_LIST_TRACE. */
-function describeCall(command: string, input: unknown, output: unknown): string {
-  const i = input as {
-    IndexName?: string;
-    Limit?: number;
-    ExpressionAttributeValues?: Record<string, unknown>;
-    Key?: Record<string, unknown>;
-  };
-  const o = output as { Count?: number; ScannedCount?: number };
-  const units = consumedUnits(output);
-  const values = JSON.stringify(i.Key ?? i.ExpressionAttributeValues ?? {}).slice(0, 120);
-  return `${command} ${i.IndexName ?? 'table'} ${values} limit=${i.Limit ?? '-'} read=${o.ScannedCount ?? '-'} returned=${o.Count ?? '-'} rcu=${units}`;
-}
-
 type Caller = (operationId: string, params: Record<string, string> | undefined, query: Record<string, string>) => Promise<Call>;
 
 /**
- * Follows next_cursor from the first page, `depth` times, and answers the
- * cursor of the page to measure: the one `depth` cursors deep, or the last
- * page's when the list ends before. Undefined when the body has no
- * next_cursor (the list has no cursors) or the first page is the last.
+ * Follows next_cursor from the first page, `depth` times, and answers the cursor of the page to measure: the one
+ * `depth` cursors deep, or the last page's when the list ends before. Undefined when the body has no next_cursor (the
+ * list has no cursors) or the first page is the last.
  */
 async function walkCursor(
   call: Caller,
@@ -535,10 +465,9 @@ async function walkCursor(
 }
 
 /**
- * What reading the page itself costs: the returned items' sizes as stored
- * (read back by key with the bench's own client, not metered; an item not
- * found is sized from its JSON), as one eventually consistent Query
- * (0.5 RCU per 4 KB, rounded up once).
+ * What reading the page itself costs: the returned items' sizes as stored (read back by key with the bench's own
+ * client, not metered; an item not found is sized from its JSON), as one eventually consistent Query (0.5 RCU per 4 KB,
+ * rounded up once).
  */
 async function pageCost(
   client: Doc,

@@ -1,15 +1,8 @@
 /**
- * Overhead: a warm handler invocation (in process, with an API Gateway
- * event) against the same raw SDK calls issued directly (support/raw.ts),
- * for E2, E3 (100 users), E1 (a page of 100), G1 (a group of 100) and G4.
- * Handler and raw runs alternate, and which of the two goes first alternates
- * too, so both see the same DynamoDB Local and machine load; medians.
- *
- * Writes are arranged so that every run does the same work:
- * - E2 moves one user between two departments: the handler one way, the
- *   raw calls back (each a move of a member: read, one transaction);
- * - E3 moves the same 100 users between two departments the same way;
- * - G4 adds a user that is in no group yet to a group (a fresh user each run).
+ * Overhead: a warm handler invocation (in process, with an API Gateway event) against the same DynamoDB calls sent
+ * directly (support/raw.ts), for E2, E3 (100 users), E1 (a page of 100), G1 (a group of 100) and G4. Handler and raw
+ * runs alternate, and which goes first alternates too; medians. Every run does the same work: E2 and E3 move users one
+ * way when first in an iteration and back when second; G4 adds a fresh user each run.
  */
 import { loadDataset, type Doc } from './support/dataset';
 import { lambdaContext, prepared, routeEvent } from './support/lambda';
@@ -33,10 +26,9 @@ export interface OverheadResult {
 export const OVERHEAD_GOAL = 1.1;
 
 /**
- * The fixed cost of the handler pipeline alone (middy, the logger's context
- * injection, request parsing, idempotency check, problem mapping, JSON
- * reply): lib/http/operation.ts `operation()` around an operation that does
- * nothing. Median of many warm calls.
+ * The fixed cost of the handler pipeline alone (middy, the logger's context injection, request parsing, idempotency
+ * check, problem mapping, JSON reply): lib/http/operation.ts `operation()` around an operation that does nothing.
+ * Median of many warm calls.
  */
 export async function pipelineMs(runs = 300): Promise<number> {
   const { operation } = await import('../lib/http/operation');
@@ -107,49 +99,37 @@ export async function measureOverhead(client: Doc, table: string, options: { run
   ];
 
   const results: OverheadResult[] = [];
+  const timeIt = async (fn: () => Promise<unknown>) => {
+    const cpu = process.cpuUsage();
+    const start = performance.now();
+    await fn();
+    const ms = performance.now() - start;
+    const used = process.cpuUsage(cpu);
+    return { ms, cpu: (used.user + used.system) / 1000 };
+  };
   for (const pair of pairs) {
     progress(`overhead: ${pair.operation}, ${options.warmup} warm-up + ${options.runs} runs each, alternating`);
-    const handlerMs: number[] = [];
-    const rawMs: number[] = [];
-    const handlerCpu: number[] = [];
-    const rawCpu: number[] = [];
+    const handler: Array<{ ms: number; cpu: number }> = [];
+    const raw: Array<{ ms: number; cpu: number }> = [];
     for (let i = 0; i < total; i++) {
-      const timeIt = async (fn: (i: number, first: boolean) => Promise<unknown>, first: boolean) => {
-        const cpu = process.cpuUsage();
-        const start = performance.now();
-        await fn(i, first);
-        const ms = performance.now() - start;
-        const used = process.cpuUsage(cpu);
-        return { ms, cpu: (used.user + used.system) / 1000 };
-      };
-      let h: { ms: number; cpu: number };
-      let r: { ms: number; cpu: number };
-      if (i % 2 === 0) {
-        h = await timeIt(pair.handler, true);
-        r = await timeIt(pair.raw, false);
-      } else {
-        r = await timeIt(pair.raw, true);
-        h = await timeIt(pair.handler, false);
-      }
-      if (i >= options.warmup) {
-        handlerMs.push(h.ms);
-        rawMs.push(r.ms);
-        handlerCpu.push(h.cpu);
-        rawCpu.push(r.cpu);
-      }
+      const handlerFirst = i % 2 === 0;
+      const first = await timeIt(() => (handlerFirst ? pair.handler(i, true) : pair.raw(i, true)));
+      const second = await timeIt(() => (handlerFirst ? pair.raw(i, false) : pair.handler(i, false)));
+      if (i < options.warmup) continue;
+      handler.push(handlerFirst ? first : second);
+      raw.push(handlerFirst ? second : first);
     }
-    const handler = median(handlerMs);
-    const raw = median(rawMs);
+    const [handlerMs, rawMs] = [median(handler.map((t) => t.ms)), median(raw.map((t) => t.ms))];
     results.push({
       operation: pair.operation,
-      handler_ms: round(handler, 2),
-      raw_ms: round(raw, 2),
-      ratio: round(ratio(handler, raw), 2),
-      extra_ms: round(handler - raw, 2),
-      handler_cpu_ms: round(median(handlerCpu), 2),
-      raw_cpu_ms: round(median(rawCpu), 2),
+      handler_ms: round(handlerMs, 2),
+      raw_ms: round(rawMs, 2),
+      ratio: round(ratio(handlerMs, rawMs), 2),
+      extra_ms: round(handlerMs - rawMs, 2),
+      handler_cpu_ms: round(median(handler.map((t) => t.cpu)), 2),
+      raw_cpu_ms: round(median(raw.map((t) => t.cpu)), 2),
       runs: options.runs,
-      meets_goal: ratio(handler, raw) <= OVERHEAD_GOAL,
+      meets_goal: ratio(handlerMs, rawMs) <= OVERHEAD_GOAL,
     });
   }
   return results;

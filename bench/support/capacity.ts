@@ -1,56 +1,137 @@
 /**
- * Counts the capacity DynamoDB reports for every call of the service's
- * client: a middleware asks each command for `ReturnConsumedCapacity: TOTAL`
- * and adds up what comes back (reads and writes, indexes included).
+ * The capacity meter: a middleware on the service's client asks every command for `ReturnConsumedCapacity: TOTAL`, adds
+ * up what comes back and logs each command (so a Scan anywhere shows).
+ *
+ * DynamoDB Local miscounts TransactWriteItems: it reports the sum of the *distinct* per-item capacities (forty
+ * identical user rewrites count as one) and doubles index writes. So, given a client of its own (not metered), the
+ * meter charges every transaction itself: it reads the items the transaction touches just before and after it and
+ * applies the developer guide's rules — 2 WCU per KB per item (the larger of before and after; ConditionCheck
+ * included), plus each index entry put or deleted (1 per KB), moved (2) or rewritten (1). Reads and other writes are
+ * counted as Local reports them: it counts those right.
  */
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { db } from '../../lib/db/client';
+import { INDEXES, type IndexDefinition, type Key } from '../../lib/db/table';
+import type { Doc } from './dataset';
+import { itemSize, writeUnits, type Item } from './units';
+import { summarize } from './util';
 
 export interface Capacity {
   rcu: number;
+  /** Local's figure for non-transactional writes, plus each transaction charged as above. */
   wcu: number;
-  calls: number;
+  /** Of `wcu`, the part written to index entries of transactions. */
+  index_wcu: number;
+  /** What DynamoDB Local reported for the writes (wrong for transactions). */
+  wcu_reported_by_local: number;
+  /** The commands sent, as `GetItem Query×2`. */
+  calls: string;
+  scans: number;
 }
 
 type Consumed = { ReadCapacityUnits?: number; WriteCapacityUnits?: number; CapacityUnits?: number };
-
-let installed = false;
-let totals: Capacity = { rcu: 0, wcu: 0, calls: 0 };
 const WRITE_COMMANDS = /Put|Update|Delete|TransactWrite|BatchWrite/;
 
-export function meterCapacity(): void {
+let totals = { rcu: 0, wcu: 0, txLocal: 0, txCharged: 0, txIndex: 0, commands: [] as string[] };
+let sizer: ((keys: Key[]) => Promise<Array<Item | undefined>>) | undefined;
+let installed = false;
+
+function indexEntry(item: Item | undefined, index: IndexDefinition): string | undefined {
+  if (!item) return undefined;
+  const parts = [item[index.partitionKey], item[index.sortKey], index.thenBy === undefined ? '' : item[index.thenBy]];
+  // A multi-attribute sort key (the count indexes): an item without every attribute is not in the index.
+  return parts.some((part) => part === undefined) ? undefined : parts.map(String).join('\u0000');
+}
+
+const sameItem = (a: Item | undefined, b: Item | undefined) =>
+  JSON.stringify(a, Object.keys(a ?? {}).sort()) === JSON.stringify(b, Object.keys(b ?? {}).sort());
+
+/** One transaction item, by the developer guide's rules. */
+function charge(kind: string, before: Item | undefined, after: Item | undefined, key: Key) {
+  const units = writeUnits(Math.max(itemSize(before), itemSize(after)));
+  let index = 0;
+  if (kind !== 'ConditionCheck') {
+    for (const definition of Object.values(INDEXES)) {
+      const was = indexEntry(before, definition);
+      const is = indexEntry(after, definition);
+      if (was === undefined && is === undefined) continue;
+      index += was === undefined || is === undefined ? units : was !== is ? 2 * units : sameItem(before, after) ? 0 : units;
+    }
+  }
+  if (process.env.BENCH_DEBUG_TX) {
+    console.error(`  tx ${kind} ${key.pk}|${key.sk} ${itemSize(before)}->${itemSize(after)} wcu ${2 * units + index} idx ${index}`);
+  }
+  return { wcu: 2 * units + index, index };
+}
+
+/** Meters the service's client; `client` (the bench's own) reads the items of each transaction around it. */
+export function meterCapacity(client?: Doc, table?: string): void {
+  if (client && table) {
+    sizer = (keys) =>
+      Promise.all(keys.map(async (Key) => (await client.send(new GetCommand({ TableName: table, Key, ConsistentRead: true }))).Item));
+  }
   if (installed) return;
   installed = true;
   db().middlewareStack.add(
     (next, context) => async (args) => {
+      const name = context.commandName ?? 'unknown';
+      totals.commands.push(name);
       (args.input as Record<string, unknown>).ReturnConsumedCapacity = 'TOTAL';
+      const transaction = name === 'TransactWriteItemsCommand' && sizer;
+      const entries = transaction ? (args.input as { TransactItems: Array<Record<string, { Key?: Key; Item?: Item }>> }).TransactItems : [];
+      const keys = entries.map((entry) => {
+        const action = Object.values(entry)[0];
+        const source = action.Key ?? action.Item!;
+        return { pk: String(source.pk), sk: String(source.sk) };
+      });
+      const before = transaction ? await sizer!(keys) : [];
       const result = await next(args);
       const output = result.output as { ConsumedCapacity?: Consumed | Consumed[] };
-      const consumed = [output.ConsumedCapacity ?? []].flat();
-      const isWrite = WRITE_COMMANDS.test(context.commandName ?? '');
-      for (const entry of consumed) {
+      const isWrite = WRITE_COMMANDS.test(name);
+      for (const entry of [output.ConsumedCapacity ?? []].flat()) {
         const units = entry.CapacityUnits ?? (entry.ReadCapacityUnits ?? 0) + (entry.WriteCapacityUnits ?? 0);
         if (entry.WriteCapacityUnits !== undefined || (isWrite && entry.ReadCapacityUnits === undefined)) {
           totals.wcu += entry.WriteCapacityUnits ?? units;
           totals.rcu += entry.ReadCapacityUnits ?? 0;
-        } else {
-          totals.rcu += units;
-        }
+          if (transaction) totals.txLocal += entry.WriteCapacityUnits ?? units;
+        } else totals.rcu += units;
       }
-      totals.calls++;
+      if (transaction) {
+        const after = await sizer!(keys);
+        entries.forEach((entry, i) => {
+          const one = charge(Object.keys(entry)[0], before[i], after[i], keys[i]);
+          totals.txCharged += one.wcu;
+          totals.txIndex += one.index;
+        });
+      }
       return result;
     },
-    { step: 'initialize', name: 'capacityMeter' },
+    { step: 'initialize', priority: 'low', name: 'benchCapacityMeter' },
   );
 }
 
-/** What was consumed since the current `measure` began (to split one measured run into its steps). */
-export const capacitySoFar = (): Capacity => ({ ...totals });
+/** Takes the meter off the service's client (it reads every transaction's items around it: not for timings). */
+export function stopMetering(): void {
+  if (installed) db().middlewareStack.remove('benchCapacityMeter');
+  installed = false;
+  sizer = undefined;
+}
+
+const round1 = (n: number) => Math.round(n * 10) / 10;
 
 /** Runs `work` and answers what it consumed (calls made by anything else meanwhile count too: measure alone). */
 export async function measure<T>(work: () => Promise<T>): Promise<{ result: T; capacity: Capacity; ms: number }> {
-  totals = { rcu: 0, wcu: 0, calls: 0 };
+  totals = { rcu: 0, wcu: 0, txLocal: 0, txCharged: 0, txIndex: 0, commands: [] };
   const start = performance.now();
   const result = await work();
   const ms = performance.now() - start;
-  return { result, capacity: { ...totals }, ms };
+  const capacity: Capacity = {
+    rcu: round1(totals.rcu),
+    wcu: round1(totals.wcu - totals.txLocal + totals.txCharged),
+    index_wcu: round1(totals.txIndex),
+    wcu_reported_by_local: round1(totals.wcu),
+    calls: summarize(totals.commands),
+    scans: totals.commands.filter((command) => command === 'ScanCommand').length,
+  };
+  return { result, capacity, ms };
 }

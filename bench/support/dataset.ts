@@ -1,22 +1,11 @@
 /**
- * Loads a consistent dataset straight into the table with BatchWriteItem, in
- * the item shapes the service writes (built by the store modules of
- * lib/store/: users and their department copies, claims, departments,
- * groups, group names, memberships), far faster than through the API.
- * "Consistent": what test/support/invariants.ts checks holds — every
- * department's usage counters and list counters (members per cell, `C#…`,
- * and per login month, `L#…`) equal its members, every member has its
- * department copy, every group's `user_count` equals its memberships, each
- * user has its e-mail claim (unless left out), and the service counters are
- * raised by what was loaded: the stats shards (departments, groups, users
- * per membership and cell), the login-day counters and the last-name
- * counters (those two written with the store's own counter updates).
- *
- * Import only after process.env points at the local stack (lib/ reads its
- * configuration on first use).
+ * Loads a consistent dataset straight into a table with BatchWriteItem, its items built by the store's own builders
+ * (users, department copies, claims, departments, groups, group names, memberships), its counters raised to match
+ * (department usage and list counters, stats shards, login days and last names by the store's counter updates): what
+ * test/support/invariants.ts checks holds. Import only after process.env points at the local stack.
  */
 import { randomBytes } from 'node:crypto';
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DeleteTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { BatchWriteCommand, DynamoDBDocumentClient, UpdateCommand, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { Write } from '../../lib/db/transact';
 import { NO_USAGE, addUsage, usageOf } from '../../lib/departments/quotas';
@@ -29,19 +18,10 @@ import { addLoginDays, dayAttribute } from '../../lib/store/login-counts';
 import { membershipItems } from '../../lib/store/memberships';
 import { addNameCount } from '../../lib/store/name-counts';
 import { DEPARTMENTS_COUNTER, GROUPS_COUNTER, statsShardKey } from '../../lib/store/stats';
-import {
-  cellCode,
-  cellOf,
-  departmentCopyItem,
-  loginMonth,
-  membershipOf,
-  userItem,
-  type Membership,
-  type User,
-} from '../../lib/store/users';
+import { cellCode, cellOf, departmentCopyItem, loginMonth, membershipOf, userItem, type Membership, type User } from '../../lib/store/users'; // prettier-ignore
 import { foldCase } from '../../lib/text';
 import { cellCounterName } from '../../lib/users/counters';
-import { pool, sleep } from './util';
+import { pool, progress, sleep } from './util';
 
 export type Doc = DynamoDBDocumentClient;
 
@@ -49,6 +29,21 @@ export type Doc = DynamoDBDocumentClient;
 export function rawClient(): Doc {
   const client = new DynamoDBClient({ region: process.env.AWS_REGION, endpoint: process.env.DYNAMODB_ENDPOINT });
   return DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true } });
+}
+
+/** Runs `work` on a fresh table named `table` of the local DynamoDB (`env`), deleted afterwards: Local holds it in memory. */
+export async function inTableOfItsOwn<T>(env: Record<string, string>, table: string, work: (table: string) => Promise<T>): Promise<T> {
+  const { createTable } = await import('../../infra/local/services');
+  await createTable(env.DYNAMODB_ENDPOINT, table, env.AWS_REGION);
+  const client = new DynamoDBClient({ endpoint: env.DYNAMODB_ENDPOINT, region: env.AWS_REGION });
+  try {
+    return await work(table);
+  } finally {
+    await client
+      .send(new DeleteTableCommand({ TableName: table }))
+      .catch((error: unknown) => progress(`could not delete ${table}: ${String(error)}`));
+    client.destroy();
+  }
 }
 
 /** BatchWriteItem puts, 25 a request, `concurrency` requests at a time, unprocessed items re-sent. */
@@ -96,20 +91,7 @@ export interface Dataset {
   items: number;
 }
 
-const LAST_NAMES = [
-  'Lovelace',
-  'hopper',
-  'Turing',
-  'Hamilton',
-  'liskov',
-  'Knuth',
-  'Ritchie',
-  'Goldberg',
-  'Allen',
-  'Wing',
-  'Dijkstra',
-  'Kay',
-];
+const LAST_NAMES = ['Lovelace', 'hopper', 'Turing', 'Hamilton', 'liskov', 'Knuth', 'Ritchie', 'Goldberg', 'Allen', 'Wing', 'Dijkstra', 'Kay']; // prettier-ignore
 const FIRST_NAMES = ['Ada', 'Grace', 'Alan', 'Margaret', 'Barbara', 'Donald', 'Dennis', 'Adele', 'Frances', 'Jeannette'];
 const CREATED_AT = '2026-01-15T09:30:00.000Z';
 const pad = (n: number, width: number) => String(n).padStart(width, '0');
@@ -138,9 +120,9 @@ export function makeUser(id: string, n: number, departmentId: string | null): Us
 }
 
 /**
- * A department item with the counters its `members` make: quota usage, and the list counters per cell (`C#<cell>`)
- * and per login month (`L#<YYYY-MM>`) that lib/store/departments.ts keeps next to it (newDepartmentItem gives the
- * usage only: a department is created empty).
+ * A department item with the counters its `members` make: quota usage, and the list counters per cell (`C#<cell>`) and
+ * per login month (`L#<YYYY-MM>`) that lib/store/departments.ts keeps next to it (newDepartmentItem gives the usage
+ * only: a department is created empty).
  */
 export function departmentItem(id: string, name: string, members: User[], createdAt = CREATED_AT): Record<string, unknown> {
   let usage = NO_USAGE;

@@ -1,13 +1,13 @@
 /**
- * Calls a route's handler in process, the way Lambda would behind API
- * Gateway: an HTTP API payload 2.0 event (as infra/local/gateway.ts builds
- * it) and a Lambda context. The handler module is `functions/<handler>.ts`
- * of the route table entry, imported on first use.
+ * Calls a route's handler in process, the way Lambda would behind API Gateway: an HTTP API payload 2.0 event (as
+ * infra/local/gateway.ts builds it) and a Lambda context. The handler module is `functions/<handler>.ts` of the route
+ * table entry, imported on first use.
  */
 import { randomUUID } from 'node:crypto';
 import { pathToFileURL } from 'node:url';
 import { join } from 'node:path';
 import type { Context } from 'aws-lambda';
+import { lambdaContext as localContext } from '../../infra/local/event';
 import { routes, type Route } from '../../lib/routes';
 
 export interface Invocation {
@@ -31,9 +31,12 @@ type Handler = (event: unknown, context: Context) => Promise<LambdaResult>;
 const projectRoot = join(import.meta.dirname, '..', '..');
 const loaded = new Map<string, Promise<Handler>>();
 
+/** Whether `route` is the one the bench names `name`: its name or its contract label (E1…G8). The one place the bench matches a route by name. */
+export const routeNamed = (route: Route, name: string) => route.name === name || route.label === name;
+
 export function routeOf(operationId: string): Route {
-  const route = routes.find((r) => r.label === operationId || r.name === operationId);
-  if (!route) throw new Error(`no route named or labelled ${operationId}`);
+  const route = routes.find((r) => routeNamed(r, operationId));
+  if (!route) throw new Error(`no route named ${operationId}`);
   return route;
 }
 
@@ -54,7 +57,6 @@ export function routeEvent(operationId: string, invocation: Invocation = {}) {
   const rawPath = route.path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(invocation.params?.[name] ?? ''));
   const query = invocation.query && Object.keys(invocation.query).length > 0 ? invocation.query : undefined;
   const rawQueryString = query ? new URLSearchParams(query).toString() : '';
-  const requestId = randomUUID();
   const now = new Date();
   const headers: Record<string, string> = {
     host: 'bench.local',
@@ -78,7 +80,7 @@ export function routeEvent(operationId: string, invocation: Invocation = {}) {
       domainName: 'bench.local',
       domainPrefix: 'bench',
       http: { method: route.method, path: rawPath, protocol: 'HTTP/1.1', sourceIp: '127.0.0.1', userAgent: 'bench' },
-      requestId,
+      requestId: randomUUID(),
       routeKey: `${route.method} ${route.path}`,
       stage: '$default',
       time: now.toISOString(),
@@ -95,43 +97,23 @@ export function routeEvent(operationId: string, invocation: Invocation = {}) {
   };
 }
 
-export function lambdaContext(functionName: string): Context {
-  const deadline = Date.now() + 10_000;
-  const unsupported = () => {
-    throw new Error('callback-style completion is not supported');
-  };
-  return {
-    callbackWaitsForEmptyEventLoop: true,
-    functionName,
-    functionVersion: '$LATEST',
-    invokedFunctionArn: `arn:aws:lambda:us-east-1:000000000000:function:${functionName}`,
-    memoryLimitInMB: '512',
-    awsRequestId: randomUUID(),
-    logGroupName: `/aws/lambda/${functionName}`,
-    logStreamName: 'bench',
-    getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()),
-    done: unsupported,
-    fail: unsupported,
-    succeed: unsupported,
-  };
+/** The local gateway's Lambda context, telling the handler it has `timeoutMs` left (the deployed default 10 s unless told). */
+export function lambdaContext(functionName: string, timeoutMs = 10_000): Context {
+  const deadline = Date.now() + timeoutMs;
+  return { ...localContext(functionName, randomUUID()), getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()) };
 }
 
 /** Invokes the route's handler; throws unless the status is 2xx/3xx. */
-export async function invoke(operationId: string, invocation: Invocation = {}): Promise<LambdaResult> {
-  const handler = await loadHandler(operationId);
-  const result = await handler(routeEvent(operationId, invocation), lambdaContext(routeOf(operationId).name));
-  if (result.statusCode >= 400) {
-    throw new Error(`${operationId} answered ${result.statusCode}: ${(result.body ?? '').slice(0, 400)}`);
-  }
-  return result;
-}
+export const invoke = async (operationId: string, invocation: Invocation = {}) => (await prepared(operationId, invocation))();
 
 /** The handler, loaded once, bound to one invocation (the overhead loop calls it many times). */
-export async function prepared(operationId: string, invocation: Invocation): Promise<() => Promise<LambdaResult>> {
+export async function prepared(operationId: string, invocation: Invocation, timeoutMs?: number): Promise<() => Promise<LambdaResult>> {
   const handler = await loadHandler(operationId);
-  const name = routeOf(operationId).name;
+  const route = routeOf(operationId);
+  // As deployed: the route's own timeout unless the caller says otherwise.
+  const timeout = timeoutMs ?? (route.timeoutSeconds ?? 10) * 1000;
   return async () => {
-    const result = await handler(routeEvent(operationId, invocation), lambdaContext(name));
+    const result = await handler(routeEvent(operationId, invocation), lambdaContext(route.name, timeout));
     if (result.statusCode >= 400) throw new Error(`${operationId} answered ${result.statusCode}: ${(result.body ?? '').slice(0, 400)}`);
     return result;
   };

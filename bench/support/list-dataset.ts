@@ -1,40 +1,11 @@
 /**
- * The list-scale dataset (bench/list-scale.ts): N users, 90% of them in
- * departments whose sizes are skewed, 10% in none, and N audit entries,
- * loaded straight into a table of their own with BatchWriteItem.
- *
- * Meant to look like an account, not to suit any index:
- *
- * - departments: `departments` of them (1,000 in the full run). Sizes follow
- *   a Zipf–Mandelbrot law, weight of the department of rank k ∝ 1/(k + 2):
- *   the largest holds ~5.6% of the members (~500 at 10,000 users, ~5,000 at
- *   100,000), the median one ~0.06%; member counts are shared out by largest
- *   remainder, then users are dealt to departments at random;
- * - roles: 5% admin, 10% manager, 10% guest, 75% member (drawn per user);
- * - activated: 80% true;
- * - last_login: 15% never (null); of the others 60% within the 6 months before
- *   2026-11-22, 40% in the 18 months before that; ISO UTC with milliseconds;
- * - last names: a pool of 2,000 surnames (made from syllables, plus a few
- *   real ones: Smith, Smyth, Smalley, Smets — the `last_name:Sm` filter —
- *   and some with diacritics or a lower-case particle) drawn with a Zipf law
- *   of exponent 1 (weight of rank k ∝ 1/(k + 5): the commonest ~2.8%);
- *   first names from a pool of 40;
- * - ids `<prefix>u<n>`, e-mails `<first>.<last>.<n>@example.com` (unique);
- * - audit entries: 20 actors (skewed), operations createUser 20%, updateUser
- *   40%, E2 25%, E3 5%, G4 10%, on the dataset's users and departments, `at`
- *   spread over the year before 2026-11-22;
- * - groups: one per 10 users (1,000 and 10,000), `user_count` skewed the way
- *   department sizes are (1.5 memberships per user shared out by weight
- *   1/(k + 3): the largest ~6,000 at 100,000 users, thousands of groups tied
- *   at 1 or 2), drawn from a PRNG of their own so the users stay as they
- *   were. Only the group items (and their name claims) are loaded: the group
- *   list reads nothing else; no G1 or G4 runs on them.
- *
- * Everything is drawn from a PRNG seeded by the prefix: the same size gives
- * the same dataset on every run.
- *
- * Import only after process.env points at the local stack (lib/ reads its
- * configuration on first use).
+ * The list-scale dataset (bench/README.md describes it), the same on every run (a PRNG seeded by the prefix): N users,
+ * 90% in departments whose sizes follow a Zipf–Mandelbrot law (rank k ∝ 1/(k + 2)), 10% in none; roles 5% admin, 10%
+ * manager, 10% guest; 80% activated; last logins 15% never, else 60% within 6 months of DATASET_NOW and 40% in the 18
+ * months before; last names from a pool of 2,000 drawn with a Zipf law (the "Sm" ones placed: the `last_name:Sm`
+ * filter); N audit entries; a group per 10 users with skewed `user_count`s (items only: the group list reads nothing
+ * else). Items are built by the store's own builders, in `itemsFor`, `groupItemsFor` and `auditItemsFor`: when the
+ * store gains counters or index attributes, those are the places to change.
  */
 import type { AccountRole } from '../../lib/schemas/enums';
 import { auditPut, type AuditInput } from '../../lib/store/audit';
@@ -147,18 +118,9 @@ const MIDDLES = ['', 'l', 'n', 'r', 'm', 's', 'v', 'd', 'nd', 'rl', 'st'];
 const ENDINGS = ['', 'er', 'son', 'ton', 'ley', 'man', 'ford', 'ard', 'ski', 'ez', 'ova', 'ini', 'sen', 'well', 'by', 'ens'];
 /** Real surnames placed at fixed ranks of the pool (0 = commonest): the "Sm" ones, and a few that test case folding. */
 const PLACED_SURNAMES: Array<[number, string]> = [
-  [2, 'Smith'],
-  [9, 'García'],
-  [25, 'Müller'],
-  [59, 'Smyth'],
-  [120, 'van der Berg'],
-  [180, "O'Neill"],
-  [399, 'Smalley'],
-  [640, 'de la Cruz'],
-  [900, 'Ødegård'],
-  [1199, 'Smets'],
-  [1500, 'Łukasiewicz'],
-];
+  [2, 'Smith'], [9, 'García'], [25, 'Müller'], [59, 'Smyth'], [120, 'van der Berg'], [180, "O'Neill"], [399, 'Smalley'],
+  [640, 'de la Cruz'], [900, 'Ødegård'], [1199, 'Smets'], [1500, 'Łukasiewicz'],
+]; // prettier-ignore
 const FIRST_NAMES = [
   'Ada', 'Grace', 'Alan', 'Margaret', 'Barbara', 'Donald', 'Dennis', 'Adele', 'Frances', 'Jeannette',
   'Ken', 'Radia', 'Tim', 'Katherine', 'John', 'Mary', 'James', 'Linda', 'Robert', 'Patricia',
@@ -207,12 +169,7 @@ const ascii = (text: string) =>
 
 // --- the dataset -------------------------------------------------------------
 
-const ROLES: Array<[AccountRole, number]> = [
-  ['admin', 0.05],
-  ['manager', 0.1],
-  ['guest', 0.1],
-  ['member', 0.75],
-];
+const ROLES: Array<[AccountRole, number]> = [['admin', 0.05], ['manager', 0.1], ['guest', 0.1], ['member', 0.75]]; // prettier-ignore
 
 function drawRole(random: () => number): AccountRole {
   let u = random();
@@ -293,13 +250,7 @@ const ACTORS = [
   'frank.helpdesk', 'grace.security', 'heidi.hr', 'ivan.hr', 'judy.finance', 'mallory.audit', 'niaj.it', 'olivia.it',
   'peggy.ops', 'rupert.ops', 'sybil.onboarding',
 ]; // prettier-ignore
-const OPERATIONS: Array<[string, number]> = [
-  ['createUser', 0.2],
-  ['updateUser', 0.4],
-  ['E2', 0.25],
-  ['E3', 0.05],
-  ['G4', 0.1],
-];
+const OPERATIONS: Array<[string, number]> = [['createUser', 0.2], ['updateUser', 0.4], ['E2', 0.25], ['E3', 0.05], ['G4', 0.1]]; // prettier-ignore
 const PATCHABLE = ['activated', 'account_role', 'last_name', 'first_name', 'email'] as const;
 
 function makeAuditEntries(n: number, users: User[], departments: ListDepartment[], random: () => number, prefix: string): AuditInput[] {
@@ -353,19 +304,7 @@ function makeAuditEntries(n: number, users: User[], departments: ListDepartment[
 
 // --- items -------------------------------------------------------------------
 
-/**
- * THE place where the dataset becomes items: built with the store's
- * builders; when the store adds counters, this is the one place to add them.
- *
- * Users (lib/store/users.ts userItem, version 1), their e-mail claims
- * (lib/store/claims.ts), departments with the usage their members make
- * (lib/store/departments.ts newDepartmentItem, lib/departments/quotas.ts
- * usageOf/addUsage), and the service counters (lib/store/stats.ts): users per
- * role and membership, departments — returned as `counters` and added to a
- * stats shard by `addCounters` (bench/support/dataset.ts), the mechanism of
- * the other datasets. The table is fresh, so a new kind of counter item can
- * also simply be appended to `items` with its final value.
- */
+/** Users with their claims and department copies, departments with their members' counters, the service counters. */
 export function itemsFor(
   users: User[],
   departments: ListDepartment[],

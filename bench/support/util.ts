@@ -44,6 +44,7 @@ const started = Date.now();
 
 /** Progress on stderr, so stdout holds only the tables. */
 export function progress(message: string): void {
+  if (process.env.BENCH_QUIET) return;
   process.stderr.write(`[bench +${round((Date.now() - started) / 1000, 0)}s] ${message}\n`);
 }
 

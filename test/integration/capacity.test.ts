@@ -1,0 +1,27 @@
+/**
+ * The capacity each operation consumes, exactly: the bench's capacity scenario (bench/capacity-ops.ts) run against
+ * DynamoDB Local with ReturnConsumedCapacity on every call, each operation's read and write units against the table
+ * of docs/capacity.md, and no scan anywhere. A change that makes an operation dearer fails here; one that changes
+ * its cost on purpose changes its row there.
+ */
+import { expect, it } from 'vitest';
+import { capacityFigures } from '../../bench/capacity-minima';
+import { runCapacityScenario } from '../../bench/capacity-ops';
+import { rawClient } from '../../bench/support/dataset';
+import { tableName } from '../../lib/db/client';
+
+it('consumes exactly the units of docs/capacity.md per operation, with no scan', async () => {
+  process.env.BENCH_QUIET = '1';
+  const client = rawClient();
+  const rows = await runCapacityScenario(client, tableName());
+  client.destroy();
+  const expected = capacityFigures();
+  expect(rows.map((row) => row.operation)).toEqual([...expected.keys()]);
+  const wrong = rows.flatMap((row) => {
+    const figures = expected.get(row.operation)!;
+    return row.rcu === figures.rcu && row.wcu === figures.wcu && row.scans === 0
+      ? []
+      : [`${row.operation}: ${row.rcu} RCU / ${row.wcu} WCU, expected ${figures.rcu} / ${figures.wcu} (calls: ${row.calls})`];
+  });
+  expect(wrong, 'operations whose capacity changed (if intended, change their rows in docs/capacity.md)').toEqual([]);
+});

@@ -212,7 +212,7 @@ async function lookUp(parts: Array<{ attribute: string; value: string }>): Promi
         ? value
         : attribute === 'externalId'
           ? await claimHolder('group_external_id', value, false)
-          : ((await findGroupNameClaim(value))?.group_id as string | undefined);
+          : (await findGroupNameClaim(value))?.group_id;
     if (id === undefined) return [];
     ids.add(id);
   }

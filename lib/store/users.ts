@@ -40,6 +40,7 @@
  */
 import { batchGetItems } from '../db/batch';
 import { Condition, Update } from '../db/expression';
+import * as attr from '../db/item-kind';
 import { getItem, updateItem } from '../db/items';
 import { compare, isNull, isString, oneOf, startsWithOneOf, type Filter, type IndexQuery } from '../db/query';
 import { INDEXES, type IndexDefinition, type Item, type Key } from '../db/table';
@@ -60,7 +61,7 @@ export interface StoredUser extends User {
   user_name_claimed?: boolean;
 }
 
-/** The fields of the representation, in API.md's order (checked against the response schema by the tests). */
+/** The fields of the representation, in its documented order (checked against the response schema by the tests). */
 export const USER_FIELDS = [
   'id',
   'user_name',
@@ -79,8 +80,59 @@ export const USER_FIELDS = [
 /** The version of the list attributes and counters an item was written with. */
 export const LIST_VERSION = 2;
 
-export const userKey = (id: string): Key => ({ pk: `USER#${id}`, sk: 'USER' });
-export const departmentCopyKey = (id: string): Key => ({ pk: `USER#${id}`, sk: 'DEPT' });
+/** The representation's fields, as both items of a user hold them. */
+const USER_ATTRIBUTES = {
+  id: attr.string,
+  user_name: attr.string,
+  external_id: attr.nullable(attr.string),
+  email: attr.string,
+  first_name: attr.string,
+  last_name: attr.string,
+  account_role: attr.oneOf(ACCOUNT_ROLES),
+  activated: attr.boolean,
+  last_login: attr.nullable(attr.string),
+  department_id: attr.nullable(attr.string),
+  created_at: attr.string,
+  updated_at: attr.string,
+} satisfies Record<keyof User, attr.AttributeType<unknown>>;
+
+/** What both items of a user are listed and filtered by (see the table at the top). */
+const LIST_ATTRIBUTES = {
+  last_name_folded: attr.string,
+  gsi1pk: attr.string,
+  gsi1sk: attr.string,
+  gsi4sk: attr.string,
+  gsi5pk: attr.string,
+  gsi7sk: attr.string,
+  gsi8pk: attr.string,
+  gsi11pk: attr.optional(attr.string),
+};
+
+const userKind = attr.itemKind({
+  type: 'user',
+  key: (id: string): Key => ({ pk: `USER#${id}`, sk: 'USER' }),
+  attributes: {
+    ...USER_ATTRIBUTES,
+    version: attr.number,
+    bulk_lock: attr.optional(attr.string),
+    group_lock: attr.optional(attr.string),
+    lv: attr.optional(attr.number),
+  },
+  indexAttributes: LIST_ATTRIBUTES,
+});
+
+const departmentCopyKind = attr.itemKind({
+  type: 'user-in-department',
+  key: (id: string): Key => ({ pk: `USER#${id}`, sk: 'DEPT' }),
+  attributes: USER_ATTRIBUTES,
+  indexAttributes: LIST_ATTRIBUTES,
+});
+
+export type UserItem = attr.ItemOf<typeof userKind>;
+export type DepartmentCopyItem = attr.ItemOf<typeof departmentCopyKind>;
+
+export const userKey = userKind.key;
+export const departmentCopyKey = departmentCopyKind.key;
 
 export type Membership = 'IN' | 'OUT';
 export const membershipOf = (departmentId: string | null): Membership => (departmentId ? 'IN' : 'OUT');
@@ -127,6 +179,7 @@ export const loginSortKey = (lastLogin: string | null, id: string) => `${lastLog
 function listAttributes(user: User, scope: { membership: Membership } | { department: string }) {
   const cells = cellsPrefix(scope);
   return {
+    last_name_folded: foldCase(user.last_name),
     gsi1pk: scopePrefix(scope),
     gsi1sk: nameSortKey(user.last_name, user.id),
     gsi4sk: loginSortKey(user.last_login, user.id),
@@ -138,48 +191,37 @@ function listAttributes(user: User, scope: { membership: Membership } | { depart
 }
 
 /** The whole item of a user at a version. */
-export function userItem(user: User, version: number): Item {
-  return {
-    ...userKey(user.id),
-    type: 'user',
+export function userItem(user: User, version: number): UserItem {
+  return userKind.item(userKey(user.id), {
     ...user,
     version,
-    last_name_folded: foldCase(user.last_name),
     lv: LIST_VERSION,
     ...listAttributes(user, { membership: membershipOf(user.department_id) }),
-  };
+  });
 }
 
 /** The copy that lists a member within its department. */
-export function departmentCopyItem(user: User & { department_id: string }): Item {
-  return {
-    ...departmentCopyKey(user.id),
-    type: 'user-in-department',
-    ...user,
-    last_name_folded: foldCase(user.last_name),
-    ...listAttributes(user, { department: user.department_id }),
-  };
+export function departmentCopyItem(user: User & { department_id: string }): DepartmentCopyItem {
+  return departmentCopyKind.item(departmentCopyKey(user.id), { ...user, ...listAttributes(user, { department: user.department_id }) });
 }
 
-/** The representation's fields of an item (absent ones as null). */
+/**
+ * A user written before user names had none: its name is its e-mail, as for a user created without one (the
+ * maintenance backfill claims it, lib/lists/migration.ts).
+ */
+const withUserName = (item: Item): Item => ({ user_name: item.email, ...item });
+
+/** The representation of a user item or of its department copy. */
 export function toUser(item: Item): User {
-  const user = {} as Record<string, unknown>;
-  for (const field of USER_FIELDS) user[field] = item[field] ?? null;
-  // A user written before user names had none: its name is its e-mail, as for a user created without one (the
-  // maintenance backfill claims it, lib/lists/migration.ts).
-  user.user_name ??= item.email;
-  return user as unknown as User;
+  return departmentCopyKind.read(withUserName(item));
 }
 
+/** A user item as stored; a department copy (a list of a department's members) has no version: NaN. */
 export function toStoredUser(item: Item): StoredUser {
-  const user: StoredUser = {
-    ...toUser(item),
-    version: Number(item.version),
-    counted: item.lv === LIST_VERSION,
-    user_name_claimed: item.user_name !== undefined,
-  };
-  if (typeof item.bulk_lock === 'string') user.bulk_lock = item.bulk_lock;
-  return user;
+  const legacy = { counted: item.lv === LIST_VERSION, user_name_claimed: item.user_name !== undefined };
+  if (!userKind.is(item)) return { ...toUser(item), version: Number.NaN, ...legacy };
+  const { group_lock: _, lv: __, ...user } = userKind.read(withUserName(item));
+  return { ...user, ...legacy };
 }
 
 /** One user, strongly consistent. */
@@ -191,7 +233,7 @@ export async function findUser(id: string): Promise<StoredUser | undefined> {
 /** Users by id, strongly consistent (BatchGetItem); absent users are left out. */
 export async function findUsers(ids: string[]): Promise<Map<string, StoredUser>> {
   const found = await batchGetItems(ids.map(userKey), { consistent: true });
-  return new Map(found.map((item) => [String(item.id), toStoredUser(item)]));
+  return new Map(found.map((item) => [userKind.attribute(item, 'id'), toStoredUser(item)]));
 }
 
 // --- writes ------------------------------------------------------------------
@@ -356,11 +398,11 @@ export const userLists = {
   }),
 } as const;
 
-/** The sort key an item has in each order (name key, login key, id). */
+/** The sort key an item (a user item or a department copy: both have them) has in each order (name key, login key, id). */
 export const userSortKeys = {
-  name: (item: Item) => String(item.gsi1sk),
-  time: (item: Item) => String(item.gsi4sk),
-  id: (item: Item) => String(item.gsi7sk),
+  name: (item: Item) => userKind.attribute(item, 'gsi1sk'),
+  time: (item: Item) => userKind.attribute(item, 'gsi4sk'),
+  id: (item: Item) => userKind.attribute(item, 'gsi7sk'),
 };
 
 /** Conditions on the listed users that their partitions and key ranges do not already give. */

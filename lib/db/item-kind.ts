@@ -30,7 +30,8 @@ export interface AttributeType<T, Optional extends boolean = boolean> {
   readonly optional: Optional;
 }
 
-const required = <T>(expected: string, holds: (value: unknown) => value is T): AttributeType<T, false> => ({
+/** An attribute that holds what `holds` accepts: `expected` says what that is. */
+export const required = <T>(expected: string, holds: (value: unknown) => value is T): AttributeType<T, false> => ({
   expected,
   holds,
   optional: false,
@@ -81,6 +82,13 @@ export type Attributes<S extends Shape> = {
 /** A stored item that is not what its kind says it is: a bug, or an item no version of this code wrote. */
 export class ItemKindError extends Error {
   override readonly name = 'ItemKindError';
+}
+
+/** One attribute of an item of no defined kind (a counter item, written by ADD alone), checked. */
+export function readAttribute<T>(item: Item, name: string, type: AttributeType<T, false>): T {
+  const value = checked(type, item, name, 'an');
+  if (value === undefined) throw new ItemKindError(`an item ${item.pk} ${item.sk} lacks ${name}`);
+  return value;
 }
 
 function checked<T>(type: AttributeType<T>, item: Item, name: string, kind: string): T | undefined {

@@ -3,6 +3,7 @@
  * byTime index: `gsi4sk` = `<created_at>#<id>`, so ties go by id.
  */
 import { Update } from '../db/expression';
+import * as attr from '../db/item-kind';
 import { updateItem } from '../db/items';
 import type { Item } from '../db/table';
 import { isConditionFailure } from '../db/transact';
@@ -12,11 +13,12 @@ export const creationSortKey = (createdAt: string, id: string) => `${createdAt}$
 
 /** Gives an item written before the creation-time list its sort key there (once). */
 export async function indexCreation(item: Item): Promise<void> {
+  const createdAt = attr.readAttribute(item, 'created_at', attr.string);
   const changes = new Update()
-    .set('gsi4sk', creationSortKey(String(item.created_at), String(item.id)))
+    .set('gsi4sk', creationSortKey(createdAt, attr.readAttribute(item, 'id', attr.string)))
     .whenExists()
     .whenAbsent('gsi4sk');
-  await updateItem({ pk: String(item.pk), sk: String(item.sk) }, changes).catch((error: unknown) => {
+  await updateItem(attr.keyOf(item), changes).catch((error: unknown) => {
     if (!isConditionFailure(error)) throw error;
   });
 }

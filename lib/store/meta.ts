@@ -5,6 +5,7 @@
  * earlier version is read the old way until then (lib/lists/migration.ts).
  */
 import { Update } from '../db/expression';
+import * as attr from '../db/item-kind';
 import { getItem, putItem, updateItem } from '../db/items';
 import type { Item, Key } from '../db/table';
 import { LIST_VERSION } from './users';
@@ -26,7 +27,7 @@ export async function readListsState(consistent = false): Promise<ListsState> {
   const item = await getItem(listsKey, consistent);
   return {
     ready: item?.version === LIST_VERSION && item.state === 'ready',
-    progress: (item?.progress as Record<string, unknown>) ?? {},
+    progress: item ? attr.readAttribute(item, 'progress', attr.orElse(attr.map, {})) : {},
     countIndexes: item?.count_indexes === 'active',
     inactiveIndex: item?.inactive_index === 'active',
   };

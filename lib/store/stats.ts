@@ -7,6 +7,7 @@
  */
 import { partitionItems } from '../db/batch';
 import { Update } from '../db/expression';
+import { keyOf } from '../db/item-kind';
 import { updateItem } from '../db/items';
 import type { Key } from '../db/table';
 import { update, type Write } from '../db/transact';
@@ -50,7 +51,7 @@ const OBSOLETE_COUNTER = /^users_(IN|OUT)_/;
 export async function removeObsoleteCounters(): Promise<void> {
   for await (const shard of partitionItems(STATS_PARTITION)) {
     const obsolete = Object.keys(shard).filter((name) => OBSOLETE_COUNTER.test(name));
-    if (obsolete.length > 0) await updateItem({ pk: String(shard.pk), sk: String(shard.sk) }, new Update().remove(...obsolete));
+    if (obsolete.length > 0) await updateItem(keyOf(shard), new Update().remove(...obsolete));
   }
 }
 

@@ -7,7 +7,8 @@
  *
  * Written here rather than taken from ElectroDB or dynamodb-toolbox, whose
  * entities do the same and more: either adds 125 to 225 KB (minified) to
- * every function's bundle; this adds about one.
+ * every function's bundle, this 1.2 KB, and the definitions a function uses
+ * 0.5 to 3 KB more.
  *
  *   const reportKind = itemKind({
  *     type: 'report',

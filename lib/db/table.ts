@@ -93,7 +93,7 @@ export const INDEXES = {
 
 export const indexList: IndexDefinition[] = Object.values(INDEXES);
 
-/** The indexes a table had before the list indexes (issue 15); a deployed table gains the others one by one. */
+/** The indexes a table had before the list indexes; a deployed table gains the others one by one. */
 export const ORIGINAL_INDEX_COUNT = 3;
 
 /** The indexes the named lists' `user_count` sorts read; until they are ACTIVE those sorts read the old way (lib/lists/migration.ts). */

@@ -17,7 +17,7 @@ import { Condition } from '../db/expression';
 import * as attr from '../db/item-kind';
 import { deleteItem } from '../db/items';
 import { queryStream } from '../db/query';
-import { INDEXES, type Item, type Key } from '../db/table';
+import { INDEXES, type Key } from '../db/table';
 import { put, remove, type Explain, type Write } from '../db/transact';
 import type { GroupRef } from './groups';
 import { userKey } from './users';

@@ -99,6 +99,16 @@ function checked<T>(type: AttributeType<T>, item: Item, name: string, kind: stri
   throw new ItemKindError(`${kind} item ${item.pk} ${item.sk}: ${name} is not ${type.expected}`);
 }
 
+/** The attributes of `shape` of a stored item, checked (`kind` names it in the error). */
+export function readAttributes<S extends Shape>(item: Item, shape: S, kind: string): Attributes<S> {
+  const read: Record<string, unknown> = {};
+  for (const [name, type] of Object.entries(shape)) {
+    const value = checked(type, item, name, kind);
+    if (value !== undefined) read[name] = value;
+  }
+  return read as Attributes<S>;
+}
+
 /** The primary key of a stored item. */
 export function keyOf(item: Item): Key {
   const { pk, sk } = item;
@@ -131,12 +141,7 @@ export class ItemKind<T extends string, K extends unknown[], S extends Shape, I 
 
   /** The attributes of a stored item of this kind, checked: an ItemKindError when it is not of this kind. */
   read(item: Item): Attributes<S> {
-    const read: Record<string, unknown> = {};
-    for (const [name, type] of Object.entries(this.attributes)) {
-      const value = checked(type, item, name, this.type);
-      if (value !== undefined) read[name] = value;
-    }
-    return read as Attributes<S>;
+    return readAttributes(item, this.attributes, this.type);
   }
 
   /** One attribute (or index attribute) of a stored item, checked: of an item read only in part, say. */

@@ -213,7 +213,7 @@ const withUserName = (item: Item): Item => ({ user_name: item.email, ...item });
 
 /** The representation of a user item or of its department copy. */
 export function toUser(item: Item): User {
-  return departmentCopyKind.read(withUserName(item));
+  return attr.readAttributes(withUserName(item), USER_ATTRIBUTES, `${item.type}`);
 }
 
 /** A user item as stored; a department copy (a list of a department's members) has no version: NaN. */

@@ -209,7 +209,7 @@ async function lookUp(keys: GroupKey[], members: string[]): Promise<StoredGroup[
         ? key.id
         : 'externalId' in key
           ? await claimHolder('group_external_id', key.externalId, false)
-          : ((await findGroupNameClaim(key.displayName))?.group_id as string | undefined);
+          : (await findGroupNameClaim(key.displayName))?.group_id;
     if (id === undefined) return [];
     ids.add(id);
   }

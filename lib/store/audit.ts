@@ -14,23 +14,48 @@
  */
 import type { IndexQuery } from '../db/query';
 import { INDEXES, type Item, type Key } from '../db/table';
+import * as attr from '../db/item-kind';
 import { put, type Write } from '../db/transact';
 import { newId } from '../ids';
+import { RESOURCE_TYPES } from '../schemas/enums';
 import type { AuditEntry } from '../schemas/responses';
 import { KEY_SEPARATOR } from '../text';
 
 export type { AuditEntry };
 
-export const auditKey = (id: string): Key => ({ pk: `AUDIT#${id}`, sk: 'AUDIT' });
+const auditKind = attr.itemKind({
+  type: 'audit',
+  key: (id: string): Key => ({ pk: `AUDIT#${id}`, sk: 'AUDIT' }),
+  attributes: {
+    id: attr.string,
+    at: attr.string,
+    actor: attr.string,
+    operation: attr.string,
+    resource_type: attr.oneOf(RESOURCE_TYPES),
+    resource_id: attr.string,
+    changes: attr.orElse(attr.map, Object.freeze({})),
+    request_id: attr.optional(attr.string),
+  },
+  indexAttributes: {
+    gsi1pk: attr.string,
+    gsi1sk: attr.string,
+    gsi5pk: attr.string,
+    gsi8pk: attr.string,
+    gsi2pk: attr.string,
+    gsi2sk: attr.string,
+  },
+});
+
+export const auditKey = auditKind.key;
 const AUDIT_PARTITION = 'AUDIT';
 
 export type AuditAttribute = 'actor' | 'operation' | 'resource_id';
 
-const PARTITIONS: Record<AuditAttribute, { index: IndexQuery['index']; attribute: string; prefix: string }> = {
+const PARTITIONS = {
   actor: { index: INDEXES.cellByName, attribute: 'gsi5pk', prefix: 'AUDIT#A#' },
   operation: { index: INDEXES.monthByName, attribute: 'gsi8pk', prefix: 'AUDIT#O#' },
   resource_id: { index: INDEXES.byResource, attribute: 'gsi2pk', prefix: 'AUDIT#R#' },
-};
+} as const satisfies Record<AuditAttribute, { index: IndexQuery['index']; attribute: string; prefix: string }>;
 
 export interface AuditInput extends Omit<AuditEntry, 'id'> {
   request_id: string;
@@ -51,18 +76,13 @@ export function auditIndexAttributes(entry: { id: string; at: string; actor: str
 
 export function auditPut(entry: AuditInput): Write {
   const id = newId();
-  return put({ ...auditKey(id), type: 'audit', id, ...entry, ...auditIndexAttributes({ id, ...entry }) });
+  return put(auditKind.item(auditKey(id), { id, ...entry, ...auditIndexAttributes({ id, ...entry }) }));
 }
 
-export const toAuditEntry = (item: Item): AuditEntry => ({
-  id: String(item.id),
-  at: String(item.at),
-  actor: String(item.actor),
-  operation: String(item.operation),
-  resource_type: item.resource_type as AuditEntry['resource_type'],
-  resource_id: String(item.resource_id),
-  changes: (item.changes as Record<string, unknown>) ?? {},
-});
+export function toAuditEntry(item: Item): AuditEntry {
+  const { request_id: _, ...entry } = auditKind.read(item);
+  return entry;
+}
 
 /** The whole trail, or the entries of one value of an attribute. */
 export function auditList(filter?: { attribute: AuditAttribute; value: string }): IndexQuery {
@@ -72,4 +92,4 @@ export function auditList(filter?: { attribute: AuditAttribute; value: string })
 }
 
 /** The sort key of an entry in any of its lists. */
-export const auditSortKey = (item: Item) => String(item.gsi1sk);
+export const auditSortKey = (item: Item) => auditKind.attribute(item, 'gsi1sk');

@@ -14,22 +14,59 @@
  */
 import { partitionItems } from '../db/batch';
 import { Condition, Update } from '../db/expression';
+import * as attr from '../db/item-kind';
 import { queryStream } from '../db/query';
 import { INDEXES, type Item, type Key } from '../db/table';
 import { check, put, remove, update, type Explain, type Write } from '../db/transact';
 import { COUNTED_QUOTAS } from '../schemas/enums';
-import { NO_USAGE, type Usage } from './departments';
+import { NO_USAGE, perQuota, type Usage } from './departments';
 
-export type MoveState = 'preparing' | 'applying' | 'aborting';
+const MOVE_STATES = ['preparing', 'applying', 'aborting'] as const;
+export type MoveState = (typeof MOVE_STATES)[number];
 
 const movePartition = (op: string) => `BULK#${op}`;
-export const headerKey = (op: string): Key => ({ pk: movePartition(op), sk: 'BULK' });
-const partKey = (op: string, part: number): Key => ({ pk: movePartition(op), sk: `PART#${String(part).padStart(4, '0')}` });
+const PART_PREFIX = 'PART#';
 const OPEN_MOVES_PARTITION = 'BULK';
 
-const usageFields = (prefix: string, usage: Usage) => Object.fromEntries(COUNTED_QUOTAS.map((q) => [`${prefix}${q}`, usage[q]]));
-const usageFrom = (prefix: string, item: Item) =>
-  Object.fromEntries(COUNTED_QUOTAS.map((q) => [q, Number(item[`${prefix}${q}`] ?? 0)])) as Usage;
+const count = attr.orElse(attr.number, 0);
+
+const headerKind = attr.itemKind({
+  type: 'bulk_move',
+  key: (op: string): Key => ({ pk: movePartition(op), sk: 'BULK' }),
+  attributes: {
+    id: attr.string,
+    state: attr.oneOf(MOVE_STATES),
+    operation: attr.string,
+    target: attr.nullable(attr.string),
+    at: attr.string,
+    lease_until: attr.string,
+    parts: attr.number,
+    parts_left: attr.number,
+    reserved_users: count,
+    reserved_activated_users: count,
+    reserved_admins: count,
+    reserved_managers: count,
+    reserved_guests: count,
+  },
+  indexAttributes: { gsi1pk: attr.string, gsi1sk: attr.string },
+});
+
+const partKind = attr.itemKind({
+  type: 'bulk_part',
+  key: (op: string, part: number): Key => ({ pk: movePartition(op), sk: `${PART_PREFIX}${String(part).padStart(4, '0')}` }),
+  attributes: {
+    user_ids: attr.stringList,
+    usage_users: count,
+    usage_activated_users: count,
+    usage_admins: count,
+    usage_managers: count,
+    usage_guests: count,
+  },
+  indexAttributes: {},
+});
+
+export const headerKey = headerKind.key;
+const partKey = partKind.key;
 
 export interface MoveHeader {
   op: string;
@@ -46,13 +83,16 @@ export interface MovePart {
   userIds: string[];
 }
 
-const toHeader = (item: Item): MoveHeader => ({
-  op: String(item.id),
-  state: item.state as MoveState,
-  target: (item.target as string | null) ?? null,
-  at: String(item.at),
-  reserved: usageFrom('reserved_', item),
-});
+function toHeader(item: Item): MoveHeader {
+  const header = headerKind.read(item);
+  return {
+    op: header.id,
+    state: header.state,
+    target: header.target,
+    at: header.at,
+    reserved: perQuota((q) => header[`reserved_${q}`]),
+  };
+}
 
 /** Opens a move in state `preparing`, with its whole addition reserved. */
 export function headerPut(move: {
@@ -64,28 +104,40 @@ export function headerPut(move: {
   parts: number;
   reserved: Usage;
 }): Write {
+  const { reserved } = move;
   return put(
-    {
-      ...headerKey(move.op),
-      type: 'bulk_move',
+    headerKind.item(headerKey(move.op), {
       id: move.op,
-      state: 'preparing' satisfies MoveState,
+      state: 'preparing',
       operation: move.operation,
       target: move.target,
       at: move.at,
       lease_until: move.leaseUntil,
       parts: move.parts,
       parts_left: move.parts,
-      ...usageFields('reserved_', move.reserved),
+      reserved_users: reserved.users,
+      reserved_activated_users: reserved.activated_users,
+      reserved_admins: reserved.admins,
+      reserved_managers: reserved.managers,
+      reserved_guests: reserved.guests,
       gsi1pk: OPEN_MOVES_PARTITION,
       gsi1sk: `${move.leaseUntil}#${move.op}`,
-    },
+    }),
     new Condition().whenAbsent(),
   );
 }
 
 export const partPut = (op: string, index: number, userIds: string[], usage: Usage): Write =>
-  put({ ...partKey(op, index), type: 'bulk_part', user_ids: userIds, ...usageFields('usage_', usage) });
+  put(
+    partKind.item(partKey(op, index), {
+      user_ids: userIds,
+      usage_users: usage.users,
+      usage_activated_users: usage.activated_users,
+      usage_admins: usage.admins,
+      usage_managers: usage.managers,
+      usage_guests: usage.guests,
+    }),
+  );
 
 /** The header must be in `state`. */
 export const headerInState = (op: string, state: MoveState, explain: Explain): Write =>
@@ -121,8 +173,8 @@ export async function readMove(op: string): Promise<{ header?: MoveHeader; parts
   let header: MoveHeader | undefined;
   const parts: MovePart[] = [];
   for await (const item of partitionItems(movePartition(op))) {
-    if (item.sk === 'BULK') header = toHeader(item);
-    else parts.push({ index: Number(String(item.sk).slice('PART#'.length)), userIds: item.user_ids as string[] });
+    if (headerKind.is(item)) header = toHeader(item);
+    else parts.push({ index: Number(attr.keyOf(item).sk.slice(PART_PREFIX.length)), userIds: partKind.read(item).user_ids });
   }
   return { header, parts };
 }
@@ -140,15 +192,18 @@ export async function staleMoves(now: string): Promise<MoveHeader[]> {
 export function openReservations(items: Item[]): Map<string, Usage> {
   const byDepartment = new Map<string, Usage>();
   for (const item of items) {
-    if (item.type !== 'bulk_move' || !item.target) continue;
-    const target = String(item.target);
-    const reserved = usageFrom('reserved_', item);
+    if (!headerKind.is(item)) continue;
+    const { target, reserved } = toHeader(item);
+    if (!target) continue;
     const sum = byDepartment.get(target) ?? NO_USAGE;
-    byDepartment.set(target, Object.fromEntries(COUNTED_QUOTAS.map((q) => [q, sum[q] + reserved[q]])) as Usage);
+    byDepartment.set(
+      target,
+      perQuota((q) => sum[q] + reserved[q]),
+    );
   }
   return byDepartment;
 }
 
 /** Whether a raw item is a part of move `op` holding `userId` (for the invariant checker). */
 export const partHolds = (item: Item, op: string, userId: string) =>
-  item.pk === movePartition(op) && Array.isArray(item.user_ids) && (item.user_ids as string[]).includes(userId);
+  item.pk === movePartition(op) && partKind.is(item) && partKind.read(item).user_ids.includes(userId);

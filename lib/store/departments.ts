@@ -15,6 +15,7 @@
  */
 import { config } from '../config';
 import { Condition, Update } from '../db/expression';
+import * as attr from '../db/item-kind';
 import { getItem } from '../db/items';
 import { batchGetItems } from '../db/batch';
 import { queryPage, startsWithOneOf, type Filter, type IndexQuery } from '../db/query';
@@ -50,11 +51,49 @@ export interface StoredDepartment extends Department {
   limits: Record<CountedQuota, number | null>;
 }
 
-export const departmentKey = (id: string): Key => ({ pk: `DEPT#${id}`, sk: 'DEPT' });
+/** One value per counted quota, made by `of` (TypeScript checks that none is missing). */
+export const perQuota = <T>(of: (quota: CountedQuota) => T): Record<CountedQuota, T> => ({
+  users: of('users'),
+  activated_users: of('activated_users'),
+  admins: of('admins'),
+  managers: of('managers'),
+  guests: of('guests'),
+});
+
+const usage = attr.orElse(attr.number, 0);
+const limit = attr.optional(attr.number);
+
+const departmentKind = attr.itemKind({
+  type: 'department',
+  key: (id: string): Key => ({ pk: `DEPT#${id}`, sk: 'DEPT' }),
+  attributes: {
+    id: attr.string,
+    name: attr.string,
+    created_at: attr.string,
+    updated_at: attr.string,
+    version: attr.number,
+    usage_users: usage,
+    usage_activated_users: usage,
+    usage_admins: usage,
+    usage_managers: usage,
+    usage_guests: usage,
+    limit_users: limit,
+    limit_activated_users: limit,
+    limit_admins: limit,
+    limit_managers: limit,
+    limit_guests: limit,
+  },
+  // The member counters per cell (`C#<cell>`) and per login month (`L#<YYYY-MM>`) are named by their values: countersOf reads them.
+  indexAttributes: { name_folded: attr.string, gsi1pk: attr.string, gsi1sk: attr.string, gsi4sk: attr.string },
+});
+
+export type DepartmentItem = attr.ItemOf<typeof departmentKind>;
+
+export const departmentKey = departmentKind.key;
 const DEPARTMENTS_PARTITION = 'DEPTS';
 
-const usageAttribute = (quota: CountedQuota) => `usage_${quota}`;
-const limitAttribute = (quota: CountedQuota) => `limit_${quota}`;
+const usageAttribute = (quota: CountedQuota) => `usage_${quota}` as const;
+const limitAttribute = (quota: CountedQuota) => `limit_${quota}` as const;
 const CELL_PREFIX = 'C#';
 const LOGIN_PREFIX = 'L#';
 
@@ -75,37 +114,34 @@ function countersOf(item: Item, prefix: string): Record<string, number> {
 }
 
 /** A department as created: no members (a dataset loaded directly may give the usage its members make). */
-export function newDepartmentItem(id: string, name: string, now: string, usage: Usage = NO_USAGE): Item {
-  return {
-    ...departmentKey(id),
-    type: 'department',
+export function newDepartmentItem(id: string, name: string, now: string, usage: Usage = NO_USAGE): DepartmentItem {
+  return departmentKind.item(departmentKey(id), {
     id,
     ...nameAttributes(id, name),
-    ...Object.fromEntries(COUNTED_QUOTAS.map((q) => [usageAttribute(q), usage[q]])),
+    usage_users: usage.users,
+    usage_activated_users: usage.activated_users,
+    usage_admins: usage.admins,
+    usage_managers: usage.managers,
+    usage_guests: usage.guests,
     created_at: now,
     updated_at: now,
     gsi4sk: creationSortKey(now, id),
     version: 1,
-  };
+  });
 }
 
 export function toDepartment(item: Item): StoredDepartment {
-  const usage = Object.fromEntries(COUNTED_QUOTAS.map((q) => [q, Number(item[usageAttribute(q)] ?? 0)])) as Usage;
-  const limits = Object.fromEntries(
-    COUNTED_QUOTAS.map((q) => {
-      const value = item[limitAttribute(q)];
-      return [q, typeof value === 'number' ? value : null];
-    }),
-  ) as StoredDepartment['limits'];
+  const stored = departmentKind.read(item);
+  const usage = perQuota((q) => stored[usageAttribute(q)]);
   return {
-    id: String(item.id),
-    name: String(item.name),
+    id: stored.id,
+    name: stored.name,
     user_count: usage.users,
-    created_at: String(item.created_at),
-    updated_at: String(item.updated_at),
-    version: Number(item.version),
+    created_at: stored.created_at,
+    updated_at: stored.updated_at,
+    version: stored.version,
     usage,
-    limits,
+    limits: perQuota((q) => stored[limitAttribute(q)] ?? null),
     cells: countersOf(item, CELL_PREFIX),
     logins: countersOf(item, LOGIN_PREFIX),
   };
@@ -125,13 +161,14 @@ export async function findDepartmentsByName(name: string): Promise<StoredDepartm
 /** Departments' names by id, eventually consistent (one BatchGetItem per 100); absent ones are left out. */
 export async function departmentNames(ids: string[]): Promise<Map<string, string>> {
   const items = await batchGetItems([...new Set(ids)].map(departmentKey), { consistent: false });
-  return new Map(items.map((item) => [String(item.id), String(item.name)]));
+  return new Map(items.map((item) => [departmentKind.attribute(item, 'id'), departmentKind.attribute(item, 'name')]));
 }
 
 // --- writes ------------------------------------------------------------------
 
 /** Creates the department; `explain` answers an id already taken. */
-export const createDepartmentWrite = (item: Item, explain: Explain): Write => put(item, new Condition().whenAbsent(), { explain });
+export const createDepartmentWrite = (item: DepartmentItem, explain: Explain): Write =>
+  put(item, new Condition().whenAbsent(), { explain });
 
 /** The department must exist, and be at `expectedVersion` when one is given. */
 function existing<E extends Condition | Update>(condition: E, expectedVersion: number | undefined): E {
@@ -232,7 +269,7 @@ export const departmentList = {
   byCreation: (): IndexQuery => ({ index: INDEXES.byTime, partition: DEPARTMENTS_PARTITION }),
   /** Every department, by `user_count` (`usage_users`: members and the reservations of open bulk moves) then id. */
   byCount: (): IndexQuery => ({ index: INDEXES.departmentsByCount, partition: DEPARTMENTS_PARTITION }),
-  foldedName: (item: Item) => String(item.name_folded),
+  foldedName: (item: Item) => departmentKind.attribute(item, 'name_folded'),
   /** Case-folded prefixes of the name. */
   namePrefixes: (prefixes: string[]): Filter => startsWithOneOf('name_folded', prefixes, 'np'),
 } as const;

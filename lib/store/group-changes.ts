@@ -14,17 +14,41 @@
  */
 import { partitionItems } from '../db/batch';
 import { Condition, Update } from '../db/expression';
+import * as attr from '../db/item-kind';
 import { queryStream } from '../db/query';
 import { INDEXES, TTL_ATTRIBUTE, type Item, type Key } from '../db/table';
 import { put, remove, update, type Explain, type Write } from '../db/transact';
 import type { GroupRef } from './groups';
 
-export type GroupChangeState = 'preparing' | 'applying';
+const GROUP_CHANGE_STATES = ['preparing', 'applying'] as const;
+export type GroupChangeState = (typeof GROUP_CHANGE_STATES)[number];
 
 const changePartition = (id: string) => `GROUPCHANGE#${id}`;
-const headerKey = (id: string): Key => ({ pk: changePartition(id), sk: 'CHANGE' });
-export const partKey = (id: string, index: number): Key => ({ pk: changePartition(id), sk: `PART#${String(index).padStart(4, '0')}` });
+const PART_PREFIX = 'PART#';
 const OPEN_CHANGES_PARTITION = 'GROUPCHANGES';
+
+const headerKind = attr.itemKind({
+  type: 'group_change',
+  key: (id: string): Key => ({ pk: changePartition(id), sk: 'CHANGE' }),
+  attributes: {
+    id: attr.string,
+    state: attr.oneOf(GROUP_CHANGE_STATES),
+    group_id: attr.string,
+    generation: attr.string,
+    lease_until: attr.string,
+  },
+  indexAttributes: { gsi1pk: attr.string, gsi1sk: attr.string },
+});
+
+const partKind = attr.itemKind({
+  type: 'group_change_part',
+  key: (id: string, index: number): Key => ({ pk: changePartition(id), sk: `${PART_PREFIX}${String(index).padStart(4, '0')}` }),
+  attributes: { change_id: attr.string, adds: attr.stringList, removes: attr.stringList, [TTL_ATTRIBUTE]: attr.number },
+  indexAttributes: {},
+});
+
+const headerKey = headerKind.key;
+export const partKey = partKind.key;
 
 export interface GroupChangeHeader {
   id: string;
@@ -38,26 +62,23 @@ export interface GroupChangePart {
   removes: string[];
 }
 
-const toHeader = (item: Item): GroupChangeHeader => ({
-  id: String(item.id),
-  state: item.state as GroupChangeState,
-  group: { id: String(item.group_id), generation: String(item.generation) },
-});
+function toHeader(item: Item): GroupChangeHeader {
+  const { id, state, group_id, generation } = headerKind.read(item);
+  return { id, state, group: { id: group_id, generation } };
+}
 
 /** Opens a change in state `preparing`. */
 export const headerPut = (change: { id: string; group: GroupRef; leaseUntil: string }): Write =>
   put(
-    {
-      ...headerKey(change.id),
-      type: 'group_change',
+    headerKind.item(headerKey(change.id), {
       id: change.id,
-      state: 'preparing' satisfies GroupChangeState,
+      state: 'preparing',
       group_id: change.group.id,
       generation: change.group.generation,
       lease_until: change.leaseUntil,
       gsi1pk: OPEN_CHANGES_PARTITION,
       gsi1sk: `${change.leaseUntil}#${change.id}`,
-    },
+    }),
     new Condition().whenAbsent(),
   );
 
@@ -65,14 +86,14 @@ export const headerPut = (change: { id: string; group: GroupRef; leaseUntil: str
 const PART_TTL_SECONDS = 24 * 3600;
 
 export const partPut = (changeId: string, part: GroupChangePart, now: number): Write =>
-  put({
-    ...partKey(changeId, part.index),
-    type: 'group_change_part',
-    change_id: changeId,
-    adds: part.adds,
-    removes: part.removes,
-    [TTL_ATTRIBUTE]: Math.floor(now / 1000) + PART_TTL_SECONDS,
-  });
+  put(
+    partKind.item(partKey(changeId, part.index), {
+      change_id: changeId,
+      adds: part.adds,
+      removes: part.removes,
+      [TTL_ATTRIBUTE]: Math.floor(now / 1000) + PART_TTL_SECONDS,
+    }),
+  );
 
 /** The commit point: `preparing` → `applying`. */
 export const headerApplying = (changeId: string, explain: Explain): Write =>
@@ -92,17 +113,16 @@ export async function readGroupChange(changeId: string): Promise<{ header?: Grou
   let header: GroupChangeHeader | undefined;
   const parts: GroupChangePart[] = [];
   for await (const item of partitionItems(changePartition(changeId))) {
-    if (item.sk === 'CHANGE') header = toHeader(item);
+    if (headerKind.is(item)) header = toHeader(item);
     else parts.push(toPart(item));
   }
   return { header, parts };
 }
 
-const toPart = (item: Item): GroupChangePart => ({
-  index: Number(String(item.sk).slice('PART#'.length)),
-  adds: (item.adds as string[]) ?? [],
-  removes: (item.removes as string[]) ?? [],
-});
+function toPart(item: Item): GroupChangePart {
+  const { adds, removes } = partKind.read(item);
+  return { index: Number(attr.keyOf(item).sk.slice(PART_PREFIX.length)), adds, removes };
+}
 
 /** Open changes whose lease ended before `now`: their driver is presumed dead. */
 export async function staleGroupChanges(now: string): Promise<GroupChangeHeader[]> {
@@ -121,11 +141,13 @@ export async function staleGroupChanges(now: string): Promise<GroupChangeHeader[
 export function pendingMemberChanges(items: Item[]): Map<string, { adds: string[]; removes: string[] }> {
   const applying = new Map<string, string>();
   for (const item of items) {
-    if (item.type === 'group_change' && item.state === 'applying') applying.set(String(item.id), `${item.group_id}#${item.generation}`);
+    if (!headerKind.is(item)) continue;
+    const header = toHeader(item);
+    if (header.state === 'applying') applying.set(header.id, `${header.group.id}#${header.group.generation}`);
   }
   const pending = new Map<string, { adds: string[]; removes: string[] }>();
   for (const item of items) {
-    const group = item.type === 'group_change_part' ? applying.get(String(item.change_id)) : undefined;
+    const group = partKind.is(item) ? applying.get(partKind.read(item).change_id) : undefined;
     if (!group) continue;
     const sum = pending.get(group) ?? { adds: [], removes: [] };
     const part = toPart(item);

@@ -4,19 +4,22 @@
  * unique case-insensitively.
  */
 import { Condition } from '../db/expression';
+import * as attr from '../db/item-kind';
 import { getItem } from '../db/items';
-import type { Item, Key } from '../db/table';
+import type { Key } from '../db/table';
 import { put, remove, type Explain, type Write } from '../db/transact';
 import { foldCase } from '../text';
 
-export const groupNameKey = (name: string): Key => ({ pk: `GROUPNAME#${foldCase(name)}`, sk: 'GROUPNAME' });
-
-export const groupNameItem = (groupId: string, name: string): Item => ({
-  ...groupNameKey(name),
+const groupNameKind = attr.itemKind({
   type: 'group-name',
-  group_id: groupId,
-  name,
+  key: (name: string): Key => ({ pk: `GROUPNAME#${foldCase(name)}`, sk: 'GROUPNAME' }),
+  attributes: { group_id: attr.string, name: attr.string },
+  indexAttributes: {},
 });
+
+export const groupNameKey = groupNameKind.key;
+
+export const groupNameItem = (groupId: string, name: string) => groupNameKind.item(groupNameKey(name), { group_id: groupId, name });
 
 /** Claims a name for a group; `explain` answers a name already held. */
 export const claimGroupNameWrite = (groupId: string, name: string, explain: Explain): Write =>
@@ -27,4 +30,7 @@ export const releaseGroupNameWrite = (groupId: string, name: string, explain: Ex
   remove(groupNameKey(name), new Condition().whenEquals('group_id', groupId), { explain });
 
 /** The claim of a name (case-insensitively), if any. */
-export const findGroupNameClaim = (name: string): Promise<Item | undefined> => getItem(groupNameKey(name));
+export async function findGroupNameClaim(name: string): Promise<{ group_id: string; name: string } | undefined> {
+  const item = await getItem(groupNameKey(name));
+  return item ? groupNameKind.read(item) : undefined;
+}

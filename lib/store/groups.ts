@@ -19,6 +19,7 @@
  */
 import { batchGetItems } from '../db/batch';
 import { Condition, Update } from '../db/expression';
+import * as attr from '../db/item-kind';
 import { getItem } from '../db/items';
 import { queryStream, startsWithOneOf, type Filter, type IndexQuery } from '../db/query';
 import { INDEXES, type Item, type Key } from '../db/table';
@@ -27,7 +28,8 @@ import type { GroupSummary } from '../schemas/responses';
 import { foldCase, nameSortKey } from '../text';
 import { creationSortKey } from './creation-order';
 
-export type GroupState = 'pending' | 'active';
+const GROUP_STATES = ['pending', 'active'] as const;
+export type GroupState = (typeof GROUP_STATES)[number];
 export type Group = GroupSummary;
 
 export interface StoredGroup extends Group {
@@ -42,19 +44,43 @@ export interface GroupRef {
   generation: string;
 }
 
-export const groupKey = (id: string): Key => ({ pk: `GROUP#${id}`, sk: 'GROUP' });
+const groupKind = attr.itemKind({
+  type: 'group',
+  key: (id: string): Key => ({ pk: `GROUP#${id}`, sk: 'GROUP' }),
+  attributes: {
+    id: attr.string,
+    name: attr.string,
+    description: attr.orElse(attr.string, ''),
+    external_id: attr.nullable(attr.string),
+    user_count: attr.orElse(attr.number, 0),
+    created_at: attr.string,
+    updated_at: attr.string,
+    version: attr.number,
+    generation: attr.string,
+    state: attr.oneOf(GROUP_STATES),
+    /** Until when a pending group's creator is presumed alive. */
+    lease_until: attr.optional(attr.string),
+    /** The large change of its members being applied, if any. */
+    change_id: attr.optional(attr.string),
+  },
+  indexAttributes: { name_folded: attr.string, gsi1pk: attr.string, gsi1sk: attr.string, gsi4sk: attr.optional(attr.string) },
+});
+
+export type GroupItem = attr.ItemOf<typeof groupKind>;
+
+export const groupKey = groupKind.key;
 const GROUPS_PARTITION = 'GROUPS';
 const PENDING_GROUPS_PARTITION = 'GROUPS#PENDING';
 
 /** The attributes that follow from a group's name and state (a published group is listed by name and by creation). */
-export function listingAttributes(group: { id: string; name: string; state: GroupState; lease_until?: string; created_at?: string }) {
+export function listingAttributes(group: { id: string; name: string; state: GroupState; lease_until?: string; created_at: string }) {
   const index =
     group.state === 'pending'
       ? { gsi1pk: PENDING_GROUPS_PARTITION, gsi1sk: `${group.lease_until}#${group.id}` }
       : {
           gsi1pk: GROUPS_PARTITION,
           gsi1sk: nameSortKey(group.name, group.id),
-          gsi4sk: creationSortKey(String(group.created_at), group.id),
+          gsi4sk: creationSortKey(group.created_at, group.id),
         };
   return { name: group.name, name_folded: foldCase(group.name), ...index };
 }
@@ -72,10 +98,8 @@ export function newGroupItem(
   generation: string,
   now: string,
   extra: { state: GroupState; user_count: number; version: number; lease_until?: string },
-): Item {
-  return {
-    ...groupKey(fields.id),
-    type: 'group',
+): GroupItem {
+  return groupKind.item(groupKey(fields.id), {
     id: fields.id,
     ...listingAttributes({ ...fields, state: extra.state, lease_until: extra.lease_until, created_at: now }),
     description: fields.description,
@@ -84,22 +108,12 @@ export function newGroupItem(
     created_at: now,
     updated_at: now,
     ...extra,
-  };
+  });
 }
 
 export function toGroup(item: Item): StoredGroup {
-  return {
-    id: String(item.id),
-    name: String(item.name),
-    description: String(item.description ?? ''),
-    external_id: typeof item.external_id === 'string' ? item.external_id : null,
-    user_count: Number(item.user_count ?? 0),
-    created_at: String(item.created_at),
-    updated_at: String(item.updated_at),
-    version: Number(item.version),
-    generation: String(item.generation),
-    state: item.state as GroupState,
-  };
+  const { lease_until: _, change_id: __, ...group } = groupKind.read(item);
+  return group;
 }
 
 /** Whether a large change of the group's members is being applied (store/group-changes.ts). */
@@ -113,13 +127,13 @@ export const findGroupItem = (id: string): Promise<Item | undefined> => getItem(
 /** Group items by id (strongly consistent); absent groups are left out. */
 export async function findGroupItems(ids: string[]): Promise<Map<string, Item>> {
   const found = await batchGetItems(ids.map(groupKey), { consistent: true });
-  return new Map(found.map((item) => [String(item.id), item]));
+  return new Map(found.map((item) => [groupKind.attribute(item, 'id'), item]));
 }
 
 // --- writes ------------------------------------------------------------------
 
 /** Puts a new group; `explain` answers an id already taken. */
-export const createGroupWrite = (item: Item, explain: Explain): Write => put(item, new Condition().whenAbsent(), { explain });
+export const createGroupWrite = (item: GroupItem, explain: Explain): Write => put(item, new Condition().whenAbsent(), { explain });
 
 /** Publishes a pending group of this generation with its members counted. */
 export function publishGroupWrite(group: NewGroupFields, generation: string, userCount: number, now: string, explain: Explain): Write {
@@ -251,7 +265,7 @@ export const groupList = {
   byCreation: (): IndexQuery => ({ index: INDEXES.byTime, partition: GROUPS_PARTITION }),
   /** Published groups, by `user_count` then id. */
   byCount: (): IndexQuery => ({ index: INDEXES.groupsByCount, partition: GROUPS_PARTITION }),
-  foldedName: (item: Item) => String(item.name_folded),
+  foldedName: (item: Item) => groupKind.attribute(item, 'name_folded'),
   /** Case-folded prefixes of the name. */
   namePrefixes: (prefixes: string[]): Filter => startsWithOneOf('name_folded', prefixes, 'np'),
 } as const;

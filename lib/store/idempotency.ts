@@ -5,13 +5,30 @@
  * response, or deleted when the request fails; DynamoDB's TTL removes it
  * after `expires_at`.
  */
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { Condition, Update } from '../db/expression';
+import * as attr from '../db/item-kind';
 import { deleteItem, putItem, updateItem } from '../db/items';
-import { TTL_ATTRIBUTE, type Item, type Key } from '../db/table';
+import { TTL_ATTRIBUTE, type Key } from '../db/table';
 import { isConditionFailure } from '../db/transact';
 
-export const idempotencyKey = (hash: string): Key => ({ pk: `IDEMPOTENCY#${hash}`, sk: 'IDEMPOTENCY' });
+const recordKind = attr.itemKind({
+  type: 'idempotency',
+  key: (hash: string): Key => ({ pk: `IDEMPOTENCY#${hash}`, sk: 'IDEMPOTENCY' }),
+  attributes: {
+    status: attr.oneOf(['in_progress', 'completed']),
+    payload_hash: attr.string,
+    /** While in progress: until when (ms) its request may still be running. */
+    in_progress_until: attr.optional(attr.number),
+    /** Once completed: the response, as JSON. */
+    response: attr.optional(attr.string),
+    [TTL_ATTRIBUTE]: attr.number,
+  },
+  indexAttributes: {},
+});
+
+export const idempotencyKey = recordKind.key;
 
 export interface IdempotencyClaim {
   keyHash: string;
@@ -37,14 +54,12 @@ export async function claimRecord(
   );
   try {
     await putItem(
-      {
-        ...idempotencyKey(claim.keyHash),
-        type: 'idempotency',
+      recordKind.item(idempotencyKey(claim.keyHash), {
         status: 'in_progress',
         payload_hash: claim.payloadHash,
         in_progress_until: inProgressUntil,
         [TTL_ATTRIBUTE]: Math.floor(now / 1000) + lifetimeSeconds,
-      },
+      }),
       condition,
       { returnOld: true },
     );
@@ -52,8 +67,8 @@ export async function claimRecord(
   } catch (error) {
     if (!isConditionFailure(error)) throw error;
     // The document client does not unmarshal the item a failed condition returns.
-    const stored = (error as { Item?: Parameters<typeof unmarshall>[0] }).Item;
-    return stored ? (unmarshall(stored) as Item) : {};
+    const stored = error instanceof ConditionalCheckFailedException ? error.Item : undefined;
+    return stored ? recordKind.read(unmarshall(stored)) : {};
   }
 }
 

@@ -9,6 +9,7 @@
  */
 import { partitionItems } from '../db/batch';
 import { Update } from '../db/expression';
+import { keyOf } from '../db/item-kind';
 import type { Key } from '../db/table';
 import { update, type Write } from '../db/transact';
 import type { Membership } from './users';
@@ -36,7 +37,7 @@ export async function loginsByDay(membership: Membership, fromMonth: string, toM
   const days = new Map<string, number>();
   const query = { consistent: false, skBetween: { from: fromMonth, to: `${toMonth}#\u{10FFFF}` } };
   for await (const item of partitionItems(partition(membership), query)) {
-    const month = String(item.sk).slice(0, 7);
+    const month = keyOf(item).sk.slice(0, 7);
     for (const [attribute, value] of Object.entries(item)) {
       if (!/^d\d\d$/.test(attribute) || typeof value !== 'number') continue;
       const day = `${month}-${attribute.slice(1)}`;

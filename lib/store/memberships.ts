@@ -14,31 +14,55 @@
  */
 import { batchDelete, batchGetItems, partitionItems } from '../db/batch';
 import { Condition } from '../db/expression';
+import * as attr from '../db/item-kind';
 import { deleteItem } from '../db/items';
 import { queryStream } from '../db/query';
-import { INDEXES, type Item, type Key } from '../db/table';
+import { INDEXES, type Key } from '../db/table';
 import { put, remove, type Explain, type Write } from '../db/transact';
 import type { GroupRef } from './groups';
 import { userKey } from './users';
 
 export const membersPartition = (group: GroupRef) => `MEMBERS#${group.id}#${group.generation}`;
-export const groupMemberKey = (group: GroupRef, userId: string): Key => ({ pk: membersPartition(group), sk: `USER#${userId}` });
 const USER_GROUPS_PREFIX = 'GROUP#';
-export const userGroupKey = (userId: string, group: GroupRef): Key => ({
-  pk: userKey(userId).pk,
-  sk: `${USER_GROUPS_PREFIX}${group.id}#${group.generation}`,
+
+/** Both sides of a membership hold the same attributes. */
+const MEMBERSHIP_ATTRIBUTES = { group_id: attr.string, generation: attr.string, user_id: attr.string, added_at: attr.string };
+
+const groupMemberKind = attr.itemKind({
+  type: 'group-member',
+  key: (group: GroupRef, userId: string): Key => ({ pk: membersPartition(group), sk: `USER#${userId}` }),
+  attributes: MEMBERSHIP_ATTRIBUTES,
+  indexAttributes: {},
 });
 
-export const cleanupMarkerKey = (group: GroupRef): Key => ({ pk: `GROUP#${group.id}`, sk: `CLEANUP#${group.generation}` });
+const userGroupKind = attr.itemKind({
+  type: 'user-group',
+  key: (userId: string, group: GroupRef): Key => ({ pk: userKey(userId).pk, sk: `${USER_GROUPS_PREFIX}${group.id}#${group.generation}` }),
+  attributes: MEMBERSHIP_ATTRIBUTES,
+  indexAttributes: {},
+});
+
 const CLEANUPS_PARTITION = 'GROUPS#CLEANUP';
 
+const cleanupMarkerKind = attr.itemKind({
+  type: 'group-cleanup',
+  key: (group: GroupRef): Key => ({ pk: `GROUP#${group.id}`, sk: `CLEANUP#${group.generation}` }),
+  attributes: { group_id: attr.string, generation: attr.string, deleted_at: attr.string },
+  indexAttributes: { gsi1pk: attr.string, gsi1sk: attr.string },
+});
+
+export const groupMemberKey = groupMemberKind.key;
+export const userGroupKey = userGroupKind.key;
+export const cleanupMarkerKey = cleanupMarkerKind.key;
+
 /** The two items of a membership: the group's side and the user's side. */
-export function membershipItems(group: GroupRef, userId: string, now: string): [Item, Item] {
+export function membershipItems(
+  group: GroupRef,
+  userId: string,
+  now: string,
+): [attr.ItemOf<typeof groupMemberKind>, attr.ItemOf<typeof userGroupKind>] {
   const attributes = { group_id: group.id, generation: group.generation, user_id: userId, added_at: now };
-  return [
-    { ...groupMemberKey(group, userId), type: 'group-member', ...attributes },
-    { ...userGroupKey(userId, group), type: 'user-group', ...attributes },
-  ];
+  return [groupMemberKind.item(groupMemberKey(group, userId), attributes), userGroupKind.item(userGroupKey(userId, group), attributes)];
 }
 
 /** Both items of a membership; the group's side only if absent (`explain` answers one already there). */
@@ -58,7 +82,9 @@ export function membershipDeletes(group: GroupRef, userId: string, explain?: Exp
 /** Ids of a group's members, from its member partition (strongly consistent). */
 export async function memberIds(group: GroupRef): Promise<string[]> {
   const ids: string[] = [];
-  for await (const item of partitionItems(membersPartition(group), { attributes: ['user_id'] })) ids.push(String(item.user_id));
+  for await (const item of partitionItems(membersPartition(group), { attributes: ['user_id'] })) {
+    ids.push(groupMemberKind.attribute(item, 'user_id'));
+  }
   return ids;
 }
 
@@ -68,14 +94,15 @@ export async function membersAmong(group: GroupRef, userIds: string[]): Promise<
     userIds.map((userId) => groupMemberKey(group, userId)),
     { consistent: true },
   );
-  return new Set(found.map((item) => String(item.user_id)));
+  return new Set(found.map((item) => groupMemberKind.attribute(item, 'user_id')));
 }
 
 /** The groups (generations) a user is in, from its own partition (strongly consistent). */
 export async function userMemberships(userId: string): Promise<GroupRef[]> {
   const memberships: GroupRef[] = [];
   for await (const item of partitionItems(userKey(userId).pk, { skPrefix: USER_GROUPS_PREFIX })) {
-    memberships.push({ id: String(item.group_id), generation: String(item.generation) });
+    const { group_id: id, generation } = userGroupKind.read(item);
+    memberships.push({ id, generation });
   }
   return memberships;
 }
@@ -94,15 +121,15 @@ export async function deleteMemberships(group: GroupRef, userIds: string[]): Pro
 
 /** Marks a deleted generation whose memberships are still to be removed. */
 export const cleanupMarkerPut = (group: GroupRef, at: string): Write =>
-  put({
-    ...cleanupMarkerKey(group),
-    type: 'group-cleanup',
-    group_id: group.id,
-    generation: group.generation,
-    deleted_at: at,
-    gsi1pk: CLEANUPS_PARTITION,
-    gsi1sk: `${at}#${group.id}#${group.generation}`,
-  });
+  put(
+    cleanupMarkerKind.item(cleanupMarkerKey(group), {
+      group_id: group.id,
+      generation: group.generation,
+      deleted_at: at,
+      gsi1pk: CLEANUPS_PARTITION,
+      gsi1sk: `${at}#${group.id}#${group.generation}`,
+    }),
+  );
 
 export const deleteCleanupMarker = (group: GroupRef): Promise<void> => deleteItem(cleanupMarkerKey(group));
 
@@ -110,7 +137,8 @@ export const deleteCleanupMarker = (group: GroupRef): Promise<void> => deleteIte
 export async function cleanupMarkers(): Promise<GroupRef[]> {
   const markers: GroupRef[] = [];
   for await (const marker of queryStream({ index: INDEXES.byName, partition: CLEANUPS_PARTITION })) {
-    markers.push({ id: String(marker.group_id), generation: String(marker.generation) });
+    const { group_id: id, generation } = cleanupMarkerKind.read(marker);
+    markers.push({ id, generation });
   }
   return markers;
 }

@@ -8,7 +8,8 @@
  */
 import { partitionItems } from '../db/batch';
 import { Update } from '../db/expression';
-import type { Key } from '../db/table';
+import * as attr from '../db/item-kind';
+import type { Item, Key } from '../db/table';
 import { update, type Write } from '../db/transact';
 import { scopePrefix, type Membership } from './users';
 
@@ -17,6 +18,8 @@ export type NameScope = { membership: Membership } | { department: string };
 
 const partition = (scope: NameScope) => `NAMES#${scopePrefix(scope)}`;
 const nameCountKey = (scope: NameScope, foldedName: string): Key => ({ pk: partition(scope), sk: foldedName });
+/** How many users bear the name: the only attribute of a counter (it has no `type`: ADD alone writes it). */
+const usersOf = (item: Item) => attr.readAttribute(item, 'n', attr.orElse(attr.number, 0));
 
 export function addNameCount(scope: NameScope, foldedName: string, delta: number): Write[] {
   return delta === 0 ? [] : [update(nameCountKey(scope, foldedName), new Update().add('n', delta))];
@@ -25,13 +28,13 @@ export function addNameCount(scope: NameScope, foldedName: string, delta: number
 /** The scope's counters in name order (either way): `[folded name, users]`. */
 export async function* namesInOrder(scope: NameScope, descending: boolean): AsyncGenerator<[string, number]> {
   for await (const item of partitionItems(partition(scope), { consistent: false, descending, pageSize: 1000 })) {
-    yield [String(item.sk), Number(item.n ?? 0)];
+    yield [attr.keyOf(item).sk, usersOf(item)];
   }
 }
 
 /** Users of `scope` whose folded last name starts with `prefix`. */
 export async function countNames(scope: NameScope, prefix: string): Promise<number> {
   let total = 0;
-  for await (const item of partitionItems(partition(scope), { consistent: false, skPrefix: prefix })) total += Number(item.n ?? 0);
+  for await (const item of partitionItems(partition(scope), { consistent: false, skPrefix: prefix })) total += usersOf(item);
   return total;
 }

@@ -6,11 +6,12 @@
  * finished job leaves the index.
  */
 import { Condition, Update } from '../db/expression';
+import * as attr from '../db/item-kind';
 import { getItem, updateItem } from '../db/items';
 import { queryStream } from '../db/query';
 import { INDEXES, type Item, type Key } from '../db/table';
 import { put, type Write } from '../db/transact';
-import type { EmailStatus, ReportStatus, ReportType } from '../schemas/enums';
+import { EMAIL_STATUSES, REPORT_STATUSES, REPORT_TYPES, type EmailStatus, type ReportStatus } from '../schemas/enums';
 import type { Report } from '../schemas/responses';
 
 export type { Report };
@@ -23,29 +24,48 @@ export interface StoredReport extends Omit<Report, 'download_url'> {
 
 type QueueState = 'pending' | 'running';
 
-export const reportKey = (id: string): Key => ({ pk: `REPORT#${id}`, sk: 'REPORT' });
+const emailStatus = attr.oneOf(EMAIL_STATUSES);
+/** Who the CSV is e-mailed to, and how that went. */
+const email = attr.required(
+  'recipients and a status',
+  (value): value is NonNullable<Report['email']> =>
+    attr.map.holds(value) && attr.stringList.holds(value.recipients) && emailStatus.holds(value.status),
+);
+
+const reportKind = attr.itemKind({
+  type: 'report',
+  key: (id: string): Key => ({ pk: `REPORT#${id}`, sk: 'REPORT' }),
+  attributes: {
+    id: attr.string,
+    report_type: attr.oneOf(REPORT_TYPES),
+    status: attr.oneOf(REPORT_STATUSES),
+    created_at: attr.string,
+    completed_at: attr.nullable(attr.string),
+    row_count: attr.nullable(attr.number),
+    email: attr.nullable(email),
+    object_key: attr.string,
+    attempts: attr.orElse(attr.number, 0),
+    /** Why a failed job failed. */
+    failure: attr.optional(attr.string),
+  },
+  // An unfinished job's queue: a finished one leaves it.
+  indexAttributes: { gsi1pk: attr.optional(attr.string), gsi1sk: attr.optional(attr.string) },
+});
+
+export const reportKey = reportKind.key;
 const queuePartition = (state: QueueState) => `REPORTS#${state.toUpperCase()}`;
 const queued = (state: QueueState, due: string, id: string) => ({ gsi1pk: queuePartition(state), gsi1sk: `${due}#${id}` });
 
 function toStoredReport(item: Item): StoredReport {
-  return {
-    id: String(item.id),
-    type: item.report_type as ReportType,
-    status: item.status as ReportStatus,
-    created_at: String(item.created_at),
-    completed_at: (item.completed_at as string | undefined) ?? null,
-    row_count: typeof item.row_count === 'number' ? item.row_count : null,
-    email: (item.email as StoredReport['email']) ?? null,
-    object_key: String(item.object_key),
-    attempts: Number(item.attempts ?? 0),
-  };
+  const { report_type: type, failure: _, ...report } = reportKind.read(item);
+  return { type, ...report };
 }
 
 /** A new pending job, queued by its creation time. */
 export function reportPut(report: StoredReport): Write {
   const { type, ...fields } = report;
   return put(
-    { ...reportKey(report.id), type: 'report', report_type: type, ...fields, ...queued('pending', report.created_at, report.id) },
+    reportKind.item(reportKey(report.id), { report_type: type, ...fields, ...queued('pending', report.created_at, report.id) }),
     new Condition().whenAbsent(),
   );
 }
@@ -94,7 +114,8 @@ export async function queuedReports(
   const jobs: Array<{ id: string; status: ReportStatus; attempts: number }> = [];
   const query = { index: INDEXES.byName, partition: queuePartition(state), sortKeyBetween: before ? { to: before } : undefined };
   for await (const item of queryStream(query, { pageSize: 100 })) {
-    jobs.push({ id: String(item.id), status: item.status as ReportStatus, attempts: Number(item.attempts) });
+    const { id, status, attempts } = reportKind.read(item);
+    jobs.push({ id, status, attempts });
     if (jobs.length >= 100) break;
   }
   return jobs;

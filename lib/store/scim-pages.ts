@@ -7,20 +7,28 @@
  *
  * `SCIMPAGE#<list>` / `<startIndex>`, `cursor`, `expires_at` (the table's TTL).
  */
+import * as attr from '../db/item-kind';
 import { getItem, putItem } from '../db/items';
 import { TTL_ATTRIBUTE, type Key } from '../db/table';
 
 const KEEP_SECONDS = 3600;
 
-const pageKey = (list: string, startIndex: number): Key => ({ pk: `SCIMPAGE#${list}`, sk: String(startIndex) });
+const pageKind = attr.itemKind({
+  type: 'scim-page',
+  key: (list: string, startIndex: number): Key => ({ pk: `SCIMPAGE#${list}`, sk: String(startIndex) }),
+  attributes: { cursor: attr.string, [TTL_ATTRIBUTE]: attr.number },
+  indexAttributes: {},
+});
+const pageKey = pageKind.key;
 
 /** The cursor of the page that starts at `startIndex` of `list`, if one was kept (a consistent read: the page before was just answered). */
 export async function keptCursor(list: string, startIndex: number, now = Date.now()): Promise<string | undefined> {
   const item = await getItem(pageKey(list, startIndex));
-  if (!item || Number(item[TTL_ATTRIBUTE]) * 1000 < now) return undefined;
-  return String(item.cursor);
+  const page = item && pageKind.read(item);
+  if (!page || page[TTL_ATTRIBUTE] * 1000 < now) return undefined;
+  return page.cursor;
 }
 
 export async function keepCursor(list: string, startIndex: number, cursor: string, now = Date.now()): Promise<void> {
-  await putItem({ ...pageKey(list, startIndex), type: 'scim-page', cursor, [TTL_ATTRIBUTE]: Math.floor(now / 1000) + KEEP_SECONDS });
+  await putItem(pageKind.item(pageKey(list, startIndex), { cursor, [TTL_ATTRIBUTE]: Math.floor(now / 1000) + KEEP_SECONDS }));
 }

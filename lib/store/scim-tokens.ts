@@ -5,6 +5,7 @@
  * key and nothing else (lib/scim/tokens.ts).
  */
 import { Condition, Update } from '../db/expression';
+import * as attr from '../db/item-kind';
 import { getItem, updateItem } from '../db/items';
 import { queryPage } from '../db/query';
 import { INDEXES, type Item, type Key } from '../db/table';
@@ -22,26 +23,35 @@ export interface StoredScimToken {
   last_used_at: string | null;
 }
 
-export const scimTokenKey = (id: string): Key => ({ pk: `SCIMTOKEN#${id}`, sk: 'SCIMTOKEN' });
-
-const toToken = (item: Item): StoredScimToken => ({
-  id: String(item.id),
-  description: String(item.description),
-  secret_hash: String(item.secret_hash),
-  created_at: String(item.created_at),
-  last_used_at: typeof item.last_used_at === 'string' ? item.last_used_at : null,
+const scimTokenKind = attr.itemKind({
+  type: 'scim-token',
+  key: (id: string): Key => ({ pk: `SCIMTOKEN#${id}`, sk: 'SCIMTOKEN' }),
+  attributes: {
+    id: attr.string,
+    description: attr.string,
+    secret_hash: attr.string,
+    created_at: attr.string,
+    /** Absent until its first use (touchScimToken's condition needs it so). */
+    last_used_at: attr.optional(attr.string),
+  },
+  indexAttributes: { gsi1pk: attr.string, gsi1sk: attr.string },
 });
 
-/** A new token; `last_used_at` stays absent until its first use (touchScimToken's condition needs it so). */
+export const scimTokenKey = scimTokenKind.key;
+
+function toToken(item: Item): StoredScimToken {
+  const { last_used_at, ...token } = scimTokenKind.read(item);
+  return { ...token, last_used_at: last_used_at ?? null };
+}
+
+/** A new token, never used yet. */
 export const scimTokenPut = (token: Omit<StoredScimToken, 'last_used_at'>): Write =>
   put(
-    {
-      ...scimTokenKey(token.id),
-      type: 'scim-token',
+    scimTokenKind.item(scimTokenKey(token.id), {
       ...token,
       gsi1pk: PARTITION,
       gsi1sk: `${token.created_at}${KEY_SEPARATOR}${token.id}`,
-    },
+    }),
     new Condition().whenAbsent(),
   );
 

@@ -36,6 +36,7 @@
  */
 import { batchGetItems } from '../db/batch';
 import { Condition, Update } from '../db/expression';
+import * as attr from '../db/item-kind';
 import { getItem, updateItem } from '../db/items';
 import { compare, isNull, isString, oneOf, startsWithOneOf, type Filter, type IndexQuery } from '../db/query';
 import { INDEXES, type IndexDefinition, type Item, type Key } from '../db/table';
@@ -52,7 +53,7 @@ export interface StoredUser extends User {
   bulk_lock?: string;
 }
 
-/** The fields of the representation, in API.md's order (checked against the response schema by the tests). */
+/** The fields of the representation, in its documented order (checked against the response schema by the tests). */
 export const USER_FIELDS = [
   'id',
   'user_name',
@@ -68,8 +69,58 @@ export const USER_FIELDS = [
   'updated_at',
 ] as const satisfies readonly (keyof User)[];
 
-export const userKey = (id: string): Key => ({ pk: `USER#${id}`, sk: 'USER' });
-export const departmentCopyKey = (id: string): Key => ({ pk: `USER#${id}`, sk: 'DEPT' });
+/** The representation's fields, as both items of a user hold them. */
+const USER_ATTRIBUTES = {
+  id: attr.string,
+  user_name: attr.string,
+  external_id: attr.nullable(attr.string),
+  email: attr.string,
+  first_name: attr.string,
+  last_name: attr.string,
+  account_role: attr.oneOf(ACCOUNT_ROLES),
+  activated: attr.boolean,
+  last_login: attr.nullable(attr.string),
+  department_id: attr.nullable(attr.string),
+  created_at: attr.string,
+  updated_at: attr.string,
+} satisfies Record<keyof User, attr.AttributeType<unknown>>;
+
+/** What both items of a user are listed and filtered by (see the table at the top). */
+const LIST_ATTRIBUTES = {
+  last_name_folded: attr.string,
+  gsi1pk: attr.string,
+  gsi1sk: attr.string,
+  gsi4sk: attr.string,
+  gsi5pk: attr.string,
+  gsi7sk: attr.string,
+  gsi8pk: attr.string,
+  gsi11pk: attr.optional(attr.string),
+};
+
+const userKind = attr.itemKind({
+  type: 'user',
+  key: (id: string): Key => ({ pk: `USER#${id}`, sk: 'USER' }),
+  attributes: {
+    ...USER_ATTRIBUTES,
+    version: attr.number,
+    bulk_lock: attr.optional(attr.string),
+    group_lock: attr.optional(attr.string),
+  },
+  indexAttributes: LIST_ATTRIBUTES,
+});
+
+const departmentCopyKind = attr.itemKind({
+  type: 'user-in-department',
+  key: (id: string): Key => ({ pk: `USER#${id}`, sk: 'DEPT' }),
+  attributes: USER_ATTRIBUTES,
+  indexAttributes: LIST_ATTRIBUTES,
+});
+
+export type UserItem = attr.ItemOf<typeof userKind>;
+export type DepartmentCopyItem = attr.ItemOf<typeof departmentCopyKind>;
+
+export const userKey = userKind.key;
+export const departmentCopyKey = departmentCopyKind.key;
 
 export type Membership = 'IN' | 'OUT';
 export const membershipOf = (departmentId: string | null): Membership => (departmentId ? 'IN' : 'OUT');
@@ -116,6 +167,7 @@ export const loginSortKey = (lastLogin: string | null, id: string) => `${lastLog
 function listAttributes(user: User, scope: { membership: Membership } | { department: string }) {
   const cells = cellsPrefix(scope);
   return {
+    last_name_folded: foldCase(user.last_name),
     gsi1pk: scopePrefix(scope),
     gsi1sk: nameSortKey(user.last_name, user.id),
     gsi4sk: loginSortKey(user.last_login, user.id),
@@ -127,38 +179,28 @@ function listAttributes(user: User, scope: { membership: Membership } | { depart
 }
 
 /** The whole item of a user at a version. */
-export function userItem(user: User, version: number): Item {
-  return {
-    ...userKey(user.id),
-    type: 'user',
+export function userItem(user: User, version: number): UserItem {
+  return userKind.item(userKey(user.id), {
     ...user,
     version,
-    last_name_folded: foldCase(user.last_name),
     ...listAttributes(user, { membership: membershipOf(user.department_id) }),
-  };
+  });
 }
 
 /** The copy that lists a member within its department. */
-export function departmentCopyItem(user: User & { department_id: string }): Item {
-  return {
-    ...departmentCopyKey(user.id),
-    type: 'user-in-department',
-    ...user,
-    last_name_folded: foldCase(user.last_name),
-    ...listAttributes(user, { department: user.department_id }),
-  };
+export function departmentCopyItem(user: User & { department_id: string }): DepartmentCopyItem {
+  return departmentCopyKind.item(departmentCopyKey(user.id), { ...user, ...listAttributes(user, { department: user.department_id }) });
 }
 
-/** The representation's fields of an item (absent ones as null). */
+/** The representation of a user item or of its department copy. */
 export function toUser(item: Item): User {
-  const user = {} as Record<string, unknown>;
-  for (const field of USER_FIELDS) user[field] = item[field] ?? null;
-  return user as unknown as User;
+  return attr.readAttributes(item, USER_ATTRIBUTES, `${item.type}`);
 }
 
+/** A user item as stored; a department copy (a list of a department's members) has no version: NaN. */
 export function toStoredUser(item: Item): StoredUser {
-  const user: StoredUser = { ...toUser(item), version: Number(item.version) };
-  if (typeof item.bulk_lock === 'string') user.bulk_lock = item.bulk_lock;
+  if (!userKind.is(item)) return { ...toUser(item), version: Number.NaN };
+  const { group_lock: _, ...user } = userKind.read(item);
   return user;
 }
 
@@ -171,7 +213,7 @@ export async function findUser(id: string): Promise<StoredUser | undefined> {
 /** Users by id, strongly consistent (BatchGetItem); absent users are left out. */
 export async function findUsers(ids: string[]): Promise<Map<string, StoredUser>> {
   const found = await batchGetItems(ids.map(userKey), { consistent: true });
-  return new Map(found.map((item) => [String(item.id), toStoredUser(item)]));
+  return new Map(found.map((item) => [userKind.attribute(item, 'id'), toStoredUser(item)]));
 }
 
 // --- writes ------------------------------------------------------------------
@@ -287,11 +329,11 @@ export const userLists = {
   }),
 } as const;
 
-/** The sort key an item has in each order (name key, login key, id). */
+/** The sort key an item (a user item or a department copy: both have them) has in each order (name key, login key, id). */
 export const userSortKeys = {
-  name: (item: Item) => String(item.gsi1sk),
-  time: (item: Item) => String(item.gsi4sk),
-  id: (item: Item) => String(item.gsi7sk),
+  name: (item: Item) => userKind.attribute(item, 'gsi1sk'),
+  time: (item: Item) => userKind.attribute(item, 'gsi4sk'),
+  id: (item: Item) => userKind.attribute(item, 'gsi7sk'),
 };
 
 /** Conditions on the listed users that their partitions and key ranges do not already give. */

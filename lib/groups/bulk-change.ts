@@ -122,7 +122,8 @@ export async function changeGroupMembersInParts(ctx: ChangeContext, change: Grou
     await finish(changeId, group.id);
   } catch (error) {
     await log('error', 'group change committed but not fully applied; the healer completes it', { changeId, error: error as Error });
-    throw new Problem('unavailable', 'The change is accepted and is being completed; read the group again in a minute.');
+    const accepted = new Problem('unavailable', 'The change is accepted and is being completed; read the group again in a minute.');
+    throw Object.assign(accepted, { cause: error }); // for the 503's log line
   }
   return {
     ...group,

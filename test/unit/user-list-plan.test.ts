@@ -37,6 +37,18 @@ const describeSource = (s: Source) =>
 const plan = (views: ScopeView[], filters: UserFilters, sort: UserSortField, need: number): Plan => planSources(views, filters, sort, need);
 const partitions = (p: Plan) => p.sources.map(describeSource);
 
+/** 300 logged-in members, 100 in each of three months, and 100 who never logged in. */
+const THREE_MONTHS_OF_LOGINS = department(
+  { 'member.11': 300, 'member.10': 100 },
+  {
+    logins: new Map([
+      ['2026-01', 100],
+      ['2026-02', 100],
+      ['2026-03', 100],
+    ]),
+  },
+);
+
 /** Two cells of active users and two of deactivated ones, 50 each: `activated=true` selects half of the department. */
 const HALF_ACTIVE = department({ 'admin.11': 50, 'admin.01': 50, 'member.11': 50, 'member.01': 50 });
 
@@ -155,32 +167,14 @@ describe('planSources: which partitions', () => {
     },
     {
       name: 'a login range by name: the months in range, the boundary month filtered',
-      view: department(
-        { 'member.11': 300, 'member.10': 100 },
-        {
-          logins: new Map([
-            ['2026-01', 100],
-            ['2026-02', 100],
-            ['2026-03', 100],
-          ]),
-        },
-      ),
+      view: THREE_MONTHS_OF_LOGINS,
       filters: { lastLogin: { kind: 'since', time: '2026-02-15T00:00:00.000Z' } },
       sort: 'last_name',
       chosen: ['gsi8 DEPT#d1#M#2026-02 where #llt >= :llt', 'gsi8 DEPT#d1#M#2026-03'],
     },
     {
       name: 'a login range by login: a key range of the logged-in cell',
-      view: department(
-        { 'member.11': 300, 'member.10': 100 },
-        {
-          logins: new Map([
-            ['2026-01', 100],
-            ['2026-02', 100],
-            ['2026-03', 100],
-          ]),
-        },
-      ),
+      view: THREE_MONTHS_OF_LOGINS,
       filters: { lastLogin: { kind: 'since', time: '2026-02-15T00:00:00.000Z' } },
       sort: 'last_login',
       chosen: ['gsi6 DEPT#d1#member.11 [2026-02-15T00:00:00.000Z..]'],

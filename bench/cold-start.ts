@@ -1,14 +1,8 @@
 /**
- * Cold start: every function of the stack (each route, the fallback, each background function, any other
- * `functions/*.ts` module exporting a `handler`) bundled exactly as the stack bundles it (infra/bundling.ts
- * functionBundling()), next to its floor: a bundle built the same way from a trivial handler that makes each AWS client
- * the function uses and sends one command through it. Which clients: from the route and background tables (not
- * `public`: DynamoDB; `reportsBucket` 'presign' or 'write': S3 and the presigner or lib-storage's Upload; `sendsEmail`:
- * SES), less any its bundle does not hold; a client the bundle holds beyond them counts against the function (noted).
- * With no client, the floor is an empty handler and the bytes goal the floor + 4 KB.
- *
- * Import time: a fresh `node` process imports the bundle from a directory holding nothing else and reports
- * `performance.now()` and CPU time around the `import()` (process start not counted); function and floor alternate.
+ * Cold start: every function of the stack bundled exactly as the stack bundles it (infra/bundling.ts), next to its
+ * floor, a trivial handler bundled the same way that makes each AWS client the function uses and sends one command
+ * through it; bytes, and fresh-process import times, function and floor alternating. Which clients and why:
+ * docs/performance.md "Cold start".
  */
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -18,7 +12,6 @@ import { build, type Metafile } from 'esbuild';
 import { functionBundling } from '../infra/bundling';
 import { backgroundFunctions } from '../lib/background';
 import { FALLBACK_FUNCTION, routes } from '../lib/routes';
-import { routeNamed } from './support/lambda';
 import { median, progress, ratio, round, runNode } from './support/util';
 
 export interface ClientSet {
@@ -35,7 +28,7 @@ export type ColdStartResult = Omit<BundledFunction, 'fn' | 'file' | 'baseline_fi
   handler: string;
   kind: FunctionEntry['kind'];
   bytes_ratio: number;
-  /** Median wall and CPU time (user + system) of the import, and the floor's: CPU is less disturbed by other load. */
+  /** Medians of the imports' wall and CPU time (user + system), and the floor's. */
   import_ms: number;
   baseline_import_ms: number;
   import_ratio: number;
@@ -46,12 +39,11 @@ export type ColdStartResult = Omit<BundledFunction, 'fn' | 'file' | 'baseline_fi
   meets_goal: boolean;
 };
 
-/** `noClientBytes`: what a function with no AWS client may add to its (empty) floor, in bytes. */
+/** `noClientBytes`: what a function with no AWS client may add to its (empty) floor. */
 export const COLD_START_GOALS = { bytes: 1.3, import: 1.25, noClientBytes: 4096 };
 
 interface FunctionEntry {
   name: string;
-  /** Whether `--functions=<name>` selects it. */
   named: (name: string) => boolean;
   handler: string;
   kind: 'route' | 'background' | 'module';
@@ -60,57 +52,47 @@ interface FunctionEntry {
 }
 
 const NO_CLIENT: ClientSet = { dynamodb: false, s3: false, presign: false, upload: false, ses: false };
+const uses = (clients: Partial<ClientSet>): ClientSet => ({ ...NO_CLIENT, ...clients });
 
 /** Does a functions/ module export a handler (a Lambda entry point, not a helper)? */
 const exportsHandler = (source: string) =>
   /\bexport\s+(?:const|let|async\s+function|function)\s+handler\b|\bexport\s*\{[^}]*\bhandler\b/.test(source);
 
+/** `--functions=` selects it by its name (a route's label, else its name) or its handler's. */
+const entry = (name: string, handler: string, kind: FunctionEntry['kind'], declared?: ClientSet): FunctionEntry => ({
+  ...{ name, handler, kind, declared },
+  named: (wanted) => wanted === name || wanted === handler,
+});
+
 /** Every function of the stack, with the clients its table entry says it uses; then any other functions/ module with a handler. */
 export function stackFunctions(projectRoot: string): FunctionEntry[] {
-  const entries: FunctionEntry[] = routes.map((route) => ({
-    name: route.label ?? route.name,
-    named: (name) => routeNamed(route, name),
-    handler: route.name,
-    kind: 'route',
-    declared: { ...NO_CLIENT, dynamodb: route.access !== 'public', presign: route.reportsBucket === 'presign' },
-  }));
-  // The `$default` route's function: no client, so its floor is the empty handler.
-  entries.push({
-    name: FALLBACK_FUNCTION.name,
-    named: (name) => name === FALLBACK_FUNCTION.name || name === FALLBACK_FUNCTION.handler,
-    handler: FALLBACK_FUNCTION.handler,
-    kind: 'route',
-    declared: NO_CLIENT,
-  });
-  for (const fn of backgroundFunctions) {
-    entries.push({
-      name: fn.name,
-      named: (name) => name === fn.name || name === fn.handler,
-      handler: fn.handler,
-      kind: 'background',
-      declared: { ...NO_CLIENT, dynamodb: true, upload: fn.reportsBucket === 'write', ses: fn.sendsEmail === true },
-    });
-  }
-  const known = new Set(entries.map((entry) => entry.handler));
+  const entries: FunctionEntry[] = [
+    ...routes.map((route) => {
+      const clients = uses({ dynamodb: route.access !== 'public', presign: route.reportsBucket === 'presign' });
+      return entry(route.label ?? route.name, route.name, 'route', clients);
+    }),
+    // The `$default` route's function: no client, so its floor is the empty handler.
+    entry(FALLBACK_FUNCTION.name, FALLBACK_FUNCTION.handler, 'route', uses({})),
+    ...backgroundFunctions.map((fn) => {
+      const clients = uses({ dynamodb: true, upload: fn.reportsBucket === 'write', ses: Boolean(fn.sendsEmail) });
+      return entry(fn.name, fn.handler, 'background', clients);
+    }),
+  ];
+  const known = new Set(entries.map(({ handler }) => handler));
   const dir = join(projectRoot, 'functions');
-  for (const file of readdirSync(dir).sort()) {
-    const handler = file.replace(/\.ts$/, '');
-    if (!file.endsWith('.ts') || known.has(handler) || !exportsHandler(readFileSync(join(dir, file), 'utf8'))) continue;
-    entries.push({ name: handler, named: (name) => name === handler, handler, kind: 'module' });
+  for (const file of readdirSync(dir)
+    .filter((name) => name.endsWith('.ts'))
+    .sort()) {
+    const handler = file.slice(0, -3);
+    if (!known.has(handler) && exportsHandler(readFileSync(join(dir, file), 'utf8'))) entries.push(entry(handler, handler, 'module'));
   }
   return entries;
 }
 
-export const baselineName = (clients: ClientSet) =>
-  [
-    clients.dynamodb && 'ddb',
-    clients.s3 && !clients.presign && !clients.upload && 's3',
-    clients.presign && 's3+presign',
-    clients.upload && 's3+upload',
-    clients.ses && 'ses',
-  ]
-    .filter(Boolean)
-    .join('+') || 'none';
+export function baselineName({ dynamodb, s3, presign, upload, ses }: ClientSet): string {
+  const names = [dynamodb && 'ddb', s3 && !presign && !upload && 's3', presign && 's3+presign', upload && 's3+upload', ses && 'ses'];
+  return names.filter(Boolean).join('+') || 'none';
+}
 
 /** The packages that make each client, as esbuild's metafile names them. */
 const CLIENT_PACKAGES: Record<keyof ClientSet, string> = {
@@ -121,24 +103,21 @@ const CLIENT_PACKAGES: Record<keyof ClientSet, string> = {
   ses: '@aws-sdk/client-ses',
 };
 
+const CLIENT_KEYS = Object.keys(CLIENT_PACKAGES) as Array<keyof ClientSet>;
+
 /** The clients a bundle holds: their package's code is in it (more than a few bytes left by tree-shaking). */
 function bundledClients(packages: Map<string, number>): ClientSet {
-  const has = (name: keyof ClientSet) => (packages.get(CLIENT_PACKAGES[name]) ?? 0) > 1024;
-  return { dynamodb: has('dynamodb'), s3: has('s3'), presign: has('presign'), upload: has('upload'), ses: has('ses') };
+  return uses(Object.fromEntries(CLIENT_KEYS.map((key) => [key, (packages.get(CLIENT_PACKAGES[key]) ?? 0) > 1024])));
 }
 
-const CLIENT_KEYS = Object.keys(CLIENT_PACKAGES) as Array<keyof ClientSet>;
 const hasAnyClient = (clients: ClientSet) => CLIENT_KEYS.some((key) => clients[key]);
 
-/**
- * The floor's clients: those declared that the bundle holds (a module in neither table: those it holds), and a note
- * when declaration and bundle differ.
- */
+/** The floor's clients: those declared that the bundle holds (a module in neither table: those it holds), and a note when they differ. */
 export function floorClients(declared: ClientSet | undefined, bundled: ClientSet): { clients: ClientSet; note?: string } {
   if (!declared) {
     return { clients: bundled, note: `in neither table: floor from the clients its bundle holds (${baselineName(bundled)})` };
   }
-  const clients = Object.fromEntries(CLIENT_KEYS.map((key) => [key, Boolean(declared[key]) && bundled[key]])) as unknown as ClientSet;
+  const clients = uses(Object.fromEntries(CLIENT_KEYS.map((key) => [key, Boolean(declared[key]) && bundled[key]])));
   // S3 made by the presigner or the upload floor already.
   const extra = CLIENT_KEYS.filter((key) => bundled[key] && !declared[key] && !(key === 's3' && (declared.presign || declared.upload)));
   const missing = CLIENT_KEYS.filter((key) => declared[key] && !bundled[key]);
@@ -150,16 +129,15 @@ export function floorClients(declared: ClientSet | undefined, bundled: ClientSet
   return { clients, note: notes.length > 0 ? notes.join('; ') : undefined };
 }
 
-/**
- * The floor's source: a handler that makes each client on first use (as the service does) and sends one command through
- * it.
- */
+/** The floor's source: a handler that makes each client on first use (as the service does) and sends one command through it. */
 export function baselineSource(clients: ClientSet): string {
   const imports: string[] = [];
   const calls: string[] = [];
   if (clients.dynamodb) {
-    imports.push("import { DynamoDBClient } from '@aws-sdk/client-dynamodb';");
-    imports.push("import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';");
+    imports.push(
+      "import { DynamoDBClient } from '@aws-sdk/client-dynamodb';",
+      "import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';",
+    );
     calls.push(
       'const db = DynamoDBDocumentClient.from(new DynamoDBClient({}));',
       "out.push((await db.send(new GetCommand({ TableName: process.env.TABLE_NAME, Key: { pk: 'x', sk: 'x' } }))).Item);",
@@ -199,13 +177,8 @@ export function baselineSource(clients: ClientSet): string {
   ].join('\n');
 }
 
-interface BuiltBundle {
-  file: string;
-  bytes: number;
-  mapBytes: number;
-  /** Output bytes per package (service code per top folder: lib/http, lib/store, ...). */
-  packages: Map<string, number>;
-}
+/** `packages`: output bytes per package (service code per top folder: lib/http, lib/store, ...). */
+type BuiltBundle = { file: string; bytes: number; mapBytes: number; packages: Map<string, number> };
 
 function packageOf(input: string): string {
   const index = input.lastIndexOf('node_modules/');
@@ -233,10 +206,7 @@ function overFloor(own: Map<string, number>, floor: Map<string, number>): Array<
     .map((entry) => ({ package: entry.package, kb: round(entry.bytes / 1024, 1) }));
 }
 
-/**
- * Bundles the entries with the stack's options. One esbuild call with many entry points and no code splitting writes,
- * per entry, the same self-contained bundle a call per function would (only parsing is shared).
- */
+/** Bundles the entries with the stack's options: one esbuild call, no code splitting (the bundles a call each would make). */
 async function bundleAll(projectRoot: string, outDir: string, entries: Record<string, string>): Promise<Map<string, BuiltBundle>> {
   const options = functionBundling();
   const result = await build({
@@ -275,14 +245,10 @@ const IMPORT_SCRIPT =
   'const c = process.cpuUsage(); const t = performance.now(); await import(process.env.BENCH_BUNDLE); const ms = performance.now() - t; ' +
   'const u = process.cpuUsage(c); process.stdout.write(`${ms} ${(u.user + u.system) / 1000}`);';
 
-interface ImportTime {
-  /** Wall time of the import. */
-  ms: number;
-  /** CPU time (user + system) of the process during the import: less sensitive to other load on the machine. */
-  cpu: number;
-}
+/** Wall and CPU time (user + system) of the import, in ms. */
+type ImportTime = { ms: number; cpu: number };
 
-/** Imports the bundle in a fresh Node process started in the bundle's own directory; answers the import's milliseconds. */
+/** Imports the bundle in a fresh Node process started in the bundle's own directory, with a bare environment. */
 async function importOnce(file: string): Promise<ImportTime> {
   const { code, out, err } = await runNode(['--input-type=module', '-e', IMPORT_SCRIPT], {
     cwd: join(file, '..'),
@@ -317,10 +283,7 @@ export interface BundledFunction {
   no_client: boolean;
 }
 
-/**
- * Bundles every function of the stack (or those named in `only`) and their floors into `outDir`, in two esbuild calls,
- * and answers each function's bytes against its floor's.
- */
+/** Bundles every function of the stack (or those named in `only`) and their floors into `outDir`; each function's bytes against its floor's. */
 export async function bundleStack(projectRoot: string, outDir: string, only?: string[]): Promise<BundledFunction[]> {
   const functions = stackFunctions(projectRoot).filter((fn) => !only || only.some((name) => fn.named(name)));
   if (functions.length === 0) throw new Error(`no function is named ${only?.join(', ')}`);
@@ -372,25 +335,20 @@ export async function measureColdStart(projectRoot: string, options: { runs: num
     const bundled = await bundleStack(projectRoot, work, options.only);
     // Warm the file cache and the node binary once, uncounted.
     await importOnce(bundled[0].file);
-    const samples = bundled.map(() => ({ fn: [] as ImportTime[], base: [] as ImportTime[] }));
+    const samples = bundled.map(() => ({ file: [] as ImportTime[], baseline_file: [] as ImportTime[] }));
     for (let run = 0; run < options.runs; run++) {
       progress(`cold start: import run ${run + 1}/${options.runs} over ${bundled.length} functions and their floors`);
       for (const [i, b] of bundled.entries()) {
         // Alternate which goes first, so neither always runs right after the other's page-cache work.
-        if ((run + i) % 2 === 0) {
-          samples[i].fn.push(await importOnce(b.file));
-          samples[i].base.push(await importOnce(b.baseline_file));
-        } else {
-          samples[i].base.push(await importOnce(b.baseline_file));
-          samples[i].fn.push(await importOnce(b.file));
+        for (const side of (run + i) % 2 === 0 ? (['file', 'baseline_file'] as const) : (['baseline_file', 'file'] as const)) {
+          samples[i][side].push(await importOnce(b[side]));
         }
       }
     }
     return bundled.map(({ fn, file: _file, baseline_file: _floor, no_client: _none, ...b }, i) => {
-      const importMs = median(samples[i].fn.map((t) => t.ms));
-      const baselineMs = median(samples[i].base.map((t) => t.ms));
-      const importCpu = median(samples[i].fn.map((t) => t.cpu));
-      const baselineCpu = median(samples[i].base.map((t) => t.cpu));
+      const middle = (side: 'file' | 'baseline_file', key: keyof ImportTime) => median(samples[i][side].map((t) => t[key]));
+      const [importMs, baselineMs] = [middle('file', 'ms'), middle('baseline_file', 'ms')];
+      const [importCpu, baselineCpu] = [middle('file', 'cpu'), middle('baseline_file', 'cpu')];
       const importRatio = ratio(importMs, baselineMs);
       return {
         name: fn.name,

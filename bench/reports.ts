@@ -1,22 +1,16 @@
 /**
- * Reports: the departments and groups reports at each size of `users` (full run: 10,000 and 100,000 users, a department
- * and a group per 10 of them: at 100,000 the departments report has 10,000 rows, the groups report 100,000), each run
- * by the worker in a fresh process (report-child.ts), against a raw read of the same items (the same Queries and
- * BatchGetItems, no CSV, no S3) in a fresh process too, alternating. Each size in a table of its own. The goals are
- * judged at the largest size (a 1,000-row departments report is all fixed cost); the smaller shows how cost grows
- * (scale.ts), with G1 on a group of 10 at each.
+ * Reports: the departments and groups reports at each size (a department and a group per 10 users), each run by the
+ * worker in a fresh process (report-child.ts), against a raw read of the same items, alternating; G1 on a group of 10
+ * at each size. The goals are judged at the largest size: docs/performance.md "Reports".
  */
-import { join } from 'node:path';
 import { inTableOfItsOwn, loadDataset, rawClient } from './support/dataset';
 import { median, progress, ratio, round, runNode } from './support/util';
 
+/** Claim, object write, completion: their summed wall time and round trips (the calls of the first run). */
 export interface FixedCost {
-  /** Claim, object write (PutObject, or a multipart upload's create and complete), completion: their summed wall time. */
   ms: number;
   round_trips: number;
-  /** 3 for an object of one part (claim, put, complete), 4 for a multipart upload. */
   min_round_trips: number;
-  /** Those calls of the first run, in order, with their time. */
   calls: string[];
 }
 
@@ -28,10 +22,9 @@ export interface ReportResult {
   rows_per_second: number;
   raw_read_seconds: number;
   ratio: number;
-  /** The fixed cost (median ms of the runs), and the ratio to the raw read without it. */
+  /** Median ms of the runs. */
   fixed_cost: FixedCost;
   ratio_without_fixed_cost: number;
-  /** Read units DynamoDB reported for the report's calls and for the raw read's; the report's write units. */
   rcu: number;
   raw_rcu: number;
   wcu: number;
@@ -59,28 +52,16 @@ const USERS_PER_DEPARTMENT = 10;
 const USERS_PER_GROUP = 10;
 
 export interface ReportSizes {
-  /** User counts, smallest first. */
+  /** User counts, smallest first; report and raw runs of each type at each size. */
   users: number[];
-  /** Report and raw runs of each type at each size. */
   runs: { departments: number; groups: number };
   g1Runs: number;
 }
 
-interface ChildResult {
-  rows: number;
-  seconds: number;
-  peak_rss_growth_mb: number;
-  scans: number;
-  rcu: number;
-  wcu: number;
-  fixed_cost?: FixedCost;
-}
-
-const projectRoot = join(import.meta.dirname, '..');
+type ChildResult = Pick<ReportResult, 'rows' | 'seconds' | 'peak_rss_growth_mb' | 'scans' | 'rcu' | 'wcu'> & { fixed_cost?: FixedCost };
 
 async function runChild<T = ChildResult>(env: Record<string, string>, type: string, mode: 'report' | 'raw' | 'g1'): Promise<T> {
-  const { code, out, err } = await runNode(['--import', 'tsx', join('bench', 'report-child.ts')], {
-    cwd: projectRoot,
+  const { code, out, err } = await runNode(['--import', 'tsx', 'bench/report-child.ts'], {
     env: { ...process.env, ...env, BENCH_REPORT_TYPE: type, BENCH_REPORT_MODE: mode },
   });
   const line = out.trim().split('\n').pop() ?? '';

@@ -1,12 +1,10 @@
 /**
- * Loads a consistent dataset straight into a table with BatchWriteItem, its items built by the store's own builders
- * (users, department copies, claims, departments, groups, group names, memberships), its counters raised to match
- * (department usage and list counters, stats shards, login days and last names by the store's counter updates): what
- * test/support/invariants.ts checks holds. Import only after process.env points at the local stack.
+ * Loads a consistent dataset straight into a table, its items built by the store's own builders and its counters raised
+ * to match: what test/support/invariants.ts checks holds. Import only after process.env points at the local stack.
  */
 import { randomBytes } from 'node:crypto';
 import { DeleteTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { BatchWriteCommand, DynamoDBDocumentClient, UpdateCommand, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, BatchWriteCommand, DynamoDBDocumentClient, UpdateCommand, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { Write } from '../../lib/db/transact';
 import { NO_USAGE, addUsage, usageOf } from '../../lib/departments/quotas';
 import type { AccountRole } from '../../lib/schemas/enums';
@@ -21,7 +19,7 @@ import { DEPARTMENTS_COUNTER, GROUPS_COUNTER, statsShardKey } from '../../lib/st
 import { cellCode, cellOf, departmentCopyItem, loginMonth, membershipOf, userItem, type Membership, type User } from '../../lib/store/users'; // prettier-ignore
 import { foldCase } from '../../lib/text';
 import { cellCounterName } from '../../lib/users/counters';
-import { pool, progress, sleep } from './util';
+import { chunks, pool, progress, sleep } from './util';
 
 export type Doc = DynamoDBDocumentClient;
 
@@ -48,9 +46,7 @@ export async function inTableOfItsOwn<T>(env: Record<string, string>, table: str
 
 /** BatchWriteItem puts, 25 a request, `concurrency` requests at a time, unprocessed items re-sent. */
 export async function batchPut(client: Doc, table: string, items: Record<string, unknown>[], concurrency = 12): Promise<void> {
-  const requests: Record<string, unknown>[][] = [];
-  for (let i = 0; i < items.length; i += 25) requests.push(items.slice(i, i + 25));
-  await pool(requests, concurrency, async (batch) => {
+  await pool(chunks(items, 25), concurrency, async (batch) => {
     let pending: Record<string, unknown>[] = batch.map((Item) => ({ PutRequest: { Item } }));
     for (let round = 0; pending.length > 0; round++) {
       if (round > 0) await sleep(Math.min(1000, 20 * 2 ** round));
@@ -58,6 +54,22 @@ export async function batchPut(client: Doc, table: string, items: Record<string,
       pending = (result.UnprocessedItems?.[table] as Record<string, unknown>[] | undefined) ?? [];
     }
   });
+}
+
+type Key = { pk: string; sk: string };
+
+/** BatchGetItem of `keys`, 100 a request, `concurrency` requests at once, unprocessed keys re-sent. */
+export async function batchGet(client: Doc, table: string, keys: Key[], options: { consistent?: boolean; concurrency?: number } = {}) {
+  const found: Record<string, unknown>[] = [];
+  await pool(chunks(keys, 100), options.concurrency ?? 1, async (batch) => {
+    for (let pending = batch; pending.length > 0;) {
+      const request = { RequestItems: { [table]: { Keys: pending, ConsistentRead: options.consistent } } };
+      const result = await client.send(new BatchGetCommand(request));
+      found.push(...(result.Responses?.[table] ?? []));
+      pending = (result.UnprocessedKeys?.[table]?.Keys as Key[] | undefined) ?? [];
+    }
+  });
+  return found;
 }
 
 export interface DatasetSpec {
@@ -70,7 +82,7 @@ export interface DatasetSpec {
   groups: number;
   /** Members per group, taken round-robin from all users of the dataset. */
   usersPerGroup: number;
-  /** Write each user's e-mail claim too (default true; the reports dataset skips them: no report reads them). */
+  /** Write each user's claims too (default true; no report reads them). */
   emailClaims?: boolean;
 }
 
@@ -119,11 +131,7 @@ export function makeUser(id: string, n: number, departmentId: string | null): Us
   };
 }
 
-/**
- * A department item with the counters its `members` make: quota usage, and the list counters per cell (`C#<cell>`) and
- * per login month (`L#<YYYY-MM>`) that lib/store/departments.ts keeps next to it (newDepartmentItem gives the usage
- * only: a department is created empty).
- */
+/** A department item with the counters its `members` make (newDepartmentItem's are those of an empty one). */
 export function departmentItem(id: string, name: string, members: User[], createdAt = CREATED_AT): Record<string, unknown> {
   let usage = NO_USAGE;
   const counters: Record<string, number> = {};
@@ -136,11 +144,7 @@ export function departmentItem(id: string, name: string, members: User[], create
   return { ...newDepartmentItem(id, name, createdAt, usage), ...counters };
 }
 
-/**
- * The login-day and last-name counters of `users` (lib/store/login-counts.ts, name-counts.ts), as the store's own
- * counter updates: one per membership and month (shard 0; lists sum the shards), one per membership (and department)
- * and last name.
- */
+/** The login-day (shard 0) and last-name counters of `users`, as the store's own counter updates. */
 export function listCounterWrites(users: User[]): Write[] {
   const days = new Map<string, Record<string, number>>();
   const names = new Map<string, number>();
@@ -207,10 +211,7 @@ export function makeDataset(spec: DatasetSpec): {
     departments.push(id);
     const departmentUsers: User[] = [];
     for (let i = 0; i < spec.usersPerDepartment; i++) departmentUsers.push(addUser(id));
-    members.set(
-      id,
-      departmentUsers.map((user) => user.id),
-    );
+    members.set(id, departmentUsers.map((user) => user.id)); // prettier-ignore
     items.push(departmentItem(id, `Department ${spec.prefix}${d}`, departmentUsers));
     count(DEPARTMENTS_COUNTER, 1);
   }
@@ -242,7 +243,7 @@ export function makeDataset(spec: DatasetSpec): {
   return { dataset, items, counters, counterWrites: listCounterWrites(users) };
 }
 
-/** Raises the service counters (stats shard 00; the service sums every shard) by `counters`, e.g. `departments` or `USERS#IN#admin.10`. */
+/** Raises the service counters (stats shard 00; the service sums every shard) by `counters`. */
 export async function addCounters(client: Doc, table: string, counters: Record<string, number>): Promise<void> {
   const entries = Object.entries(counters).filter(([, delta]) => delta !== 0);
   if (entries.length === 0) return;

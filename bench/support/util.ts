@@ -1,17 +1,24 @@
 /** Small helpers shared by the benchmark sections: statistics, rounding, tables, logging, child processes. */
 import { spawn, type SpawnOptions } from 'node:child_process';
+import { join } from 'node:path';
 
-/** Runs `node <args>` to its exit and answers its exit code and what it printed. */
+export const projectRoot = join(import.meta.dirname, '..', '..');
+
+/**
+ * Runs `node <args>` (in the project's root unless told) to its exit; answers its exit code and what it printed, or,
+ * with `passThrough`, prints its output on stderr (stdout holds only the tables).
+ */
 export function runNode(
   args: string[],
-  options: Pick<SpawnOptions, 'cwd' | 'env'>,
+  options: Pick<SpawnOptions, 'cwd' | 'env'> & { passThrough?: boolean },
 ): Promise<{ code: number | null; out: string; err: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, args, { ...options, stdio: ['ignore', 'pipe', 'pipe'] });
+    const stdio: SpawnOptions['stdio'] = options.passThrough ? ['ignore', 2, 2] : ['ignore', 'pipe', 'pipe'];
+    const child = spawn(process.execPath, args, { cwd: projectRoot, ...options, stdio });
     let out = '';
     let err = '';
-    child.stdout!.on('data', (chunk) => (out += chunk));
-    child.stderr!.on('data', (chunk) => (err += chunk));
+    child.stdout?.on('data', (chunk) => (out += chunk));
+    child.stderr?.on('data', (chunk) => (err += chunk));
     child.on('error', reject);
     child.on('exit', (code) => resolve({ code, out, err }));
   });
@@ -29,10 +36,22 @@ export function median(values: number[]): number {
 
 export const ratio = (value: number, base: number) => (base > 0 ? value / base : Number.POSITIVE_INFINITY);
 
+/** A dataset size as the tables name it: 10000 as 10k. */
+export const sizeLabel = (n: number) => (n % 1000 === 0 ? `${n / 1000}k` : String(n));
+
+/** Wall and CPU time (user + system, of this process) of `work`, in ms. */
+export async function timed<T>(work: () => Promise<T>): Promise<{ result: T; ms: number; cpu: number }> {
+  const cpu = process.cpuUsage();
+  const start = performance.now();
+  const result = await work();
+  const ms = performance.now() - start;
+  const used = process.cpuUsage(cpu);
+  return { result, ms, cpu: (used.user + used.system) / 1000 };
+}
+
 /** A fixed-width text table; numbers are right-aligned. */
 export function table(headers: string[], rows: Array<Array<string | number>>): string {
-  if (rows.some((row) => row.length !== headers.length)) throw new Error(`table: rows must have ${headers.length} cells`);
-  const cells = [headers, ...rows.map((row) => row.map((cell) => (typeof cell === 'number' ? String(cell) : cell)))];
+  const cells = [headers, ...rows.map((row) => row.map(String))];
   const widths = headers.map((_, column) => Math.max(...cells.map((row) => (row[column] ?? '').length)));
   const numeric = headers.map((_, column) => rows.every((row) => typeof row[column] === 'number' || row[column] === '-'));
   const line = (row: string[]) =>
@@ -51,16 +70,17 @@ export function progress(message: string): void {
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Runs `task` over `items`, at most `concurrency` at a time. */
-export async function pool<T>(items: readonly T[], concurrency: number, task: (item: T, index: number) => Promise<void>): Promise<void> {
+export async function pool<T>(items: readonly T[], concurrency: number, task: (item: T) => Promise<void>): Promise<void> {
   let next = 0;
   const worker = async () => {
-    while (next < items.length) {
-      const index = next++;
-      await task(items[index], index);
-    }
+    while (next < items.length) await task(items[next++]);
   };
   await Promise.all(Array.from({ length: Math.max(1, Math.min(concurrency, items.length)) }, worker));
 }
+
+/** `items` in slices of `size`. */
+export const chunks = <T>(items: readonly T[], size: number) =>
+  Array.from({ length: Math.ceil(items.length / size) }, (_, i) => items.slice(i * size, i * size + size));
 
 /** The DynamoDB commands a request sent, as `GetItem Query×2`: each name once, with its count. */
 export function summarize(commands: string[]): string {

@@ -1,13 +1,12 @@
 /**
  * Bulk: E3 of N users from 10 other departments through the handler, against the raw transactions it needs
- * (support/raw.ts rawE3: reads, reserve, hold and apply each part, finish). Each run moves a fresh set into a fresh
- * department, so every run does the same work; handler and raw runs alternate.
+ * (support/raw.ts rawE3). Each run moves a fresh set into a fresh department; handler and raw runs alternate.
  */
 import { addCounters, batchPut, departmentItem, loadDataset, type Doc } from './support/dataset';
 import { prepared } from './support/lambda';
 import { rawE3 } from './support/raw';
 import { DEPARTMENTS_COUNTER } from '../lib/store/stats';
-import { median, progress, ratio, round } from './support/util';
+import { median, progress, ratio, round, timed } from './support/util';
 
 export interface BulkResult {
   users: number;
@@ -23,14 +22,8 @@ export interface BulkResult {
 export const BULK_GOAL = 1.2;
 
 async function scenario(client: Doc, table: string, name: string, users: number) {
-  const data = await loadDataset(client, table, {
-    prefix: name,
-    departments: 10,
-    usersPerDepartment: users / 10,
-    unassignedUsers: 0,
-    groups: 0,
-    usersPerGroup: 0,
-  });
+  const spec = { prefix: name, departments: 10, usersPerDepartment: users / 10, unassignedUsers: 0, groups: 0, usersPerGroup: 0 };
+  const data = await loadDataset(client, table, spec);
   const target = `${name}-target`;
   await batchPut(client, table, [departmentItem(target, `Target ${name}`, [])]);
   await addCounters(client, table, { [DEPARTMENTS_COUNTER]: 1 });
@@ -54,25 +47,14 @@ export async function measureBulk(client: Doc, table: string, options: { users: 
     const invocation = { params: { department_id: set.handler.target }, body: { user_ids: set.handler.ids } };
     const handler = await prepared('E3', invocation, 15 * 60_000);
     const timeHandler = async () => {
-      const start = performance.now();
-      const result = await handler();
-      handlerSeconds.push((performance.now() - start) / 1000);
+      const { result, ms } = await timed(handler);
+      handlerSeconds.push(ms / 1000);
       const users = (JSON.parse(result.body!) as { users: Array<{ department_id: string }> }).users;
       if (users.length !== options.users || users.some((u) => u.department_id !== set.handler.target))
         throw new Error('bulk: E3 did not move every user');
     };
-    const timeRaw = async () => {
-      const start = performance.now();
-      await rawE3(client, table, set.raw.target, set.raw.ids);
-      rawSeconds.push((performance.now() - start) / 1000);
-    };
-    if (run % 2 === 0) {
-      await timeHandler();
-      await timeRaw();
-    } else {
-      await timeRaw();
-      await timeHandler();
-    }
+    const timeRaw = async () => rawSeconds.push((await timed(() => rawE3(client, table, set.raw.target, set.raw.ids))).ms / 1000);
+    for (const time of run % 2 === 0 ? [timeHandler, timeRaw] : [timeRaw, timeHandler]) await time();
   }
   const seconds = median(handlerSeconds);
   const raw = median(rawSeconds);

@@ -1,9 +1,7 @@
 /**
- * The capacity scenario: every operation called once, in process, through its handler, with a typical request, on a
- * dataset of its own in a table of its own, and the capacity it consumed (support/capacity.ts: as DynamoDB reports it,
- * transactions charged by DynamoDB's rules). The bench's capacity section (against each operation's minimum,
- * capacity-minima.ts) and test/integration/capacity.test.ts (against the exact figures) both run it; the figures do not
- * depend on the machine or on the bench's sizes.
+ * The capacity scenario: every operation called once through its handler with a typical request, on a dataset of its
+ * own, metered (support/capacity.ts). The bench's capacity section (against each minimum, capacity-minima.ts) and
+ * test/integration/capacity.test.ts (against the exact figures) both run it; the figures depend on nothing else.
  */
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { INDEXES } from '../lib/db/table';
@@ -11,7 +9,7 @@ import { ENTERPRISE_SCHEMA, PATCH_SCHEMA, USER_SCHEMA } from '../lib/scim/schema
 import { departmentKey } from '../lib/store/departments';
 import { measure, meterCapacity, stopMetering, type Capacity } from './support/capacity';
 import { loadDataset, type Doc } from './support/dataset';
-import { invoke } from './support/lambda';
+import { invoke, type Invocation } from './support/lambda';
 import { progress } from './support/util';
 
 export interface CapacityRow extends Capacity {
@@ -22,27 +20,16 @@ export interface CapacityRow extends Capacity {
 const SCIM_PAGE_USERS = 1_000;
 const SCIM_PAGE = 100;
 
-interface Op {
-  operation: string;
-  /** Unmetered preparation. */
-  setup?: () => Promise<void>;
-  /** The request(s), through the route's handler. */
-  run: () => Promise<unknown>;
-}
+/** `setup`: unmetered preparation; `run`: the request(s), through the route's handler. */
+type Op = { operation: string; setup?: () => Promise<void>; run: () => Promise<unknown> };
 
 /** Runs every operation of the scenario once against `table` (empty: the figures assume nothing else in it). */
 export async function runCapacityScenario(client: Doc, table: string): Promise<CapacityRow[]> {
   const item = async (key: { pk: string; sk: string }) =>
     (await client.send(new GetCommand({ TableName: table, Key: key, ConsistentRead: true }))).Item!;
   progress('capacity: loading its dataset (5 departments of 60 users, 60 users in none, 4 groups of 10)');
-  const data = await loadDataset(client, table, {
-    prefix: 'c',
-    departments: 5,
-    usersPerDepartment: 60,
-    unassignedUsers: 60,
-    groups: 4,
-    usersPerGroup: 10,
-  });
+  const spec = { prefix: 'c', departments: 5, usersPerDepartment: 60, unassignedUsers: 60, groups: 4, usersPerGroup: 10 };
+  const data = await loadDataset(client, table, spec);
   const [d0, d1, d2, d3, d4] = data.departments;
   const members = (d: string) => data.members.get(d)!;
   const newUser = 'cap-user';
@@ -71,38 +58,32 @@ export async function runCapacityScenario(client: Doc, table: string): Promise<C
     return { more: startIndex - 1 + body.itemsPerPage < body.totalResults };
   };
 
+  const request = (operation: string, invocation?: Invocation): Op => ({
+    operation,
+    run: () => invoke(operation.split(' ')[0], invocation),
+  });
   const ops: Op[] = [
-    {
-      operation: 'createUser',
-      run: () =>
-        invoke('createUser', { body: { id: newUser, email: `${newUser}@example.com`, last_name: 'Capacity', first_name: 'Bench' } }),
-    },
-    { operation: 'getUser', run: () => invoke('getUser', { params: { user_id: newUser } }) },
-    { operation: 'updateUser', run: () => invoke('updateUser', { params: { user_id: newUser }, body: { first_name: 'Changed' } }) },
-    { operation: 'E2', run: () => invoke('E2', { params: { department_id: d0, user_id: newUser } }) },
-    { operation: 'E2 (move)', run: () => invoke('E2', { params: { department_id: d1, user_id: newUser } }) },
-    { operation: 'E4', run: () => invoke('E4', { params: { department_id: d1, user_id: newUser } }) },
-    { operation: 'E6', run: () => invoke('E6', { params: { department_id: d0 } }) },
-    { operation: 'E7', run: () => invoke('E7', { params: { department_id: d0 }, body: { name: 'users', limit: 1000 } }) },
-    { operation: 'createDepartment', run: () => invoke('createDepartment', { body: { id: newDepartment, name: 'Capacity' } }) },
-    { operation: 'getDepartment', run: () => invoke('getDepartment', { params: { department_id: newDepartment } }) },
-    {
-      operation: 'updateDepartment',
-      run: () => invoke('updateDepartment', { params: { department_id: newDepartment }, body: { name: 'Capacity renamed' } }),
-    },
-    { operation: 'E8', run: () => invoke('E8', { params: { department_id: newDepartment } }) },
-    { operation: 'listDepartments', run: () => invoke('listDepartments') },
+    request('createUser', { body: { id: newUser, email: `${newUser}@example.com`, last_name: 'Capacity', first_name: 'Bench' } }),
+    request('getUser', { params: { user_id: newUser } }),
+    request('updateUser', { params: { user_id: newUser }, body: { first_name: 'Changed' } }),
+    request('E2', { params: { department_id: d0, user_id: newUser } }),
+    request('E2 (move)', { params: { department_id: d1, user_id: newUser } }),
+    request('E4', { params: { department_id: d1, user_id: newUser } }),
+    request('E6', { params: { department_id: d0 } }),
+    request('E7', { params: { department_id: d0 }, body: { name: 'users', limit: 1000 } }),
+    request('createDepartment', { body: { id: newDepartment, name: 'Capacity' } }),
+    request('getDepartment', { params: { department_id: newDepartment } }),
+    request('updateDepartment', { params: { department_id: newDepartment }, body: { name: 'Capacity renamed' } }),
+    request('E8', { params: { department_id: newDepartment } }),
+    request('listDepartments'),
     {
       operation: 'E1',
       // A container reads the lists' state (lib/store/meta.ts) on its first list request only: measure a warm one.
       setup: async () => void (await invoke('E1', { query: { count: '1' } })),
       run: () => invoke('E1', { query: { count: '100' } }),
     },
-    { operation: 'listUsers', run: () => invoke('listUsers', { query: { count: '100' } }) },
-    {
-      operation: 'E3 (40 users)',
-      run: () => invoke('E3', { params: { department_id: d3 }, body: { user_ids: members(d2).slice(0, 40) } }),
-    },
+    request('listUsers', { query: { count: '100' } }),
+    request('E3 (40 users)', { params: { department_id: d3 }, body: { user_ids: members(d2).slice(0, 40) } }),
     {
       operation: 'E3 (100 users)',
       setup: async () => {
@@ -120,17 +101,14 @@ export async function runCapacityScenario(client: Doc, table: string): Promise<C
       },
       run: () => invoke('E3', { params: { department_id: d4 }, body: { user_ids: e3Hundred } }),
     },
-    {
-      operation: 'E5 (10 users)',
-      run: () => invoke('E5', { params: { department_id: d4 }, body: { user_ids: members(d4).slice(0, 10) } }),
-    },
-    { operation: 'G3 (10 users)', run: () => invoke('G3', { body: { id: newGroup, name: 'Capacity group', user_ids: g3Users } }) },
-    { operation: 'G1 (10 users)', run: () => invoke('G1', { params: { group_id: newGroup } }) },
-    { operation: 'G2', run: () => invoke('G2') },
-    { operation: 'G4', run: () => invoke('G4', { params: { group_id: newGroup, user_id: g4User } }) },
-    { operation: 'G5', run: () => invoke('G5', { params: { group_id: newGroup, user_id: g4User } }) },
-    { operation: 'G6 (10 users)', run: () => invoke('G6', { params: { group_id: newGroup } }) },
-    { operation: 'deleteUser', run: () => invoke('deleteUser', { params: { user_id: newUser } }) },
+    request('E5 (10 users)', { params: { department_id: d4 }, body: { user_ids: members(d4).slice(0, 10) } }),
+    request('G3 (10 users)', { body: { id: newGroup, name: 'Capacity group', user_ids: g3Users } }),
+    request('G1 (10 users)', { params: { group_id: newGroup } }),
+    request('G2'),
+    request('G4', { params: { group_id: newGroup, user_id: g4User } }),
+    request('G5', { params: { group_id: newGroup, user_id: g4User } }),
+    request('G6 (10 users)', { params: { group_id: newGroup } }),
+    request('deleteUser', { params: { user_id: newUser } }),
     {
       operation: 'E9',
       run: async () => {
@@ -146,7 +124,7 @@ export async function runCapacityScenario(client: Doc, table: string): Promise<C
       },
       run: () => invoke('getDepartmentsReport', { params: { report_id: reportId } }),
     },
-    { operation: 'listAudit', run: () => invoke('listAudit', { query: { count: '100' } }) },
+    request('listAudit', { query: { count: '100' } }),
     // SCIM: invoked as the SCIM authorizer lets them through (the token's id in the authorizer context; the
     // authorizer's own read is cached by API Gateway per token and is no part of a route's cost).
     {

@@ -1,14 +1,11 @@
 /**
- * Scale of cost: how RCU and time grow from the smaller dataset to the larger, next to what the data model says they
- * should; nothing is measured here. The model: a page of a list reads its page and a few counters whatever the number
- * of users (× 1: the list section's `rcu_ratio`, each size's cost over its own minimum); G1 reads its group, members
- * and users (× 1 at the same group size); a report reads every row (× the ratio of its rows). "as model": RCU × within
- * 20% of the model's (a page: at most 1.2). Time is shown beside it: on DynamoDB Local it also grows with the table,
- * which the model does not describe.
+ * Scale of cost: how RCU and time grow from the smaller dataset to the larger, next to what the data model says
+ * (docs/performance.md "Scale of cost"); nothing is measured here. "as model": RCU × within 20% of the model's (a page:
+ * at most 1.2).
  */
 import type { ListScaleRow } from './list-scale';
 import type { G1ScaleResult, ReportResult } from './reports';
-import { round } from './support/util';
+import { round, sizeLabel } from './support/util';
 
 const TOLERANCE = 1.2;
 
@@ -20,7 +17,7 @@ export interface ScaleRow {
   rcu_small: number | null;
   rcu_large: number | null;
   rcu_ratio: number | null;
-  /** Milliseconds (reports: seconds × 1000) at each size, and their ratio. */
+  /** Reports: seconds × 1000. */
   ms_small: number | null;
   ms_large: number | null;
   ms_ratio: number | null;
@@ -79,7 +76,5 @@ export function scaleOfCost(list: ListScaleRow[], reports: ReportResult[], g1: G
   return rows;
 }
 
-const short = (n: number) => (n % 1000 === 0 ? `${n / 1000}k` : String(n));
-
 export const scaleTable = (rows: ScaleRow[]) =>
-  rows.map((r) => ({ ...r, users: `${short(r.small_users)} → ${short(r.large_users)}`, as_model: r.as_model ?? '-' }));
+  rows.map((r) => ({ ...r, users: `${sizeLabel(r.small_users)} → ${sizeLabel(r.large_users)}`, as_model: r.as_model ?? '-' }));

@@ -1,28 +1,21 @@
 /**
- * The capacity meter: a middleware on the service's client asks every command for `ReturnConsumedCapacity: TOTAL`, adds
- * up what comes back and logs each command (so a Scan anywhere shows).
- *
- * DynamoDB Local miscounts TransactWriteItems: it reports the sum of the *distinct* per-item capacities (forty
- * identical user rewrites count as one) and doubles index writes. So, given a client of its own (not metered), the
- * meter charges every transaction itself: it reads the items the transaction touches just before and after it and
- * applies the developer guide's rules — 2 WCU per KB per item (the larger of before and after; ConditionCheck
- * included), plus each index entry put or deleted (1 per KB), moved (2) or rewritten (1). Reads and other writes are
- * counted as Local reports them: it counts those right.
+ * The capacity meter: a middleware on the service's client asks every command for its consumed capacity, adds it up
+ * and logs each command. DynamoDB Local miscounts TransactWriteItems (docs/performance.md "Capacity: the minimum of
+ * each operation"), so, given a client of its own, the meter charges each transaction itself by DynamoDB's rules from
+ * the items it touches, read just before and after it; reads and other writes count as Local reports them.
  */
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { db } from '../../lib/db/client';
 import { INDEXES, type IndexDefinition, type Key } from '../../lib/db/table';
 import type { Doc } from './dataset';
 import { itemSize, writeUnits, type Item } from './units';
-import { summarize } from './util';
+import { round, summarize } from './util';
 
 export interface Capacity {
   rcu: number;
-  /** Local's figure for non-transactional writes, plus each transaction charged as above. */
+  /** Local's figure for non-transactional writes, plus each transaction charged by the rules; `index_wcu` of it. */
   wcu: number;
-  /** Of `wcu`, the part written to index entries of transactions. */
   index_wcu: number;
-  /** What DynamoDB Local reported for the writes (wrong for transactions). */
   wcu_reported_by_local: number;
   /** The commands sent, as `GetItem Query×2`. */
   calls: string;
@@ -117,7 +110,7 @@ export function stopMetering(): void {
   sizer = undefined;
 }
 
-const round1 = (n: number) => Math.round(n * 10) / 10;
+const round1 = (n: number) => round(n, 1);
 
 /** Runs `work` and answers what it consumed (calls made by anything else meanwhile count too: measure alone). */
 export async function measure<T>(work: () => Promise<T>): Promise<{ result: T; capacity: Capacity; ms: number }> {

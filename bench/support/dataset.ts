@@ -72,36 +72,20 @@ export async function batchGet(client: Doc, table: string, keys: Key[], options:
   return found;
 }
 
+/**
+ * `prefix` makes every id and name unique in the table; `unassignedUsers` are in no department; group members are
+ * taken round-robin from all users; `emailClaims: false` writes no claims (no report reads them).
+ */
 export interface DatasetSpec {
-  /** Makes every id and name of this dataset unique in the table. */
   prefix: string;
   departments: number;
   usersPerDepartment: number;
-  /** Users in no department. */
   unassignedUsers: number;
   groups: number;
-  /** Members per group, taken round-robin from all users of the dataset. */
   usersPerGroup: number;
-  /** Write each user's claims too (default true; no report reads them). */
   emailClaims?: boolean;
 }
-
-export interface GroupRecord {
-  id: string;
-  name: string;
-  generation: string;
-  members: string[];
-}
-
-export interface Dataset {
-  users: User[];
-  departments: string[];
-  /** Users by department. */
-  members: Map<string, string[]>;
-  unassigned: string[];
-  groups: GroupRecord[];
-  items: number;
-}
+export type GroupRecord = { id: string; name: string; generation: string; members: string[] };
 
 const LAST_NAMES = ['Lovelace', 'hopper', 'Turing', 'Hamilton', 'liskov', 'Knuth', 'Ritchie', 'Goldberg', 'Allen', 'Wing', 'Dijkstra', 'Kay']; // prettier-ignore
 const FIRST_NAMES = ['Ada', 'Grace', 'Alan', 'Margaret', 'Barbara', 'Donald', 'Dennis', 'Adele', 'Frances', 'Jeannette'];
@@ -182,12 +166,7 @@ export async function sendCounterWrites(client: Doc, table: string, writes: Writ
 export const newGeneration = () => randomBytes(12).toString('base64url');
 
 /** Builds the dataset's items, its service counters and its list counter updates; `loadDataset` writes them. */
-export function makeDataset(spec: DatasetSpec): {
-  dataset: Dataset;
-  items: Record<string, unknown>[];
-  counters: Record<string, number>;
-  counterWrites: Write[];
-} {
+export function makeDataset(spec: DatasetSpec) {
   const items: Record<string, unknown>[] = [];
   const counters: Record<string, number> = {};
   const count = (name: string, delta: number) => (counters[name] = (counters[name] ?? 0) + delta);
@@ -228,18 +207,13 @@ export function makeDataset(spec: DatasetSpec): {
     for (let i = 0; i < spec.usersPerGroup && users.length > 0; i++) groupMembers.push(users[next++ % users.length].id);
     const unique = [...new Set(groupMembers)];
     groups.push({ id, name, generation, members: unique });
-    items.push(
-      newGroupItem({ id, name, description: '', external_id: null }, generation, CREATED_AT, {
-        state: 'active',
-        user_count: unique.length,
-        version: 1,
-      }),
-      groupNameItem(id, name),
-    );
+    const published = { state: 'active' as const, user_count: unique.length, version: 1 };
+    items.push(newGroupItem({ id, name, description: '', external_id: null }, generation, CREATED_AT, published), groupNameItem(id, name));
     for (const userId of unique) items.push(...membershipItems({ id, generation }, userId, CREATED_AT));
     count(GROUPS_COUNTER, 1);
   }
-  const dataset: Dataset = { users, departments, members, unassigned, groups, items: items.length };
+  // `members`: user ids by department.
+  const dataset = { users, departments, members, unassigned, groups, items: items.length };
   return { dataset, items, counters, counterWrites: listCounterWrites(users) };
 }
 
@@ -258,7 +232,7 @@ export async function addCounters(client: Doc, table: string, counters: Record<s
   );
 }
 
-export async function loadDataset(client: Doc, table: string, spec: DatasetSpec, concurrency = 12): Promise<Dataset> {
+export async function loadDataset(client: Doc, table: string, spec: DatasetSpec, concurrency = 12) {
   const { dataset, items, counters, counterWrites } = makeDataset(spec);
   await batchPut(client, table, items, concurrency);
   await addCounters(client, table, counters);

@@ -23,22 +23,6 @@ export interface ClientSet {
   ses: boolean;
 }
 
-export type ColdStartResult = Omit<BundledFunction, 'fn' | 'file' | 'baseline_file' | 'no_client'> & {
-  name: string;
-  handler: string;
-  kind: FunctionEntry['kind'];
-  bytes_ratio: number;
-  /** Medians of the imports' wall and CPU time (user + system), and the floor's. */
-  import_ms: number;
-  baseline_import_ms: number;
-  import_ratio: number;
-  import_cpu_ms: number;
-  baseline_import_cpu_ms: number;
-  import_cpu_ratio: number;
-  runs: number;
-  meets_goal: boolean;
-};
-
 /** `noClientBytes`: what a function with no AWS client may add to its (empty) floor. */
 export const COLD_START_GOALS = { bytes: 1.3, import: 1.25, noClientBytes: 4096 };
 
@@ -268,23 +252,10 @@ async function importOnce(file: string): Promise<ImportTime> {
 }
 
 /** A function's bundle next to its floor's, and the bytes goal. */
-export interface BundledFunction {
-  fn: FunctionEntry;
-  file: string;
-  bytes: number;
-  map_bytes: number;
-  baseline: string;
-  baseline_file: string;
-  baseline_bytes: number;
-  bytes_goal: string;
-  bytes_limit: number;
-  clients_note?: string;
-  over_floor_kb: Array<{ package: string; kb: number }>;
-  no_client: boolean;
-}
+export type BundledFunction = Awaited<ReturnType<typeof bundleStack>>[number];
 
 /** Bundles every function of the stack (or those named in `only`) and their floors into `outDir`; each function's bytes against its floor's. */
-export async function bundleStack(projectRoot: string, outDir: string, only?: string[]): Promise<BundledFunction[]> {
+export async function bundleStack(projectRoot: string, outDir: string, only?: string[]) {
   const functions = stackFunctions(projectRoot).filter((fn) => !only || only.some((name) => fn.named(name)));
   if (functions.length === 0) throw new Error(`no function is named ${only?.join(', ')}`);
   const bundles = await bundleAll(
@@ -321,14 +292,14 @@ export async function bundleStack(projectRoot: string, outDir: string, only?: st
       baseline_bytes: floor.bytes,
       bytes_goal: noClient ? `floor+${COLD_START_GOALS.noClientBytes / 1024}KB` : `${COLD_START_GOALS.bytes}×`,
       bytes_limit: noClient ? floor.bytes + COLD_START_GOALS.noClientBytes : Math.floor(floor.bytes * COLD_START_GOALS.bytes),
-      ...(note ? { clients_note: note } : {}),
+      clients_note: note,
       over_floor_kb: overFloor(own.packages, floor.packages),
       no_client: noClient,
     };
   });
 }
 
-export async function measureColdStart(projectRoot: string, options: { runs: number; only?: string[] }): Promise<ColdStartResult[]> {
+export async function measureColdStart(projectRoot: string, options: { runs: number; only?: string[] }) {
   const work = mkdtempSync(join(tmpdir(), 'dept-admin-bench-bundles-'));
   try {
     progress("cold start: bundling every function and its floor with the stack's esbuild options");
@@ -356,6 +327,7 @@ export async function measureColdStart(projectRoot: string, options: { runs: num
         kind: fn.kind,
         ...b,
         bytes_ratio: round(ratio(b.bytes, b.baseline_bytes), 2),
+        // Medians of the imports' wall and CPU time (user + system), and the floor's.
         import_ms: round(importMs, 1),
         baseline_import_ms: round(baselineMs, 1),
         import_ratio: round(importRatio, 2),

@@ -7,8 +7,7 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { batchGet, inTableOfItsOwn, type Doc } from './support/dataset';
+import { batchGet, inTableOfItsOwn, queryAll, type Doc } from './support/dataset';
 import { consumedUnits, itemSize, query as queryUnits } from './support/units';
 import { median, progress, round, runNode, sizeLabel, sleep, summarize } from './support/util';
 
@@ -27,39 +26,27 @@ export interface ListScaleSizes {
   runs: number;
 }
 
-export interface ListScaleRow {
-  /** `<operationId> <parameters>`, e.g. `E1 activated=true`. */
-  request: string;
-  operation: string;
-  users: number;
-  /** Of the last run; null when not applicable (the list has no `next_cursor`). */
-  status: number | null;
-  applicable: boolean;
-  /** Medians of the runs; `commands` of the first. */
-  rcu: number | null;
-  calls: number | null;
-  commands: string;
-  scans: number;
-  ms: number | null;
-  runs: number;
-  /** Reading its own page (or what a name prefix matches, the larger) plus `counter_rcu`. */
-  min_rcu: number | null;
-  counter_rcu: number | null;
-  skipped: number;
-  page_items: number | null;
-  page_bytes: number | null;
-  rcu_over_min: number | null;
-  /** At the larger size: RCU over min_rcu, over the same at the smallest size. */
-  rcu_ratio: number | null;
-  params: string;
-  /** listDepartmentUsers: the department listed (the largest). */
-  department?: { id: string; users: number };
-  prefix_matches?: number;
-  /** The cursor row: pages walked to reach the page measured, and what the walk cost. */
-  walk?: { pages: number; rcu: number; ms: number };
-  meets_goal: boolean;
-  note?: string;
+/**
+ * A request at one size. RCU, calls and ms are medians of the runs, `commands` of the first, `status` of the last (null
+ * when not applicable: no `next_cursor`). `min_rcu`: reading its own page (or what a name prefix matches, the larger)
+ * plus `counter_rcu`; `rcu_ratio` (at the larger size): RCU over min_rcu, over the same at the smallest size.
+ */
+function newRow(request: string, operation: string, users: number, params: string) {
+  return {
+    ...{ request, operation, users, status: null as number | null, applicable: true, rcu: null as number | null },
+    ...{ calls: null as number | null, commands: '', scans: 0, ms: null as number | null, runs: 0, min_rcu: null as number | null },
+    ...{ counter_rcu: null as number | null, skipped: 0, page_items: null as number | null, page_bytes: null as number | null },
+    ...{ rcu_over_min: null as number | null, rcu_ratio: null as number | null, params },
+    /** listDepartmentUsers: the department listed (the largest). */
+    department: undefined as { id: string; users: number } | undefined,
+    prefix_matches: undefined as number | undefined,
+    /** The cursor row: pages walked to reach the page measured, and what the walk cost. */
+    walk: undefined as { pages: number; rcu: number; ms: number } | undefined,
+    meets_goal: false,
+    note: undefined as string | undefined,
+  };
 }
+export type ListScaleRow = ReturnType<typeof newRow>;
 
 interface ParameterSet {
   label: string;
@@ -109,22 +96,14 @@ async function prefixCost(client: Doc, table: string, over: 'departments' | 'gro
   const { foldCase } = await import('../lib/text');
   const list =
     over === 'groups' ? (await import('../lib/store/groups')).groupList : (await import('../lib/store/departments')).departmentList;
-  const sizes: number[] = [];
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const page = await client.send(
-      new QueryCommand({
-        TableName: table,
-        IndexName: INDEXES.byName.name,
-        KeyConditionExpression: '#pk = :pk AND begins_with(#sk, :prefix)',
-        ExpressionAttributeNames: { '#pk': INDEXES.byName.partitionKey, '#sk': INDEXES.byName.sortKey },
-        ExpressionAttributeValues: { ':pk': list.byName().partition, ':prefix': foldCase(prefix) },
-        ExclusiveStartKey: startKey,
-      }),
-    );
-    sizes.push(...(page.Items ?? []).map((item) => itemSize(item)));
-    startKey = page.LastEvaluatedKey;
-  } while (startKey);
+  const matches = await queryAll(client, {
+    TableName: table,
+    IndexName: INDEXES.byName.name,
+    KeyConditionExpression: '#pk = :pk AND begins_with(#sk, :prefix)',
+    ExpressionAttributeNames: { '#pk': INDEXES.byName.partitionKey, '#sk': INDEXES.byName.sortKey },
+    ExpressionAttributeValues: { ':pk': list.byName().partition, ':prefix': foldCase(prefix) },
+  });
+  const sizes = matches.map((item) => itemSize(item));
   return { items: sizes.length, rcu: queryUnits(sizes, false).rcu };
 }
 
@@ -222,10 +201,6 @@ interface Call {
 }
 type Caller = (operationId: string, params: Record<string, string> | undefined, query: Record<string, string>) => Promise<Call>;
 
-const paramsLabel = (query: Record<string, string>) =>
-  Object.entries(query)
-    .map(([k, v]) => `${k}=${v}`)
-    .join('&') || 'default';
 const addNote = (row: ListScaleRow, note: string) => (row.note = row.note ? `${row.note}; ${note}` : note);
 
 async function child(): Promise<void> {
@@ -282,7 +257,8 @@ async function child(): Promise<void> {
     try {
       body = JSON.parse(result.body ?? '') as Record<string, unknown>;
     } catch {}
-    if (inFlight > 0) progress(`list ${size}: ${operationId} ${paramsLabel(query)}: ${inFlight} DynamoDB call(s) still in flight; waiting`);
+    if (inFlight > 0)
+      progress(`list ${size}: ${operationId} ${JSON.stringify(query)}: ${inFlight} DynamoDB call(s) still in flight; waiting`);
     while (inFlight > 0) await sleep(50);
     return { status: result.statusCode, body, rcu: capacity.rcu, counterRcu, calls: log.length, commands: log, ms };
   };
@@ -303,13 +279,8 @@ async function child(): Promise<void> {
   for (const [i, { operation, set }] of plan.entries()) {
     const request = `${operation} ${set.label}`;
     const params = paramsOf(operation);
-    const row: ListScaleRow = {
-      ...{ request, operation, users, status: null, applicable: true, rcu: null, calls: null, commands: '', scans: 0, ms: null, runs: 0 },
-      ...{ min_rcu: null, counter_rcu: null, skipped: 0, page_items: null, page_bytes: null, rcu_over_min: null, rcu_ratio: null },
-      params: set.cursorDepth ? `cursor (${set.cursorDepth} next_cursor followed)` : set.label,
-      ...(params ? { department: { id: data.largest.id, users: data.largest.users } } : {}),
-      meets_goal: false,
-    };
+    const row = newRow(request, operation, users, set.cursorDepth ? `cursor (${set.cursorDepth} next_cursor followed)` : set.label);
+    if (params) row.department = data.largest;
     let query = set.query;
     if (set.cursorDepth) {
       const walk = await walkCursor(call, operation, params, set.cursorDepth);

@@ -8,19 +8,6 @@ import { lambdaContext, prepared, routeEvent } from './support/lambda';
 import { rawE1, rawE2, rawE3, rawG1, rawG4 } from './support/raw';
 import { median, progress, ratio, round, timed } from './support/util';
 
-export interface OverheadResult {
-  operation: string;
-  handler_ms: number;
-  raw_ms: number;
-  ratio: number;
-  extra_ms: number;
-  /** Median CPU time of this process per call: the JavaScript work, without the wait for DynamoDB. */
-  handler_cpu_ms: number;
-  raw_cpu_ms: number;
-  runs: number;
-  meets_goal: boolean;
-}
-
 export const OVERHEAD_GOAL = 1.1;
 
 /** The fixed cost of the handler pipeline alone: lib/http/operation.ts `operation()` around a no-op, median of warm calls. */
@@ -37,7 +24,7 @@ export async function pipelineMs(runs = 300): Promise<number> {
 /** Run `i` of the handler and of the raw calls; `first`: it runs first in its iteration (moves go there, then back). */
 type Run = (i: number, first: boolean) => Promise<unknown>;
 
-export async function measureOverhead(client: Doc, table: string, options: { runs: number; warmup: number }): Promise<OverheadResult[]> {
+export async function measureOverhead(client: Doc, table: string, options: { runs: number; warmup: number }) {
   const total = options.runs + options.warmup;
   progress(`overhead: loading its dataset (2 departments of 101 users, 2 groups of 100, ${2 * total} users for G4)`);
   const spec = { prefix: 'o', departments: 2, usersPerDepartment: 101, unassignedUsers: 2 * total, groups: 2, usersPerGroup: 100 };
@@ -78,7 +65,7 @@ export async function measureOverhead(client: Doc, table: string, options: { run
     },
   ];
 
-  const results: OverheadResult[] = [];
+  const results = [];
   for (const pair of pairs) {
     progress(`overhead: ${pair.operation}, ${options.warmup} warm-up + ${options.runs} runs each, alternating`);
     const handler: Array<{ ms: number; cpu: number }> = [];
@@ -98,6 +85,7 @@ export async function measureOverhead(client: Doc, table: string, options: { run
       raw_ms: round(rawMs, 2),
       ratio: round(ratio(handlerMs, rawMs), 2),
       extra_ms: round(handlerMs - rawMs, 2),
+      // Median CPU time of this process per call: the JavaScript work, without the wait for DynamoDB.
       handler_cpu_ms: round(median(handler.map((t) => t.cpu)), 2),
       raw_cpu_ms: round(median(raw.map((t) => t.cpu)), 2),
       runs: options.runs,

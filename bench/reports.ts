@@ -39,13 +39,7 @@ export interface ReportResult {
 }
 
 /** G1 on a group of 10 members, at one dataset size. */
-export interface G1ScaleResult {
-  users: number;
-  members: number;
-  rcu: number;
-  calls: number;
-  ms: number;
-}
+export type G1ScaleResult = { users: number; members: number; rcu: number; calls: number; ms: number };
 
 export const REPORT_GOALS = { ratio: 1.3, rssMb: 100 };
 const USERS_PER_DEPARTMENT = 10;

@@ -9,29 +9,16 @@ import { round, sizeLabel } from './support/util';
 
 const TOLERANCE = 1.2;
 
-export interface ScaleRow {
-  request: string;
-  model: 'a page' | 'a group of 10' | 'every row';
-  small_users: number;
-  large_users: number;
-  rcu_small: number | null;
-  rcu_large: number | null;
-  rcu_ratio: number | null;
-  /** Reports: seconds × 1000. */
-  ms_small: number | null;
-  ms_large: number | null;
-  ms_ratio: number | null;
-  model_ratio: number;
-  /** Null when there is nothing to compare (an empty page at the smaller size). */
-  as_model: boolean | null;
-}
+type Model = 'a page' | 'a group of 10' | 'every row';
+export type ScaleRow = ReturnType<typeof row>;
 
 const ratioOf = (large: number | null | undefined, small: number | null | undefined) =>
   large !== null && large !== undefined && small ? round(large / small, 2) : null;
 
 type Side = { users: number; rcu: number | null; ms: number | null };
 
-function row(request: string, model: ScaleRow['model'], a: Side, b: Side, modelRatio: number, rcuRatio = ratioOf(b.rcu, a.rcu)): ScaleRow {
+/** `ms`: reports' seconds × 1000; `as_model` null when there is nothing to compare (an empty page at the smaller size). */
+function row(request: string, model: Model, a: Side, b: Side, modelRatio: number, rcuRatio = ratioOf(b.rcu, a.rcu)) {
   const asModel =
     rcuRatio === null
       ? null

@@ -4,7 +4,15 @@
  */
 import { randomBytes } from 'node:crypto';
 import { DeleteTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { BatchGetCommand, BatchWriteCommand, DynamoDBDocumentClient, UpdateCommand, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
+import {
+  BatchGetCommand,
+  BatchWriteCommand,
+  DynamoDBDocumentClient,
+  QueryCommand,
+  type QueryCommandInput,
+  UpdateCommand,
+  type UpdateCommandInput,
+} from '@aws-sdk/lib-dynamodb';
 import type { Write } from '../../lib/db/transact';
 import { NO_USAGE, addUsage, usageOf } from '../../lib/departments/quotas';
 import type { AccountRole } from '../../lib/schemas/enums';
@@ -76,6 +84,18 @@ export async function batchGet(client: Doc, table: string, keys: Key[], options:
  * `prefix` makes every id and name unique in the table; `unassignedUsers` are in no department; group members are
  * taken round-robin from all users; `emailClaims: false` writes no claims (no report reads them).
  */
+/** Every item a Query matches, page after page. */
+export async function queryAll(client: Doc, input: QueryCommandInput): Promise<Record<string, unknown>[]> {
+  const items: Record<string, unknown>[] = [];
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const page = await client.send(new QueryCommand({ ...input, ExclusiveStartKey: startKey }));
+    items.push(...(page.Items ?? []));
+    startKey = page.LastEvaluatedKey;
+  } while (startKey);
+  return items;
+}
+
 export interface DatasetSpec {
   prefix: string;
   departments: number;

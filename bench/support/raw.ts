@@ -28,7 +28,7 @@ import { STATS_PARTITION } from '../../lib/store/stats';
 import { toStoredUser, userKey, userLists } from '../../lib/store/users';
 import { userChangeWrites } from '../../lib/users/changes';
 import { userRepresentation } from '../../lib/users/user';
-import { batchGet, type Doc } from './dataset';
+import { batchGet, queryAll, type Doc } from './dataset';
 
 /** Who writes the floor's audit entries: the bench's caller, as the handlers see it (JWT `sub`). */
 const ctx = (operationId: string): ChangeContext => ({ actor: 'bench', operationId, requestId: randomUUID() });
@@ -46,23 +46,9 @@ export const readUsers = (client: Doc, table: string, ids: string[]) =>
 
 /** The user ids of a group's member partition (consistent, ids only). */
 export async function memberIds(client: Doc, table: string, group: { id: string; generation: string }): Promise<string[]> {
-  const ids: string[] = [];
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const page = await client.send(
-      new QueryCommand({
-        TableName: table,
-        KeyConditionExpression: 'pk = :pk',
-        ExpressionAttributeValues: { ':pk': membersPartition(group) },
-        ConsistentRead: true,
-        ProjectionExpression: 'user_id',
-        ExclusiveStartKey: startKey,
-      }),
-    );
-    for (const item of page.Items ?? []) ids.push(String(item.user_id));
-    startKey = page.LastEvaluatedKey;
-  } while (startKey);
-  return ids;
+  const input = { TableName: table, KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': membersPartition(group) } };
+  const members = await queryAll(client, { ...input, ConsistentRead: true, ProjectionExpression: 'user_id' });
+  return members.map((member) => String(member.user_id));
 }
 
 /** E2: read the user, one transaction moving it into `departmentId`. */

@@ -58,10 +58,11 @@ export async function runCapacityScenario(client: Doc, table: string): Promise<C
     return { more: startIndex - 1 + body.itemsPerPage < body.totalResults };
   };
 
-  const request = (operation: string, invocation?: Invocation): Op => ({
-    operation,
-    run: () => invoke(operation.split(' ')[0], invocation),
+  /** A request through `route`'s handler (by default the first word of `operation`). */
+  const request = (operation: string, invocation?: Invocation, route = operation.split(' ')[0]): Op => ({
+    ...{ operation, run: () => invoke(route, invocation) },
   });
+  const patch = (op: string, path: string, value: unknown) => ({ schemas: [PATCH_SCHEMA], Operations: [{ op, path, value }] });
   const ops: Op[] = [
     request('createUser', { body: { id: newUser, email: `${newUser}@example.com`, last_name: 'Capacity', first_name: 'Bench' } }),
     request('getUser', { params: { user_id: newUser } }),
@@ -152,23 +153,13 @@ export async function runCapacityScenario(client: Doc, table: string): Promise<C
           },
         }),
     },
-    {
-      operation: 'SCIM PATCH active false',
-      // As Entra sends it by default: capitalised op, the boolean as a string.
-      run: () =>
-        invoke('scimPatchUser', {
-          params: { user_id: scimDeactivate },
-          body: { schemas: [PATCH_SCHEMA], Operations: [{ op: 'Replace', path: 'active', value: 'False' }] },
-        }),
-    },
-    {
-      operation: 'SCIM PATCH group add member',
-      run: () =>
-        invoke('scimPatchGroup', {
-          params: { group_id: scimGroup },
-          body: { schemas: [PATCH_SCHEMA], Operations: [{ op: 'Add', path: 'members', value: [{ value: scimMember }] }] },
-        }),
-    },
+    // As Entra sends it by default: capitalised op, the boolean as a string.
+    request('SCIM PATCH active false', { params: { user_id: scimDeactivate }, body: patch('Replace', 'active', 'False') }, 'scimPatchUser'),
+    request(
+      'SCIM PATCH group add member',
+      { params: { group_id: scimGroup }, body: patch('Add', 'members', [{ value: scimMember }]) },
+      'scimPatchGroup',
+    ),
     {
       operation: `SCIM list page 1 (count=${SCIM_PAGE})`,
       setup: async () => {

@@ -4,9 +4,6 @@
  * process (this file with BENCH_LIST_CHILD set: lib/config.ts reads TABLE_NAME once, and no warm state crosses sizes);
  * the parent pairs the sizes (judge). What each figure means: docs/performance.md "Lists".
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { batchGet, inTableOfItsOwn, queryAll, type Doc } from './support/dataset';
 import { consumedUnits, itemSize, query as queryUnits } from './support/units';
 import { median, progress, round, runNode, sizeLabel, sleep, summarize } from './support/util';
@@ -18,13 +15,8 @@ const [SLOW_CALL_MS, HANDLER_TIMEOUT_MS, DEPLOYED_TIMEOUT_S] = [20_000, 15 * 60_
 /** The cursor row: `next_cursor`s followed before the page measured (page 101: the depth of offset=10000). */
 const CURSOR_DEPTH = 100;
 
-export interface ListScaleSizes {
-  /** User counts, smallest first. */
-  users: number[];
-  departments: number;
-  /** Timed runs per request. */
-  runs: number;
-}
+/** User counts (smallest first), departments, and timed runs per request. */
+export type ListScaleSizes = { users: number[]; departments: number; runs: number };
 
 /**
  * A request at one size. RCU, calls and ms are medians of the runs, `commands` of the first, `status` of the last (null
@@ -107,31 +99,21 @@ async function prefixCost(client: Doc, table: string, over: 'departments' | 'gro
   return { items: sizes.length, rcu: queryUnits(sizes, false).rcu };
 }
 
-interface ChildSpec {
-  users: number;
-  departments: number;
-  runs: number;
-  out: string;
-}
+type ChildSpec = { users: number; departments: number; runs: number };
 
 export async function measureListScale(env: Record<string, string>, sizes: ListScaleSizes): Promise<ListScaleRow[]> {
   const rows: ListScaleRow[] = [];
-  const dir = mkdtempSync(join(tmpdir(), 'bench-list-'));
-  try {
-    for (const users of sizes.users) {
-      const spec: ChildSpec = { users, departments: sizes.departments, runs: sizes.runs, out: join(dir, `${users}.json`) };
-      await inTableOfItsOwn(env, `${env.TABLE_NAME}-list-${users}`, async (table) => {
-        progress(`list: ${users} users in ${sizes.departments} departments, in table ${table} (a fresh process)`);
-        const { code } = await runNode(['--import', 'tsx', join('bench', 'list-scale.ts')], {
-          env: { ...process.env, ...env, TABLE_NAME: table, BENCH_LIST_CHILD: JSON.stringify(spec) },
-          passThrough: true,
-        });
-        if (code !== 0) throw new Error(`list: the child for ${users} users failed (exit ${code})`);
+  for (const users of sizes.users) {
+    const spec: ChildSpec = { users, departments: sizes.departments, runs: sizes.runs };
+    await inTableOfItsOwn(env, `${env.TABLE_NAME}-list-${users}`, async (table) => {
+      progress(`list: ${users} users in ${sizes.departments} departments, in table ${table} (a fresh process)`);
+      const { code, out } = await runNode(['--import', 'tsx', 'bench/list-scale.ts'], {
+        env: { ...process.env, ...env, TABLE_NAME: table, BENCH_LIST_CHILD: JSON.stringify(spec) },
+        show: 'progress',
       });
-      rows.push(...(JSON.parse(readFileSync(spec.out, 'utf8')) as ListScaleRow[]));
-    }
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
+      if (code !== 0) throw new Error(`list: the child for ${users} users failed (exit ${code})`);
+      rows.push(...(JSON.parse(out.trim().split('\n').pop()!) as ListScaleRow[]));
+    });
   }
   return judge(rows, sizes.users);
 }
@@ -204,7 +186,7 @@ type Caller = (operationId: string, params: Record<string, string> | undefined, 
 const addNote = (row: ListScaleRow, note: string) => (row.note = row.note ? `${row.note}; ${note}` : note);
 
 async function child(): Promise<void> {
-  const { users, departments, runs, out } = JSON.parse(process.env.BENCH_LIST_CHILD!) as ChildSpec;
+  const { users, departments, runs } = JSON.parse(process.env.BENCH_LIST_CHILD!) as ChildSpec;
   const table = process.env.TABLE_NAME!;
   // lib/ modules only now (they read the environment on first use).
   const { rawClient } = await import('./support/dataset');
@@ -328,7 +310,7 @@ async function child(): Promise<void> {
     );
   }
   client.destroy();
-  writeFileSync(out, JSON.stringify(rows));
+  process.stdout.write(`${JSON.stringify(rows)}\n`);
 }
 
 /**

@@ -4,14 +4,13 @@
  * writes bench/results.json. Started on another Node than the Lambda runtime's (support/runtime.ts), it starts itself
  * again on that binary, unless `--host-node`.
  */
-import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { arch, cpus, loadavg, platform } from 'node:os';
 import { join } from 'node:path';
 import type { ListScaleRow } from './list-scale';
 import type { G1ScaleResult, ReportResult } from './reports';
 import { findLambdaNode, major } from './support/runtime';
-import { progress, projectRoot, round, table } from './support/util';
+import { progress, projectRoot, round, runNode, table } from './support/util';
 
 const argument = (name: string) => process.argv.find((arg) => arg.startsWith(`--${name}=`))?.slice(name.length + 3);
 /** `--<name>=A,B`: integers of at least `min`, smallest first; undefined unless every one is. */
@@ -61,18 +60,11 @@ async function onLambdaNode(): Promise<number | undefined> {
   if (!node) throw new Error(`no Node.js of the Lambda runtime: ${reason}; or run on this machine's ${process.version} with --host-node`);
   if (node.version === process.versions.node) return undefined;
   progress(`starting again on Node ${node.version} (${node.source}), the Lambda runtime's; this machine's is ${process.version}`);
-  const child = spawn(node.path, ['--import', 'tsx', join(projectRoot, 'bench', 'run.ts'), ...process.argv.slice(2)], {
-    cwd: projectRoot,
-    stdio: 'inherit',
-    env: { ...process.env, BENCH_LAMBDA_NODE: node.source, BENCH_HOST_NODE: process.version },
-  });
   // Ctrl-C reaches both processes; the child stops its services and exits, and this one follows it.
   process.on('SIGINT', () => {});
   process.on('SIGTERM', () => {});
-  return new Promise((resolve, reject) => {
-    child.on('error', reject);
-    child.on('exit', (code, signal) => resolve(code ?? (signal ? 1 : 0)));
-  });
+  const env = { ...process.env, BENCH_LAMBDA_NODE: node.source, BENCH_HOST_NODE: process.version };
+  return (await runNode(['--import', 'tsx', 'bench/run.ts', ...process.argv.slice(2)], { node: node.path, env, show: 'all' })).code;
 }
 
 async function runtimeInfo() {

@@ -9,7 +9,7 @@ import { db } from '../../lib/db/client';
 import { INDEXES, type IndexDefinition, type Key } from '../../lib/db/table';
 import type { Doc } from './dataset';
 import { itemSize, writeUnits, type Item } from './units';
-import { round, summarize } from './util';
+import { round, summarize, timed } from './util';
 
 export interface Capacity {
   rcu: number;
@@ -110,19 +110,15 @@ export function stopMetering(): void {
   sizer = undefined;
 }
 
-const round1 = (n: number) => round(n, 1);
-
 /** Runs `work` and answers what it consumed (calls made by anything else meanwhile count too: measure alone). */
 export async function measure<T>(work: () => Promise<T>): Promise<{ result: T; capacity: Capacity; ms: number }> {
   totals = { rcu: 0, wcu: 0, txLocal: 0, txCharged: 0, txIndex: 0, commands: [] };
-  const start = performance.now();
-  const result = await work();
-  const ms = performance.now() - start;
+  const { result, ms } = await timed(work);
   const capacity: Capacity = {
-    rcu: round1(totals.rcu),
-    wcu: round1(totals.wcu - totals.txLocal + totals.txCharged),
-    index_wcu: round1(totals.txIndex),
-    wcu_reported_by_local: round1(totals.wcu),
+    rcu: round(totals.rcu),
+    wcu: round(totals.wcu - totals.txLocal + totals.txCharged),
+    index_wcu: round(totals.txIndex),
+    wcu_reported_by_local: round(totals.wcu),
     calls: summarize(totals.commands),
     scans: totals.commands.filter((command) => command === 'ScanCommand').length,
   };

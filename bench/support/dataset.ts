@@ -27,7 +27,7 @@ import { DEPARTMENTS_COUNTER, GROUPS_COUNTER, statsShardKey } from '../../lib/st
 import { cellCode, cellOf, departmentCopyItem, loginMonth, membershipOf, userItem, type Membership, type User } from '../../lib/store/users'; // prettier-ignore
 import { foldCase } from '../../lib/text';
 import { cellCounterName } from '../../lib/users/counters';
-import { chunks, pool, progress, sleep } from './util';
+import { chunks, pad, pool, progress, sleep } from './util';
 
 export type Doc = DynamoDBDocumentClient;
 
@@ -110,7 +110,6 @@ export type GroupRecord = { id: string; name: string; generation: string; member
 const LAST_NAMES = ['Lovelace', 'hopper', 'Turing', 'Hamilton', 'liskov', 'Knuth', 'Ritchie', 'Goldberg', 'Allen', 'Wing', 'Dijkstra', 'Kay']; // prettier-ignore
 const FIRST_NAMES = ['Ada', 'Grace', 'Alan', 'Margaret', 'Barbara', 'Donald', 'Dennis', 'Adele', 'Frances', 'Jeannette'];
 const CREATED_AT = '2026-01-15T09:30:00.000Z';
-const pad = (n: number, width: number) => String(n).padStart(width, '0');
 
 /** The role mix of the generated users: mostly members, a few of each other role. */
 function roleOf(n: number): AccountRole {

@@ -12,7 +12,7 @@ import { DEPARTMENTS_COUNTER, GROUPS_COUNTER } from '../../lib/store/stats';
 import { departmentCopyItem, membershipOf, userItem, type User } from '../../lib/store/users';
 import { cellCounterName } from '../../lib/users/counters';
 import { addCounters, batchPut, departmentItem, listCounterWrites, sendCounterWrites, type Doc } from './dataset';
-import { progress, round } from './util';
+import { pad, progress, round } from './util';
 
 type Item = Record<string, unknown>;
 
@@ -50,8 +50,7 @@ function zipf(n: number, exponent: number, shift: number, random: () => number):
   for (let k = 0; k < n; k++) cumulative[k] = total += 1 / (k + 1 + shift) ** exponent;
   return () => {
     const u = random() * total;
-    let lo = 0;
-    let hi = n - 1;
+    let [lo, hi] = [0, n - 1];
     while (lo < hi) {
       const mid = (lo + hi) >> 1;
       if (cumulative[mid] < u) lo = mid + 1;
@@ -87,7 +86,6 @@ function apportion(total: number, weights: number[]): number[] {
   return counts;
 }
 
-const pad = (n: number, width: number) => String(n).padStart(width, '0');
 const iso = (ms: number) => new Date(Math.round(ms)).toISOString();
 
 const ONSETS = ['B', 'Br', 'C', 'Ch', 'D', 'F', 'G', 'Gr', 'H', 'J', 'K', 'L', 'M', 'N', 'P', 'R', 'S', 'St', 'T', 'V', 'W', 'Z'];

@@ -5,26 +5,27 @@ import { join } from 'node:path';
 export const projectRoot = join(import.meta.dirname, '..', '..');
 
 /**
- * Runs `node <args>` (in the project's root unless told) to its exit; answers its exit code and what it printed, or,
- * with `passThrough`, prints its output on stderr (stdout holds only the tables).
+ * Runs `node <args>` (this Node unless `node` names another; in the project's root unless told) to its exit; answers
+ * its exit code and what it printed. `show`: its stderr (`progress`) or all its output (`all`) shown as it comes.
  */
 export function runNode(
   args: string[],
-  options: Pick<SpawnOptions, 'cwd' | 'env'> & { passThrough?: boolean },
-): Promise<{ code: number | null; out: string; err: string }> {
+  options: Pick<SpawnOptions, 'cwd' | 'env'> & { node?: string; show?: 'progress' | 'all' },
+): Promise<{ code: number; out: string; err: string }> {
   return new Promise((resolve, reject) => {
-    const stdio: SpawnOptions['stdio'] = options.passThrough ? ['ignore', 2, 2] : ['ignore', 'pipe', 'pipe'];
-    const child = spawn(process.execPath, args, { cwd: projectRoot, ...options, stdio });
+    const stdio: SpawnOptions['stdio'] = options.show === 'all' ? 'inherit' : ['ignore', 'pipe', options.show ? 2 : 'pipe'];
+    const child = spawn(options.node ?? process.execPath, args, { env: options.env, cwd: options.cwd ?? projectRoot, stdio });
     let out = '';
     let err = '';
     child.stdout?.on('data', (chunk) => (out += chunk));
     child.stderr?.on('data', (chunk) => (err += chunk));
     child.on('error', reject);
-    child.on('exit', (code) => resolve({ code, out, err }));
+    child.on('exit', (code, signal) => resolve({ code: code ?? (signal ? 1 : 0), out, err }));
   });
 }
 
 export const round = (value: number, digits = 1) => Number(value.toFixed(digits));
+export const pad = (n: number, width: number) => String(n).padStart(width, '0');
 
 /** The median (mean of the two middle values for an even count). */
 export function median(values: number[]): number {

@@ -40,14 +40,11 @@ function newRow(request: string, operation: string, users: number, params: strin
 }
 export type ListScaleRow = ReturnType<typeof newRow>;
 
-interface ParameterSet {
-  label: string;
-  query: Record<string, string>;
-  /** A name prefix over departments or groups: the minimum is the larger of the page and one read of every match. */
-  prefixOver?: 'departments' | 'groups';
-  /** Follow next_cursor this many times from the first page, then measure. */
-  cursorDepth?: number;
-}
+/**
+ * `prefixOver`: a name prefix over departments or groups, whose minimum is the larger of the page and one read of
+ * every match; `cursorDepth`: follow next_cursor this many times from the first page, then measure.
+ */
+type ParameterSet = { label: string; query: Record<string, string>; prefixOver?: 'departments' | 'groups'; cursorDepth?: number };
 
 /** A parameter set labelled by its query string. */
 const parameters = (label: string): ParameterSet => ({
@@ -67,19 +64,15 @@ const USER_LISTS = ['E1', 'listUsers', 'listDepartmentUsers'] as const;
 
 /** The named lists by `user_count` and under a name prefix (one name in twenty: support/list-dataset.ts). */
 const PREFIX = 'eng';
-const byPrefix = (prefixOver: 'departments' | 'groups', sort?: string): ParameterSet => ({
-  label: `${sort ? `sort=${sort}&` : ''}query=name:${PREFIX}`,
-  query: { ...(sort ? { sort } : {}), query: `name:${PREFIX}` },
-  prefixOver,
-});
-export const NAMED_REQUESTS: Array<{ operation: string; set: ParameterSet }> = [
-  { operation: 'listDepartments', set: byPrefix('departments') },
-  { operation: 'listDepartments', set: parameters('sort=user_count:desc') },
-  { operation: 'listDepartments', set: byPrefix('departments', 'user_count:desc') },
-  { operation: 'G2', set: byPrefix('groups') },
-  { operation: 'G2', set: parameters('sort=user_count') },
-  { operation: 'G2', set: parameters('sort=user_count:desc') },
-  { operation: 'G2', set: byPrefix('groups', 'user_count:desc') },
+const named = (operation: 'listDepartments' | 'G2', labels: string[]): Array<{ operation: string; set: ParameterSet }> =>
+  labels.map((label) => {
+    const prefixOver = label.includes(`name:${PREFIX}`) ? (operation === 'G2' ? 'groups' : 'departments') : undefined;
+    return { operation, set: { ...parameters(label), prefixOver } };
+  });
+const BY_PREFIX = `query=name:${PREFIX}`;
+export const NAMED_REQUESTS = [
+  ...named('listDepartments', [BY_PREFIX, 'sort=user_count:desc', `sort=user_count:desc&${BY_PREFIX}`]),
+  ...named('G2', [BY_PREFIX, 'sort=user_count', 'sort=user_count:desc', `sort=user_count:desc&${BY_PREFIX}`]),
 ];
 
 /** One eventually consistent Query of every department or group whose name starts with `prefix` (read unmetered). */

@@ -7,36 +7,34 @@ import { inTableOfItsOwn, loadDataset, rawClient } from './support/dataset';
 import { median, progress, ratio, round, runNode } from './support/util';
 
 /** Claim, object write, completion: their summed wall time and round trips (the calls of the first run). */
-export interface FixedCost {
-  ms: number;
-  round_trips: number;
-  min_round_trips: number;
-  calls: string[];
-}
+type FixedCost = { ms: number; round_trips: number; min_round_trips: number; calls: string[] };
+type ChildResult = Record<'rows' | 'seconds' | 'peak_rss_growth_mb' | 'scans' | 'rcu' | 'wcu', number> & { fixed_cost?: FixedCost };
 
-export interface ReportResult {
-  type: 'departments' | 'groups';
-  users: number;
-  rows: number;
-  seconds: number;
-  rows_per_second: number;
-  raw_read_seconds: number;
-  ratio: number;
-  /** Median ms of the runs. */
-  fixed_cost: FixedCost;
-  ratio_without_fixed_cost: number;
-  rcu: number;
-  raw_rcu: number;
-  wcu: number;
-  /** Largest of the runs. */
-  peak_rss_growth_mb: number;
-  raw_peak_rss_growth_mb: number;
-  runs: number;
-  scans: number;
-  /** The goals apply at the largest size only. */
-  judged: boolean;
-  meets_goal: boolean;
+/** A report at one size: medians of its runs (RSS growth: the largest) next to the raw read's; judged at the largest size only. */
+function reportRow(type: 'departments' | 'groups', users: number, judged: boolean, report: ChildResult[], raw: ChildResult[]) {
+  const seconds = median(report.map((r) => r.seconds));
+  const rawSeconds = median(raw.map((r) => r.seconds));
+  const fixedMs = median(report.map((r) => r.fixed_cost!.ms));
+  const rss = Math.max(...report.map((r) => r.peak_rss_growth_mb));
+  const rows = report[0].rows;
+  if (raw[0].rows !== rows) progress(`reports: warning: ${type} report has ${rows} rows, the raw read ${raw[0].rows}`);
+  return {
+    ...{ type, users, rows, seconds: round(seconds, 2), rows_per_second: round(rows / seconds, 0), raw_read_seconds: round(rawSeconds, 2) },
+    ratio: round(ratio(seconds, rawSeconds), 2),
+    fixed_cost: { ...report[0].fixed_cost!, ms: round(fixedMs, 1) },
+    ratio_without_fixed_cost: round(ratio(seconds - fixedMs / 1000, rawSeconds), 2),
+    rcu: round(median(report.map((r) => r.rcu)), 1),
+    raw_rcu: round(median(raw.map((r) => r.rcu)), 1),
+    wcu: round(median(report.map((r) => r.wcu)), 1),
+    peak_rss_growth_mb: round(rss, 1),
+    raw_peak_rss_growth_mb: round(Math.max(...raw.map((r) => r.peak_rss_growth_mb)), 1),
+    runs: report.length,
+    scans: [...report, ...raw].reduce((n, r) => n + r.scans, 0),
+    judged,
+    meets_goal: ratio(seconds, rawSeconds) <= REPORT_GOALS.ratio && rss < REPORT_GOALS.rssMb,
+  };
 }
+export type ReportResult = ReturnType<typeof reportRow>;
 
 /** G1 on a group of 10 members, at one dataset size. */
 export type G1ScaleResult = { users: number; members: number; rcu: number; calls: number; ms: number };
@@ -51,8 +49,6 @@ export interface ReportSizes {
   runs: { departments: number; groups: number };
   g1Runs: number;
 }
-
-type ChildResult = Pick<ReportResult, 'rows' | 'seconds' | 'peak_rss_growth_mb' | 'scans' | 'rcu' | 'wcu'> & { fixed_cost?: FixedCost };
 
 async function runChild<T = ChildResult>(env: Record<string, string>, type: string, mode: 'report' | 'raw' | 'g1'): Promise<T> {
   const { code, out, err } = await runNode(['--import', 'tsx', 'bench/report-child.ts'], {
@@ -93,36 +89,11 @@ async function measureSize(env: Record<string, string>, users: number, sizes: Re
     const runs = sizes.runs[type];
     for (let run = 0; run < runs; run++) {
       progress(`reports: ${type} at ${users} users, run ${run + 1}/${runs} (report and raw read, each in a fresh process)`);
-      const [a, b] = run % 2 === 0 ? (['report', 'raw'] as const) : (['raw', 'report'] as const);
-      (a === 'report' ? report : raw).push(await runChild(env, type, a));
-      (b === 'report' ? report : raw).push(await runChild(env, type, b));
+      for (const mode of run % 2 === 0 ? (['report', 'raw'] as const) : (['raw', 'report'] as const)) {
+        (mode === 'report' ? report : raw).push(await runChild(env, type, mode));
+      }
     }
-    const seconds = median(report.map((r) => r.seconds));
-    const rawSeconds = median(raw.map((r) => r.seconds));
-    const fixedMs = median(report.map((r) => r.fixed_cost!.ms));
-    const rss = Math.max(...report.map((r) => r.peak_rss_growth_mb));
-    const rows = report[0].rows;
-    if (raw[0].rows !== rows) progress(`reports: warning: ${type} report has ${rows} rows, the raw read ${raw[0].rows}`);
-    reports.push({
-      type,
-      users,
-      rows,
-      seconds: round(seconds, 2),
-      rows_per_second: round(rows / seconds, 0),
-      raw_read_seconds: round(rawSeconds, 2),
-      ratio: round(ratio(seconds, rawSeconds), 2),
-      fixed_cost: { ...report[0].fixed_cost!, ms: round(fixedMs, 1) },
-      ratio_without_fixed_cost: round(ratio(seconds - fixedMs / 1000, rawSeconds), 2),
-      rcu: round(median(report.map((r) => r.rcu)), 1),
-      raw_rcu: round(median(raw.map((r) => r.rcu)), 1),
-      wcu: round(median(report.map((r) => r.wcu)), 1),
-      peak_rss_growth_mb: round(rss, 1),
-      raw_peak_rss_growth_mb: round(Math.max(...raw.map((r) => r.peak_rss_growth_mb)), 1),
-      runs,
-      scans: [...report, ...raw].reduce((n, r) => n + r.scans, 0),
-      judged,
-      meets_goal: ratio(seconds, rawSeconds) <= REPORT_GOALS.ratio && rss < REPORT_GOALS.rssMb,
-    });
+    reports.push(reportRow(type, users, judged, report, raw));
   }
 
   const group = data.groups[0];

@@ -95,15 +95,12 @@ async function measureSections(results: Record<string, unknown>) {
     const { COLD_START_GOALS: goal, measureColdStart } = await import('./cold-start');
     const cold = await measureColdStart(projectRoot, { runs: SIZES.importRuns, only: coldFunctions });
     results.cold_start = cold;
-    const additions = (c: (typeof cold)[number]) =>
-      c.over_floor_kb
-        .slice(0, 4)
-        .map((p) => `${p.package.replace('@aws-lambda-powertools/', 'pt/')} ${p.kb}`)
-        .join(', ');
+    const additions = (kb: Array<{ package: string; kb: number }>) =>
+      kb.slice(0, 4).map((p) => `${p.package.replace('@aws-lambda-powertools/', 'pt/')} ${p.kb}`);
     printRows(
-      `Cold start (median of ${SIZES.importRuns} alternating fresh-process imports, function and floor; goal: bytes ≤ ${goal.bytes}× the floor's ` +
-        `— no AWS client: ≤ the floor + ${goal.noClientBytes / 1024} KB — and import ≤ ${goal.import}× the floor's wall time)`,
-      cold.map((c) => ({ ...c, additions: additions(c) })),
+      `Cold start (median of ${SIZES.importRuns} alternating imports; goal: bytes ≤ ${goal.bytes}× the floor's, ` +
+        `no AWS client ≤ the floor + ${goal.noClientBytes / 1024} KB; import ≤ ${goal.import}×)`,
+      cold.map((c) => ({ ...c, additions: additions(c.over_floor_kb).join(', ') })),
       'function=name, bytes, import ms=import_ms, floor=baseline, floor bytes=baseline_bytes, floor ms=baseline_import_ms, ' +
         'bytes ×=bytes_ratio, bytes limit=bytes_limit, import ×=import_ratio, CPU ×=import_cpu_ratio, goal=meets_goal, ' +
         'largest additions (KB)=additions',
@@ -131,8 +128,7 @@ async function measureSections(results: Record<string, unknown>) {
       });
       results.capacity = capacity;
       printRows(
-        'Capacity (RCU as DynamoDB Local reports; WCU with transactions charged by DynamoDB rules, since Local miscounts them; ' +
-          'vs the minimum of docs/capacity.md; goal: at most the minimum, no scans)',
+        'Capacity (WCU: transactions charged by DynamoDB rules; goal: at most the minimum of docs/capacity.md, no scans)',
         capacity,
         'operation, RCU=rcu, min RCU=min_rcu, WCU=wcu, min WCU=min_wcu, index WCU=index_wcu, Local WCU=wcu_reported_by_local, ' +
           'calls, goal=meets_goal',
@@ -143,8 +139,8 @@ async function measureSections(results: Record<string, unknown>) {
       results.overhead = await measureOverhead(client, tableName, { runs: SIZES.overheadRuns, warmup: SIZES.overheadWarmup });
       results.overhead_pipeline_ms = await pipelineMs();
       printRows(
-        `Overhead (median warm invocation vs the same raw SDK calls, ${SIZES.overheadRuns} runs each, interleaved; goal ≤ ${OVERHEAD_GOAL}×; ` +
-          `operation() around a no-op takes ${String(results.overhead_pipeline_ms)} ms)`,
+        `Overhead (warm handler vs raw calls, median of ${SIZES.overheadRuns}; goal ≤ ${OVERHEAD_GOAL}×; ` +
+          `a no-op operation() takes ${String(results.overhead_pipeline_ms)} ms)`,
         results.overhead as object[],
         'operation, handler ms=handler_ms, raw ms=raw_ms, ×=ratio, extra ms=extra_ms, handler CPU ms=handler_cpu_ms, ' +
           'raw CPU ms=raw_cpu_ms, goal=meets_goal',
@@ -166,15 +162,12 @@ async function measureSections(results: Record<string, unknown>) {
       results.reports_g1 = g1;
       const { users, runs } = SIZES.report;
       printRows(
-        `Reports (${users.join(' and ')} users, a department and a group per 10; fresh process per run, median of ` +
-          `${runs.departments} / ${runs.groups}; goal at ${Math.max(...users)} users: ` +
+        `Reports (${users.join(' and ')} users, median of ${runs.departments} / ${runs.groups}; goal at ${Math.max(...users)} users: ` +
           `≤ ${REPORT_GOALS.ratio}× the raw read, < ${REPORT_GOALS.rssMb} MB RSS growth)`,
-        reports.map((r) => ({
-          ...r,
-          fixed: r.fixed_cost.ms,
-          trips: `${r.fixed_cost.round_trips} (${r.fixed_cost.min_round_trips})`,
-          goal: r.judged ? r.meets_goal : undefined,
-        })),
+        reports.map((r) => {
+          const { ms, round_trips, min_round_trips } = r.fixed_cost;
+          return { ...r, fixed: ms, trips: `${round_trips} (${min_round_trips})`, goal: r.judged ? r.meets_goal : undefined };
+        }),
         'report=type, users, rows, s=seconds, rows/s=rows_per_second, raw s=raw_read_seconds, ×=ratio, fixed ms=fixed, ' +
           'fixed RT (min)=trips, × w/o fixed=ratio_without_fixed_cost, RCU=rcu, raw RCU=raw_rcu, RSS +MB=peak_rss_growth_mb, goal',
       );
@@ -185,8 +178,8 @@ async function measureSections(results: Record<string, unknown>) {
       results.list_scale = list;
       const { headers, lines } = listScaleTable(list, SIZES.list.users);
       print(
-        `List scale (${SIZES.list.users.join(' and ')} users, 90% in ${SIZES.list.departments} departments; a page of 100 through the handler; ` +
-          `goal: RCU ≤ ${LIST_GOALS.ratio}× the smaller size's, ≤ ${LIST_GOALS.overMin}× min RCU, < ${LIST_GOALS.ms} ms)`,
+        `List scale (${SIZES.list.users.join(' and ')} users, a page of 100; goal: RCU ≤ ${LIST_GOALS.ratio}× the smaller size's, ` +
+          `≤ ${LIST_GOALS.overMin}× min RCU, < ${LIST_GOALS.ms} ms)`,
         headers,
         lines,
       );

@@ -195,20 +195,13 @@ async function bundleAll(projectRoot: string, outDir: string, entries: Record<st
   const options = functionBundling();
   const result = await build({
     entryPoints: Object.fromEntries(Object.entries(entries).map(([name, file]) => [`${name}/index`, file])),
-    outdir: outDir,
-    outExtension: { '.js': '.mjs' },
-    bundle: true,
+    ...{ outdir: outDir, outExtension: { '.js': '.mjs' }, bundle: true },
     platform: 'node',
     format: options.format === 'esm' ? 'esm' : 'cjs',
-    target: options.target,
-    minify: options.minify,
-    sourcemap: options.sourceMap,
-    mainFields: options.mainFields,
+    ...{ target: options.target, minify: options.minify, sourcemap: options.sourceMap, mainFields: options.mainFields },
     banner: options.banner ? { js: options.banner } : undefined,
     external: options.externalModules,
-    nodePaths: [join(projectRoot, 'node_modules')],
-    absWorkingDir: projectRoot,
-    metafile: true,
+    ...{ nodePaths: [join(projectRoot, 'node_modules')], absWorkingDir: projectRoot, metafile: true },
     logLevel: 'error',
   });
   const built = new Map<string, BuiltBundle>();
@@ -239,9 +232,7 @@ async function importOnce(file: string): Promise<ImportTime> {
     env: {
       PATH: process.env.PATH ?? '',
       BENCH_BUNDLE: pathToFileURL(file).href,
-      AWS_REGION: 'us-east-1',
-      AWS_LAMBDA_FUNCTION_NAME: 'bench',
-      TABLE_NAME: 'bench',
+      ...{ AWS_REGION: 'us-east-1', AWS_LAMBDA_FUNCTION_NAME: 'bench', TABLE_NAME: 'bench' },
       AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
     },
   });
@@ -284,12 +275,8 @@ export async function bundleStack(projectRoot: string, outDir: string, only?: st
     const noClient = !hasAnyClient(clients);
     return {
       fn,
-      file: own.file,
-      bytes: own.bytes,
-      map_bytes: own.mapBytes,
-      baseline,
-      baseline_file: floor.file,
-      baseline_bytes: floor.bytes,
+      ...{ file: own.file, bytes: own.bytes, map_bytes: own.mapBytes },
+      ...{ baseline, baseline_file: floor.file, baseline_bytes: floor.bytes },
       bytes_goal: noClient ? `floor+${COLD_START_GOALS.noClientBytes / 1024}KB` : `${COLD_START_GOALS.bytes}×`,
       bytes_limit: noClient ? floor.bytes + COLD_START_GOALS.noClientBytes : Math.floor(floor.bytes * COLD_START_GOALS.bytes),
       clients_note: note,
@@ -322,10 +309,7 @@ export async function measureColdStart(projectRoot: string, options: { runs: num
       const [importCpu, baselineCpu] = [middle('file', 'cpu'), middle('baseline_file', 'cpu')];
       const importRatio = ratio(importMs, baselineMs);
       return {
-        name: fn.name,
-        handler: fn.handler,
-        kind: fn.kind,
-        ...b,
+        ...{ name: fn.name, handler: fn.handler, kind: fn.kind, ...b },
         bytes_ratio: round(ratio(b.bytes, b.baseline_bytes), 2),
         // Medians of the imports' wall and CPU time (user + system), and the floor's.
         import_ms: round(importMs, 1),

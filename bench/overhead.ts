@@ -81,9 +81,7 @@ export async function measureOverhead(client: Doc, table: string, options: { run
     const [handlerMs, rawMs] = [median(handler.map((t) => t.ms)), median(raw.map((t) => t.ms))];
     results.push({
       operation: pair.operation,
-      handler_ms: round(handlerMs, 2),
-      raw_ms: round(rawMs, 2),
-      ratio: round(ratio(handlerMs, rawMs), 2),
+      ...{ handler_ms: round(handlerMs, 2), raw_ms: round(rawMs, 2), ratio: round(ratio(handlerMs, rawMs), 2) },
       extra_ms: round(handlerMs - rawMs, 2),
       // Median CPU time of this process per call: the JavaScript work, without the wait for DynamoDB.
       handler_cpu_ms: round(median(handler.map((t) => t.cpu)), 2),

@@ -28,16 +28,8 @@ function row(request: string, model: Model, a: Side, b: Side, modelRatio: number
   return {
     request,
     model,
-    small_users: a.users,
-    large_users: b.users,
-    rcu_small: a.rcu,
-    rcu_large: b.rcu,
-    rcu_ratio: rcuRatio,
-    ms_small: a.ms,
-    ms_large: b.ms,
-    ms_ratio: ratioOf(b.ms, a.ms),
-    model_ratio: modelRatio,
-    as_model: asModel,
+    ...{ small_users: a.users, large_users: b.users, rcu_small: a.rcu, rcu_large: b.rcu, rcu_ratio: rcuRatio },
+    ...{ ms_small: a.ms, ms_large: b.ms, ms_ratio: ratioOf(b.ms, a.ms), model_ratio: modelRatio, as_model: asModel },
   };
 }
 

@@ -54,24 +54,13 @@ export function routeEvent(operationId: string, invocation: Invocation = {}) {
   const headers: Record<string, string> = { host: 'bench.local', 'user-agent': 'bench' };
   if (invocation.body !== undefined) headers['content-type'] = route.access === 'scim' ? 'application/scim+json' : 'application/json';
   return {
-    version: '2.0',
-    routeKey: `${route.method} ${route.path}`,
-    rawPath,
-    rawQueryString,
-    headers,
-    queryStringParameters: query,
-    pathParameters: invocation.params,
+    ...{ version: '2.0', routeKey: `${route.method} ${route.path}`, rawPath, rawQueryString, headers },
+    ...{ queryStringParameters: query, pathParameters: invocation.params },
     requestContext: {
-      accountId: '000000000000',
-      apiId: 'bench',
-      domainName: 'bench.local',
-      domainPrefix: 'bench',
+      ...{ accountId: '000000000000', apiId: 'bench', domainName: 'bench.local', domainPrefix: 'bench' },
       http: { method: route.method, path: rawPath, protocol: 'HTTP/1.1', sourceIp: '127.0.0.1', userAgent: 'bench' },
-      requestId: randomUUID(),
-      routeKey: `${route.method} ${route.path}`,
-      stage: '$default',
-      time: now.toISOString(),
-      timeEpoch: now.getTime(),
+      ...{ requestId: randomUUID(), routeKey: `${route.method} ${route.path}`, stage: '$default' },
+      ...{ time: now.toISOString(), timeEpoch: now.getTime() },
       ...(route.access === 'public'
         ? {}
         : route.access === 'scim'

@@ -192,10 +192,8 @@ async function child(): Promise<void> {
   const size = sizeLabel(users);
   const started = performance.now();
   const data = await loadListDataset(client, table, { users, departments, prefix: `l${size}-` });
-  progress(
-    `list ${size}: loaded ${data.items} items in ${round((performance.now() - started) / 1000, 0)} s; ` +
-      `largest department ${data.largest.id} (${data.largest.users} users)`,
-  );
+  const seconds = round((performance.now() - started) / 1000, 0);
+  progress(`list ${size}: loaded ${data.items} items in ${seconds} s; largest department ${data.largest.id} (${data.largest.users} users)`);
 
   meterCapacity();
   let log: string[] = [];
@@ -271,27 +269,26 @@ async function child(): Promise<void> {
     const calls: Call[] = [];
     for (let run = 0; run < runs && (calls.at(-1)?.ms ?? 0) <= SLOW_CALL_MS; run++) calls.push(await call(operation, params, query));
     const first = calls[0];
+    const mid = (key: 'rcu' | 'calls' | 'ms' | 'counterRcu') => median(calls.map((c) => c[key]));
     Object.assign(row, {
       status: calls.at(-1)!.status,
       runs: calls.length,
-      rcu: round(median(calls.map((c) => c.rcu)), 1),
-      calls: median(calls.map((c) => c.calls)),
-      commands: summarize(first.commands),
-      scans: first.commands.filter((c) => c === 'ScanCommand').length,
-      ms: round(median(calls.map((c) => c.ms)), 1),
+      rcu: round(mid('rcu'), 1),
+      calls: mid('calls'),
+      ms: round(mid('ms'), 1),
     });
+    Object.assign(row, { commands: summarize(first.commands), scans: first.commands.filter((c) => c === 'ScanCommand').length });
     const timeout = (routeOf(operation).timeoutSeconds ?? DEPLOYED_TIMEOUT_S) * 1000;
     if (calls.some((c) => c.ms > timeout)) addNote(row, `over the deployed ${timeout / 1000} s Lambda timeout (a 503 in AWS)`);
     if (first.status === 200 && first.body) {
       const page = await pageCost(client, table, first.body, data.keys);
       // An offset gets no allowance for what it skips: the minimum is the page and the counters, as for a cursor.
-      row.counter_rcu = round(median(calls.map((c) => c.counterRcu)), 1);
+      row.counter_rcu = round(mid('counterRcu'), 1);
       row.skipped = Math.min(Number(set.query.offset ?? 0), Number(first.body.total ?? 0));
       const matched = set.prefixOver ? await prefixCost(client, table, set.prefixOver, PREFIX) : undefined;
       if (matched) row.prefix_matches = matched.items;
       row.min_rcu = round(Math.max(page.rcu, matched?.rcu ?? 0) + row.counter_rcu, 1);
-      row.page_items = page.items;
-      row.page_bytes = page.bytes;
+      Object.assign(row, { page_items: page.items, page_bytes: page.bytes });
       if (page.approximated > 0) addNote(row, `${page.approximated} item sizes approximated from the JSON`);
     } else if (first.status !== 200) {
       addNote(row, `answered ${first.status}: ${JSON.stringify(first.body ?? {}).slice(0, 200)}`);

@@ -96,15 +96,8 @@ export async function queryAll(client: Doc, input: QueryCommandInput): Promise<R
   return items;
 }
 
-export interface DatasetSpec {
-  prefix: string;
-  departments: number;
-  usersPerDepartment: number;
-  unassignedUsers: number;
-  groups: number;
-  usersPerGroup: number;
-  emailClaims?: boolean;
-}
+type DatasetSizes = Record<'departments' | 'usersPerDepartment' | 'unassignedUsers' | 'groups' | 'usersPerGroup', number>;
+export type DatasetSpec = DatasetSizes & { prefix: string; emailClaims?: boolean };
 export type GroupRecord = { id: string; name: string; generation: string; members: string[] };
 
 const LAST_NAMES = ['Lovelace', 'hopper', 'Turing', 'Hamilton', 'liskov', 'Knuth', 'Ritchie', 'Goldberg', 'Allen', 'Wing', 'Dijkstra', 'Kay']; // prettier-ignore
@@ -119,18 +112,10 @@ function roleOf(n: number): AccountRole {
 
 export function makeUser(id: string, n: number, departmentId: string | null): User {
   return {
-    id,
-    email: `${id}@example.com`,
-    user_name: `${id}@example.com`,
-    external_id: null,
-    first_name: FIRST_NAMES[n % FIRST_NAMES.length],
-    last_name: LAST_NAMES[(n * 7) % LAST_NAMES.length],
-    account_role: roleOf(n),
-    activated: n % 3 !== 0,
-    last_login: n % 4 === 0 ? null : '2026-03-01T08:00:00.000Z',
-    department_id: departmentId,
-    created_at: CREATED_AT,
-    updated_at: CREATED_AT,
+    ...{ id, email: `${id}@example.com`, user_name: `${id}@example.com`, external_id: null },
+    ...{ first_name: FIRST_NAMES[n % FIRST_NAMES.length], last_name: LAST_NAMES[(n * 7) % LAST_NAMES.length], account_role: roleOf(n) },
+    ...{ activated: n % 3 !== 0, last_login: n % 4 === 0 ? null : '2026-03-01T08:00:00.000Z', department_id: departmentId },
+    ...{ created_at: CREATED_AT, updated_at: CREATED_AT },
   };
 }
 
@@ -182,8 +167,6 @@ export async function sendCounterWrites(client: Doc, table: string, writes: Writ
   });
 }
 
-export const newGeneration = () => randomBytes(12).toString('base64url');
-
 /** Builds the dataset's items, its service counters and its list counter updates; `loadDataset` writes them. */
 export function makeDataset(spec: DatasetSpec) {
   const items: Record<string, unknown>[] = [];
@@ -193,10 +176,8 @@ export function makeDataset(spec: DatasetSpec) {
   const members = new Map<string, string[]>();
   const departments: string[] = [];
   const width = String(spec.departments * spec.usersPerDepartment + spec.unassignedUsers).length;
-  let n = 0;
   const addUser = (departmentId: string | null) => {
-    const user = makeUser(`${spec.prefix}u${pad(n, width)}`, n, departmentId);
-    n++;
+    const user = makeUser(`${spec.prefix}u${pad(users.length, width)}`, users.length, departmentId);
     users.push(user);
     items.push(userItem(user, 1));
     if (departmentId) items.push(departmentCopyItem({ ...user, department_id: departmentId }));
@@ -221,7 +202,7 @@ export function makeDataset(spec: DatasetSpec) {
   for (let g = 0; g < spec.groups; g++) {
     const id = `${spec.prefix}g${pad(g, String(spec.groups).length)}`;
     const name = `Group ${spec.prefix}${g}`;
-    const generation = newGeneration();
+    const generation = randomBytes(12).toString('base64url');
     const groupMembers: string[] = [];
     for (let i = 0; i < spec.usersPerGroup && users.length > 0; i++) groupMembers.push(users[next++ % users.length].id);
     const unique = [...new Set(groupMembers)];

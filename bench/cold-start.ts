@@ -114,39 +114,34 @@ export function floorClients(declared: ClientSet | undefined, bundled: ClientSet
 }
 
 /** The floor's source: a handler that makes each client on first use (as the service does) and sends one command through it. */
-export function baselineSource(clients: ClientSet): string {
+export function baselineSource({ dynamodb, s3, presign, upload, ses }: ClientSet): string {
   const imports: string[] = [];
   const calls: string[] = [];
-  if (clients.dynamodb) {
-    imports.push(
-      "import { DynamoDBClient } from '@aws-sdk/client-dynamodb';",
-      "import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';",
-    );
+  if (dynamodb) {
+    imports.push("import { DynamoDBClient } from '@aws-sdk/client-dynamodb';");
+    imports.push("import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';");
     calls.push(
       'const db = DynamoDBDocumentClient.from(new DynamoDBClient({}));',
       "out.push((await db.send(new GetCommand({ TableName: process.env.TABLE_NAME, Key: { pk: 'x', sk: 'x' } }))).Item);",
     );
   }
-  if (clients.s3 || clients.presign || clients.upload) {
-    const commands = [
-      clients.presign && 'GetObjectCommand',
-      clients.s3 && !clients.presign && !clients.upload && 'HeadObjectCommand',
-    ].filter(Boolean);
+  if (s3 || presign || upload) {
+    const commands = [presign && 'GetObjectCommand', s3 && !presign && !upload && 'HeadObjectCommand'].filter(Boolean);
     imports.push(`import { S3Client${commands.map((c) => `, ${c}`).join('')} } from '@aws-sdk/client-s3';`);
     calls.push('const s3 = new S3Client({});');
     if (commands.includes('HeadObjectCommand')) {
       calls.push("out.push(await s3.send(new HeadObjectCommand({ Bucket: process.env.BUCKET, Key: 'x' })));");
     }
   }
-  if (clients.presign) {
+  if (presign) {
     imports.push("import { getSignedUrl } from '@aws-sdk/s3-request-presigner';");
     calls.push("out.push(await getSignedUrl(s3, new GetObjectCommand({ Bucket: process.env.BUCKET, Key: 'x' }), { expiresIn: 60 }));");
   }
-  if (clients.upload) {
+  if (upload) {
     imports.push("import { Upload } from '@aws-sdk/lib-storage';");
     calls.push("out.push(await new Upload({ client: s3, params: { Bucket: process.env.BUCKET, Key: 'x', Body: 'x' } }).done());");
   }
-  if (clients.ses) {
+  if (ses) {
     imports.push("import { SESClient, SendRawEmailCommand } from '@aws-sdk/client-ses';");
     calls.push("out.push(await new SESClient({}).send(new SendRawEmailCommand({ RawMessage: { Data: new TextEncoder().encode('x') } })));");
   }
@@ -222,6 +217,11 @@ const IMPORT_SCRIPT =
   'const c = process.cpuUsage(); const t = performance.now(); await import(process.env.BENCH_BUNDLE); const ms = performance.now() - t; ' +
   'const u = process.cpuUsage(c); process.stdout.write(`${ms} ${(u.user + u.system) / 1000}`);';
 
+/** What a Lambda environment sets that the bundles read on import. */
+const LAMBDA_ENV = {
+  ...{ AWS_REGION: 'us-east-1', AWS_LAMBDA_FUNCTION_NAME: 'bench', TABLE_NAME: 'bench' },
+  AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+};
 /** Wall and CPU time (user + system) of the import, in ms. */
 type ImportTime = { ms: number; cpu: number };
 
@@ -229,12 +229,7 @@ type ImportTime = { ms: number; cpu: number };
 async function importOnce(file: string): Promise<ImportTime> {
   const { code, out, err } = await runNode(['--input-type=module', '-e', IMPORT_SCRIPT], {
     cwd: join(file, '..'),
-    env: {
-      PATH: process.env.PATH ?? '',
-      BENCH_BUNDLE: pathToFileURL(file).href,
-      ...{ AWS_REGION: 'us-east-1', AWS_LAMBDA_FUNCTION_NAME: 'bench', TABLE_NAME: 'bench' },
-      AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
-    },
+    env: { PATH: process.env.PATH ?? '', BENCH_BUNDLE: pathToFileURL(file).href, ...LAMBDA_ENV },
   });
   const [ms, cpu] = out.split(' ').map(Number);
   if (code !== 0 || !Number.isFinite(ms) || !Number.isFinite(cpu))

@@ -238,12 +238,8 @@ function makeAuditEntries(n: number, users: User[], departments: ListDepartment[
       entries.push({ ...base, resource_type: 'user', resource_id: user.id, changes });
     } else if (operation === 'E2') {
       const from = random() < 0.3 ? anyDepartment() : undefined;
-      entries.push({
-        ...base,
-        resource_type: 'department',
-        resource_id: user.department_id ?? anyDepartment(),
-        changes: { added_user_ids: [user.id], ...(from ? { moved_from: { [user.id]: from } } : {}) },
-      });
+      const changes = { added_user_ids: [user.id], ...(from ? { moved_from: { [user.id]: from } } : {}) };
+      entries.push({ ...base, resource_type: 'department', resource_id: user.department_id ?? anyDepartment(), changes });
     } else if (operation === 'E3') {
       const ids = Array.from({ length: 2 + Math.floor(random() * 39) }, () => anyUser().id);
       entries.push({ ...base, resource_type: 'department', resource_id: anyDepartment(), changes: { added_user_ids: [...new Set(ids)] } });

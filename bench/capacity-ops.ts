@@ -90,12 +90,8 @@ export async function runCapacityScenario(client: Doc, table: string): Promise<C
       setup: async () => {
         const page = await client.send(
           new QueryCommand({
-            TableName: table,
-            IndexName: INDEXES.byName.name,
-            KeyConditionExpression: '#pk = :pk',
-            ExpressionAttributeNames: { '#pk': INDEXES.byName.partitionKey },
-            ExpressionAttributeValues: { ':pk': `DEPT#${d3}` },
-            Limit: 100,
+            ...{ TableName: table, IndexName: INDEXES.byName.name, KeyConditionExpression: '#pk = :pk', Limit: 100 },
+            ...{ ExpressionAttributeNames: { '#pk': INDEXES.byName.partitionKey }, ExpressionAttributeValues: { ':pk': `DEPT#${d3}` } },
           }),
         );
         e3Hundred = (page.Items ?? []).map((user) => String(user.id));

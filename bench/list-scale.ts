@@ -82,9 +82,7 @@ async function prefixCost(client: Doc, table: string, over: 'departments' | 'gro
   const list =
     over === 'groups' ? (await import('../lib/store/groups')).groupList : (await import('../lib/store/departments')).departmentList;
   const matches = await queryAll(client, {
-    TableName: table,
-    IndexName: INDEXES.byName.name,
-    KeyConditionExpression: '#pk = :pk AND begins_with(#sk, :prefix)',
+    ...{ TableName: table, IndexName: INDEXES.byName.name, KeyConditionExpression: '#pk = :pk AND begins_with(#sk, :prefix)' },
     ExpressionAttributeNames: { '#pk': INDEXES.byName.partitionKey, '#sk': INDEXES.byName.sortKey },
     ExpressionAttributeValues: { ':pk': list.byName().partition, ':prefix': foldCase(prefix) },
   });

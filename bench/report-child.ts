@@ -8,7 +8,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { consumedUnits } from './support/units';
-import { median } from './support/util';
+import { median, timed } from './support/util';
 
 const type = process.env.BENCH_REPORT_TYPE as 'departments' | 'groups';
 const mode = process.env.BENCH_REPORT_MODE as 'report' | 'raw' | 'g1';
@@ -68,9 +68,8 @@ async function g1(): Promise<void> {
   for (let i = 0; i < Number(process.env.BENCH_G1_RUNS ?? 5); i++) {
     units = { rcu: 0, wcu: 0 };
     calls = [];
-    const start = performance.now();
-    await call();
-    runs.push({ ms: performance.now() - start, rcu: units.rcu, calls: calls.length });
+    const { ms } = await timed(call);
+    runs.push({ ms, rcu: units.rcu, calls: calls.length });
   }
   const middle = (key: 'ms' | 'rcu' | 'calls') => median(runs.map((r) => r[key]));
   process.stdout.write(`${JSON.stringify({ rcu: middle('rcu'), calls: middle('calls'), ms: middle('ms'), scans })}\n`);
@@ -92,13 +91,14 @@ async function rawRead(): Promise<() => Promise<number>> {
     do {
       const page = await client.send(
         new QueryCommand({
-          TableName: table,
-          IndexName: list.index.name,
-          KeyConditionExpression: '#ipk = :ipk',
-          ExpressionAttributeNames: { '#ipk': list.index.partitionKey },
-          ExpressionAttributeValues: { ':ipk': list.partition },
-          Limit: 500,
-          ExclusiveStartKey: startKey,
+          ...{
+            TableName: table,
+            IndexName: list.index.name,
+            KeyConditionExpression: '#ipk = :ipk',
+            Limit: 500,
+            ExclusiveStartKey: startKey,
+          },
+          ...{ ExpressionAttributeNames: { '#ipk': list.index.partitionKey }, ExpressionAttributeValues: { ':ipk': list.partition } },
         }),
       );
       for (const item of page.Items ?? []) {

@@ -183,19 +183,11 @@ export function makeListDataset(spec: ListDatasetSpec) {
     const lastLogin = drawLastLogin(random);
     const createdBefore = lastLogin ? Date.parse(lastLogin) : NOW_MS;
     const created = iso(CREATED_FROM + random() * (createdBefore - CREATED_FROM));
+    const email = `${ascii(first)}.${ascii(last)}.${n}@example.com`;
     users.push({
-      id,
-      email: `${ascii(first)}.${ascii(last)}.${n}@example.com`,
-      user_name: `${ascii(first)}.${ascii(last)}.${n}@example.com`,
-      external_id: null,
-      first_name: first,
-      last_name: last,
-      account_role: drawShare(random, ROLES, 'member'),
-      activated: random() < 0.8,
-      last_login: lastLogin,
-      department_id: seats[n],
-      created_at: created,
-      updated_at: lastLogin ?? created,
+      ...{ id, email, user_name: email, external_id: null, first_name: first, last_name: last },
+      ...{ account_role: drawShare(random, ROLES, 'member'), activated: random() < 0.8, last_login: lastLogin, department_id: seats[n] },
+      ...{ created_at: created, updated_at: lastLogin ?? created },
     });
   }
   const [largestId, largestSize] = [...sizes].reduce((a, b) => (b[1] > a[1] ? b : a));

@@ -109,12 +109,8 @@ export async function rawE1(client: Doc, table: string, count: number): Promise<
     ),
     client.send(
       new QueryCommand({
-        TableName: table,
-        IndexName: members.index.name,
-        KeyConditionExpression: '#ipk = :ipk',
-        ExpressionAttributeNames: { '#ipk': INDEXES.byName.partitionKey },
-        ExpressionAttributeValues: { ':ipk': members.partition },
-        Limit: count + 1,
+        ...{ TableName: table, IndexName: members.index.name, KeyConditionExpression: '#ipk = :ipk', Limit: count + 1 },
+        ...{ ExpressionAttributeNames: { '#ipk': INDEXES.byName.partitionKey }, ExpressionAttributeValues: { ':ipk': members.partition } },
       }),
     ),
   ]);

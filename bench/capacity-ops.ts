@@ -12,9 +12,7 @@ import { loadDataset, type Doc } from './support/dataset';
 import { invoke, type Invocation } from './support/lambda';
 import { progress } from './support/util';
 
-export interface CapacityRow extends Capacity {
-  operation: string;
-}
+export type CapacityRow = Capacity & { operation: string };
 
 /** Users loaded for the SCIM startIndex walk: an identity provider's import walks every user, page after page. */
 const SCIM_PAGE_USERS = 1_000;

@@ -162,16 +162,8 @@ export function listScaleTable(rows: ListScaleRow[], sizes: number[]): { headers
   return { headers, lines };
 }
 
-interface Call {
-  status: number;
-  body: Record<string, unknown> | undefined;
-  rcu: number;
-  /** Of `rcu`, what reading counters (and a department item) cost. */
-  counterRcu: number;
-  calls: number;
-  commands: string[];
-  ms: number;
-}
+/** `counterRcu`: of `rcu`, what reading counters (and a department item) cost. */
+type Call = Record<'status' | 'rcu' | 'counterRcu' | 'calls' | 'ms', number> & { body?: Record<string, unknown>; commands: string[] };
 type Caller = (operationId: string, params: Record<string, string> | undefined, query: Record<string, string>) => Promise<Call>;
 
 const addNote = (row: ListScaleRow, note: string) => (row.note = row.note ? `${row.note}; ${note}` : note);

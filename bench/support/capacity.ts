@@ -11,16 +11,7 @@ import type { Doc } from './dataset';
 import { itemSize, writeUnits, type Item } from './units';
 import { round, summarize, timed } from './util';
 
-export interface Capacity {
-  rcu: number;
-  /** Local's figure for non-transactional writes, plus each transaction charged by the rules; `index_wcu` of it. */
-  wcu: number;
-  index_wcu: number;
-  wcu_reported_by_local: number;
-  /** The commands sent, as `GetItem Query×2`. */
-  calls: string;
-  scans: number;
-}
+export type Capacity = ReturnType<typeof consumed>;
 
 type Consumed = { ReadCapacityUnits?: number; WriteCapacityUnits?: number; CapacityUnits?: number };
 const WRITE_COMMANDS = /Put|Update|Delete|TransactWrite|BatchWrite/;
@@ -110,17 +101,21 @@ export function stopMetering(): void {
   sizer = undefined;
 }
 
+/**
+ * What the metered calls since the last reset consumed. `wcu`: Local's figure for non-transactional writes plus each
+ * transaction charged by the rules (`index_wcu` of it); `calls`: the commands sent, as `GetItem Query×2`.
+ */
+function consumed() {
+  const { rcu, wcu, txLocal, txCharged, txIndex, commands } = totals;
+  return {
+    ...{ rcu: round(rcu), wcu: round(wcu - txLocal + txCharged), index_wcu: round(txIndex), wcu_reported_by_local: round(wcu) },
+    ...{ calls: summarize(commands), scans: commands.filter((command) => command === 'ScanCommand').length },
+  };
+}
+
 /** Runs `work` and answers what it consumed (calls made by anything else meanwhile count too: measure alone). */
-export async function measure<T>(work: () => Promise<T>): Promise<{ result: T; capacity: Capacity; ms: number }> {
+export async function measure<T>(work: () => Promise<T>) {
   totals = { rcu: 0, wcu: 0, txLocal: 0, txCharged: 0, txIndex: 0, commands: [] };
   const { result, ms } = await timed(work);
-  const capacity: Capacity = {
-    rcu: round(totals.rcu),
-    wcu: round(totals.wcu - totals.txLocal + totals.txCharged),
-    index_wcu: round(totals.txIndex),
-    wcu_reported_by_local: round(totals.wcu),
-    calls: summarize(totals.commands),
-    scans: totals.commands.filter((command) => command === 'ScanCommand').length,
-  };
-  return { result, capacity, ms };
+  return { result, capacity: consumed(), ms };
 }

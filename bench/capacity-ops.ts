@@ -137,13 +137,10 @@ export async function runCapacityScenario(client: Doc, table: string): Promise<C
       run: () =>
         invoke('scimCreateUser', {
           body: {
-            schemas: [USER_SCHEMA, ENTERPRISE_SCHEMA],
-            userName: 'Scim.Provisioned@Example.com',
-            externalId: 'entra-0f3c9a7e',
+            ...{ schemas: [USER_SCHEMA, ENTERPRISE_SCHEMA], userName: 'Scim.Provisioned@Example.com', externalId: 'entra-0f3c9a7e' },
             name: { givenName: 'Scim', familyName: 'Provisioned' },
             emails: [{ value: 'scim.provisioned@example.com', type: 'work', primary: true }],
-            active: true,
-            [ENTERPRISE_SCHEMA]: { department: scimDepartmentName.toLowerCase() },
+            ...{ active: true, [ENTERPRISE_SCHEMA]: { department: scimDepartmentName.toLowerCase() } },
           },
         }),
     },

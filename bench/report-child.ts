@@ -19,11 +19,8 @@ let scans = 0;
 let calls: Array<{ s3: boolean; command: string; ms: number }> = [];
 let units = { rcu: 0, wcu: 0 };
 
-interface Stackable {
-  middlewareStack: {
-    add: (middleware: (next: (args: any) => Promise<any>, context: { commandName?: string }) => unknown, options: object) => void;
-  };
-}
+type Middleware = (next: (args: any) => Promise<any>, context: { commandName?: string }) => unknown;
+type Stackable = { middlewareStack: { add: (middleware: Middleware, options: object) => void } };
 
 /** Times every call of the client and counts scans; on DynamoDB, asks for and adds up the capacity consumed. */
 function instrument(client: unknown, s3 = false): void {

@@ -279,12 +279,8 @@ export function groupItemsFor(users: number, prefix: string): { items: Item[]; c
     const id = `${prefix}g${pad(g, width)}`;
     const name = `${DEPARTMENT_FUNCTIONS[g % DEPARTMENT_FUNCTIONS.length]} circle ${g}`;
     const createdAt = iso(CREATED_FROM + random() * (NOW_MS - CREATED_FROM));
-    const group = newGroupItem({ id, name, description: '', external_id: null }, `gen${g}`, createdAt, {
-      state: 'active',
-      user_count: Math.min(10_000, ranked[g]),
-      version: 1,
-    });
-    items.push(group, groupNameItem(id, name));
+    const published = { state: 'active' as const, user_count: Math.min(10_000, ranked[g]), version: 1 };
+    items.push(newGroupItem({ id, name, description: '', external_id: null }, `gen${g}`, createdAt, published), groupNameItem(id, name));
   }
   return { items, counters: { [GROUPS_COUNTER]: n } };
 }

@@ -37,23 +37,20 @@ export async function measureOverhead(client: Doc, table: string, options: { run
   const g4Users = data.unassigned;
 
   // Moves go a -> b when run first in an iteration, back b -> a when second.
-  const e2To = {
-    [a]: await prepared('E2', { params: { department_id: a, user_id: e2User } }),
-    [b]: await prepared('E2', { params: { department_id: b, user_id: e2User } }),
-  };
-  const e3To = {
-    [a]: await prepared('E3', { params: { department_id: a }, body: { user_ids: e3Users } }),
-    [b]: await prepared('E3', { params: { department_id: b }, body: { user_ids: e3Users } }),
-  };
+  const movesInto = async (department_id: string) => ({
+    E2: await prepared('E2', { params: { department_id, user_id: e2User } }),
+    E3: await prepared('E3', { params: { department_id }, body: { user_ids: e3Users } }),
+  });
+  const moves = { [a]: await movesInto(a), [b]: await movesInto(b) };
   const e1 = await prepared('E1', { query: { count: '100' } });
   const g1Handler = await prepared('G1', { params: { group_id: g1 } });
   const target = (first: boolean) => (first ? b : a);
 
   const pairs: Array<{ operation: string; handler: Run; raw: Run }> = [
-    { operation: 'E2', handler: (_i, first) => e2To[target(first)](), raw: (_i, first) => rawE2(client, table, target(first), e2User) },
+    { operation: 'E2', handler: (_i, first) => moves[target(first)].E2(), raw: (_i, first) => rawE2(client, table, target(first), e2User) },
     {
       operation: 'E3 (100 users)',
-      handler: (_i, first) => e3To[target(first)](),
+      handler: (_i, first) => moves[target(first)].E3(),
       raw: (_i, first) => rawE3(client, table, target(first), e3Users),
     },
     { operation: 'E1 (page of 100)', handler: () => e1(), raw: () => rawE1(client, table, 100) },

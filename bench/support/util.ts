@@ -86,9 +86,6 @@ export const chunks = <T>(items: readonly T[], size: number) =>
 /** The DynamoDB commands a request sent, as `GetItem Query×2`: each name once, with its count. */
 export function summarize(commands: string[]): string {
   const counts = new Map<string, number>();
-  for (const command of commands) {
-    const name = command.replace(/Command$/, '');
-    counts.set(name, (counts.get(name) ?? 0) + 1);
-  }
+  for (const name of commands.map((command) => command.replace(/Command$/, ''))) counts.set(name, (counts.get(name) ?? 0) + 1);
   return [...counts].map(([name, n]) => (n > 1 ? `${name}×${n}` : name)).join(' ');
 }

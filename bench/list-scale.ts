@@ -292,27 +292,18 @@ async function child(): Promise<void> {
  * page's when the list ends before); no cursor when the list has none or fits one page.
  */
 async function walkCursor(call: Caller, operation: string, params: Record<string, string> | undefined, depth: number) {
-  const walk: { cursor?: string; pages: number; rcu: number; ms: number; status: number; note?: string } = {
-    pages: 0,
-    rcu: 0,
-    ms: 0,
-    status: 0,
-  };
-  let cursor: string | undefined;
+  const walk = { cursor: undefined as string | undefined, pages: 0, rcu: 0, ms: 0, status: 0, note: undefined as string | undefined };
   while (walk.pages < depth) {
-    const page = await call(operation, params, cursor ? { cursor } : {});
+    const page = await call(operation, params, walk.cursor ? { cursor: walk.cursor } : {});
     Object.assign(walk, { pages: walk.pages + 1, rcu: walk.rcu + page.rcu, ms: walk.ms + page.ms, status: page.status });
     if (page.status !== 200 || !page.body) {
       return { ...walk, cursor: undefined, note: `${walk.pages === 1 ? 'first page' : `page ${walk.pages}`} answered ${page.status}` };
     }
     if (!('next_cursor' in page.body)) return { ...walk, note: 'no next_cursor in the body' };
     const next = page.body.next_cursor;
-    if (typeof next !== 'string') {
-      return walk.pages === 1
-        ? { ...walk, note: 'the list fits one page' }
-        : { ...walk, note: `the list ends at page ${walk.pages}: its last page is measured` };
-    }
-    cursor = walk.cursor = next;
+    const end = walk.pages === 1 ? 'the list fits one page' : `the list ends at page ${walk.pages}: its last page is measured`;
+    if (typeof next !== 'string') return { ...walk, note: end };
+    walk.cursor = next;
   }
   // The depth-th next_cursor: the page measured is page depth + 1.
   return walk;
@@ -323,10 +314,9 @@ async function walkCursor(call: Caller, operation: string, params: Record<string
  * found is sized from its JSON), as one eventually consistent Query.
  */
 async function pageCost(client: Doc, table: string, body: Record<string, unknown>, keys: Map<string, { pk: string; sk: string }>) {
-  const returned =
-    Object.values(body).find(
-      (value): value is Array<Record<string, unknown>> => Array.isArray(value) && value.every((v) => typeof v === 'object' && v !== null),
-    ) ?? [];
+  const isList = (value: unknown): value is Array<Record<string, unknown>> =>
+    Array.isArray(value) && value.every((v) => typeof v === 'object' && v !== null);
+  const returned = Object.values(body).find(isList) ?? [];
   const wanted = returned.map((item) => keys.get(String(item.id))).filter((key) => key !== undefined);
   const stored = new Map((await batchGet(client, table, wanted)).map((item) => [`${String(item.pk)}|${String(item.sk)}`, item]));
   let approximated = 0;

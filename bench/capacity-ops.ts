@@ -30,9 +30,7 @@ export async function runCapacityScenario(client: Doc, table: string): Promise<C
   const data = await loadDataset(client, table, spec);
   const [d0, d1, d2, d3, d4] = data.departments;
   const members = (d: string) => data.members.get(d)!;
-  const newUser = 'cap-user';
-  const newDepartment = 'cap-dept';
-  const newGroup = 'cap-group';
+  const [newUser, newDepartment, newGroup] = ['cap-user', 'cap-dept', 'cap-group'];
   const g3Users = members(d0).slice(0, 10);
   const g4User = members(d1)[0];
   let e3Hundred: string[] = [];

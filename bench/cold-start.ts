@@ -14,26 +14,13 @@ import { backgroundFunctions } from '../lib/background';
 import { FALLBACK_FUNCTION, routes } from '../lib/routes';
 import { median, progress, ratio, round, runNode } from './support/util';
 
-export interface ClientSet {
-  dynamodb: boolean;
-  /** The S3 client alone (a function that neither presigns nor uploads). */
-  s3?: boolean;
-  presign: boolean;
-  upload: boolean;
-  ses: boolean;
-}
+/** The AWS clients a function uses; `s3`: the S3 client alone (a function that neither presigns nor uploads). */
+export type ClientSet = Record<'dynamodb' | 'presign' | 'upload' | 'ses', boolean> & { s3?: boolean };
 
 /** `noClientBytes`: what a function with no AWS client may add to its (empty) floor. */
 export const COLD_START_GOALS = { bytes: 1.3, import: 1.25, noClientBytes: 4096 };
 
-interface FunctionEntry {
-  name: string;
-  named: (name: string) => boolean;
-  handler: string;
-  kind: 'route' | 'background' | 'module';
-  /** The clients its table entry says it uses; undefined for a module in neither table. */
-  declared?: ClientSet;
-}
+type FunctionEntry = ReturnType<typeof entry>;
 
 const NO_CLIENT: ClientSet = { dynamodb: false, s3: false, presign: false, upload: false, ses: false };
 const uses = (clients: Partial<ClientSet>): ClientSet => ({ ...NO_CLIENT, ...clients });
@@ -42,10 +29,13 @@ const uses = (clients: Partial<ClientSet>): ClientSet => ({ ...NO_CLIENT, ...cli
 const exportsHandler = (source: string) =>
   /\bexport\s+(?:const|let|async\s+function|function)\s+handler\b|\bexport\s*\{[^}]*\bhandler\b/.test(source);
 
-/** `--functions=` selects it by its name (a route's label, else its name) or its handler's. */
-const entry = (name: string, handler: string, kind: FunctionEntry['kind'], declared?: ClientSet): FunctionEntry => ({
+/**
+ * A function of the stack; `declared`: the clients its table entry says it uses (none for a module in neither table).
+ * `--functions=` selects it by its name (a route's label, else its name) or its handler's.
+ */
+const entry = (name: string, handler: string, kind: 'route' | 'background' | 'module', declared?: ClientSet) => ({
   ...{ name, handler, kind, declared },
-  named: (wanted) => wanted === name || wanted === handler,
+  named: (wanted: string) => wanted === name || wanted === handler,
 });
 
 /** Every function of the stack, with the clients its table entry says it uses; then any other functions/ module with a handler. */

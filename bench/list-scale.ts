@@ -1,8 +1,7 @@
 /**
- * List scale: the user lists, the audit list and the named lists at each size, a page of 100 through the route's
- * handler, metered (support/capacity.ts). Each size loads support/list-dataset.ts into a table of its own from a fresh
- * process (this file with BENCH_LIST_CHILD set: lib/config.ts reads TABLE_NAME once, and no warm state crosses sizes);
- * the parent pairs the sizes (judge). What each figure means: docs/performance.md "Lists".
+ * List scale (docs/performance.md "Lists"): each list request at each size, a page of 100 through its handler, metered.
+ * Each size loads support/list-dataset.ts into a table of its own from a fresh process (this file with BENCH_LIST_CHILD
+ * set: lib/config.ts reads TABLE_NAME once, and no warm state crosses sizes); the parent pairs the sizes (judge).
  */
 import { batchGet, inTableOfItsOwn, queryAll, type Doc } from './support/dataset';
 import { consumedUnits, itemSize, query as queryUnits } from './support/units';

@@ -32,8 +32,7 @@ export async function measureOverhead(client: Doc, table: string, options: { run
   const [a, b] = data.departments;
   const e2User = data.members.get(a)![0];
   const e3Users = data.members.get(a)!.slice(1, 101);
-  const g1 = data.groups[0].id;
-  const g4 = data.groups[1].id;
+  const [g1, g4] = data.groups.map((group) => group.id);
   const g4Users = data.unassigned;
 
   // Moves go a -> b when run first in an iteration, back b -> a when second.

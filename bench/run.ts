@@ -1,8 +1,6 @@
 /**
- * The benchmark: `npm run bench` (full) or `npm run bench -- --quick` (a smoke run); bench/README.md lists the options,
- * docs/performance.md says what each section measures. It starts its own local services, prints a table per section and
- * writes bench/results.json. Started on another Node than the Lambda runtime's (support/runtime.ts), it starts itself
- * again on that binary, unless `--host-node`.
+ * The benchmark (bench/README.md: how to run it, its options; docs/performance.md: what it measures). Started on another
+ * Node than the Lambda runtime's, it starts itself again on that binary, unless `--host-node`.
  */
 import { writeFileSync } from 'node:fs';
 import { arch, cpus, loadavg, platform } from 'node:os';

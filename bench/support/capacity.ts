@@ -1,8 +1,7 @@
 /**
- * The capacity meter: a middleware on the service's client asks every command for its consumed capacity, adds it up
- * and logs each command. DynamoDB Local miscounts TransactWriteItems (docs/performance.md "Capacity: the minimum of
- * each operation"), so, given a client of its own, the meter charges each transaction itself by DynamoDB's rules from
- * the items it touches, read just before and after it; reads and other writes count as Local reports them.
+ * The capacity meter: a middleware on the service's client asks every command for its consumed capacity and adds it up.
+ * DynamoDB Local miscounts TransactWriteItems (docs/performance.md "Capacity: the minimum of each operation"): given a
+ * client of its own, the meter charges each transaction by DynamoDB's rules from the items it touches, read around it.
  */
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { db } from '../../lib/db/client';

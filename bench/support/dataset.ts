@@ -41,13 +41,12 @@ export function rawClient(): Doc {
 export async function inTableOfItsOwn<T>(env: Record<string, string>, table: string, work: (table: string) => Promise<T>): Promise<T> {
   const { createTable } = await import('../../infra/local/services');
   await createTable(env.DYNAMODB_ENDPOINT, table, env.AWS_REGION);
-  const client = new DynamoDBClient({ endpoint: env.DYNAMODB_ENDPOINT, region: env.AWS_REGION });
   try {
     return await work(table);
   } finally {
-    await client
-      .send(new DeleteTableCommand({ TableName: table }))
-      .catch((error: unknown) => progress(`could not delete ${table}: ${String(error)}`));
+    const client = new DynamoDBClient({ endpoint: env.DYNAMODB_ENDPOINT, region: env.AWS_REGION });
+    const deleted = client.send(new DeleteTableCommand({ TableName: table }));
+    await deleted.catch((error: unknown) => progress(`could not delete ${table}: ${String(error)}`));
     client.destroy();
   }
 }
@@ -105,10 +104,7 @@ const FIRST_NAMES = ['Ada', 'Grace', 'Alan', 'Margaret', 'Barbara', 'Donald', 'D
 const CREATED_AT = '2026-01-15T09:30:00.000Z';
 
 /** The role mix of the generated users: mostly members, a few of each other role. */
-function roleOf(n: number): AccountRole {
-  const slot = n % 20;
-  return slot === 0 ? 'admin' : slot < 3 ? 'manager' : slot < 5 ? 'guest' : 'member';
-}
+const roleOf = (n: number): AccountRole => (n % 20 === 0 ? 'admin' : n % 20 < 3 ? 'manager' : n % 20 < 5 ? 'guest' : 'member');
 
 export function makeUser(id: string, n: number, departmentId: string | null): User {
   return {

@@ -34,14 +34,14 @@ export function routeOf(operationId: string): Route {
 }
 
 export function loadHandler(operationId: string): Promise<Handler> {
-  const route = routeOf(operationId);
-  let handler = loaded.get(route.name);
-  if (!handler) {
-    const file = pathToFileURL(join(projectRoot, 'functions', `${route.name}.ts`)).href;
-    handler = import(file).then((module: { handler: Handler }) => module.handler);
-    loaded.set(route.name, handler);
-  }
-  return handler;
+  const { name } = routeOf(operationId);
+  const file = pathToFileURL(join(projectRoot, 'functions', `${name}.ts`)).href;
+  if (!loaded.has(name))
+    loaded.set(
+      name,
+      import(file).then((module: { handler: Handler }) => module.handler),
+    );
+  return loaded.get(name)!;
 }
 
 /** The event API Gateway sends for this route (JWT authorizer with write scope on protected routes). */

@@ -149,8 +149,7 @@ const ROLES: Array<[AccountRole, number]> = [['admin', 0.05], ['manager', 0.1], 
 function drawLastLogin(random: () => number): string | null {
   if (random() < 0.15) return null;
   const halfYear = 182 * DAY_MS;
-  const recent = random() < 0.6;
-  const ago = recent ? random() * halfYear : halfYear + random() * 3 * halfYear;
+  const ago = random() < 0.6 ? random() * halfYear : halfYear + random() * 3 * halfYear;
   return iso(NOW_MS - ago);
 }
 

@@ -4,10 +4,7 @@ import { join } from 'node:path';
 
 export const projectRoot = join(import.meta.dirname, '..', '..');
 
-/**
- * Runs `node <args>` (this Node unless `node` names another; in the project's root unless told) to its exit; answers
- * its exit code and what it printed. `show`: its stderr (`progress`) or all its output (`all`) shown as it comes.
- */
+/** Runs `node <args>` (or `node`) in the project's root (or `cwd`) to its exit; `show` its stderr or all its output live. */
 export function runNode(
   args: string[],
   options: Pick<SpawnOptions, 'cwd' | 'env'> & { node?: string; show?: 'progress' | 'all' },
@@ -29,7 +26,6 @@ export const pad = (n: number, width: number) => String(n).padStart(width, '0');
 
 /** The median (mean of the two middle values for an even count). */
 export function median(values: number[]): number {
-  if (values.length === 0) return NaN;
   const sorted = [...values].sort((a, b) => a - b);
   const middle = Math.floor(sorted.length / 2);
   return sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;

@@ -1,9 +1,7 @@
 /**
- * The capacity scenario: every operation called once, in process, through its handler, with a typical request, on a
- * dataset of its own in a table of its own, and the capacity it consumed (support/capacity.ts: as DynamoDB reports it,
- * transactions charged by DynamoDB's rules). The bench's capacity section (against each operation's minimum,
- * capacity-minima.ts) and test/integration/capacity.test.ts (against the exact figures) both run it; the figures do not
- * depend on the machine or on the bench's sizes.
+ * The capacity scenario: every operation called once through its handler with a typical request, on a dataset of its
+ * own, metered (support/capacity.ts). The bench's capacity section (against each minimum, capacity-minima.ts) and
+ * test/integration/capacity.test.ts (against the exact figures) both run it; the figures depend on nothing else.
  */
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { INDEXES } from '../lib/db/table';
@@ -11,43 +9,28 @@ import { ENTERPRISE_SCHEMA, PATCH_SCHEMA, USER_SCHEMA } from '../lib/scim/schema
 import { departmentKey } from '../lib/store/departments';
 import { measure, meterCapacity, stopMetering, type Capacity } from './support/capacity';
 import { loadDataset, type Doc } from './support/dataset';
-import { invoke } from './support/lambda';
+import { invoke, type Invocation } from './support/lambda';
 import { progress } from './support/util';
 
-export interface CapacityRow extends Capacity {
-  operation: string;
-}
+export type CapacityRow = Capacity & { operation: string };
 
 /** Users loaded for the SCIM startIndex walk: an identity provider's import walks every user, page after page. */
 const SCIM_PAGE_USERS = 1_000;
 const SCIM_PAGE = 100;
 
-interface Op {
-  operation: string;
-  /** Unmetered preparation. */
-  setup?: () => Promise<void>;
-  /** The request(s), through the route's handler. */
-  run: () => Promise<unknown>;
-}
+/** `setup`: unmetered preparation; `run`: the request(s), through the route's handler. */
+type Op = { operation: string; setup?: () => Promise<void>; run: () => Promise<unknown> };
 
 /** Runs every operation of the scenario once against `table` (empty: the figures assume nothing else in it). */
 export async function runCapacityScenario(client: Doc, table: string): Promise<CapacityRow[]> {
   const item = async (key: { pk: string; sk: string }) =>
     (await client.send(new GetCommand({ TableName: table, Key: key, ConsistentRead: true }))).Item!;
   progress('capacity: loading its dataset (5 departments of 60 users, 60 users in none, 4 groups of 10)');
-  const data = await loadDataset(client, table, {
-    prefix: 'c',
-    departments: 5,
-    usersPerDepartment: 60,
-    unassignedUsers: 60,
-    groups: 4,
-    usersPerGroup: 10,
-  });
+  const spec = { prefix: 'c', departments: 5, usersPerDepartment: 60, unassignedUsers: 60, groups: 4, usersPerGroup: 10 };
+  const data = await loadDataset(client, table, spec);
   const [d0, d1, d2, d3, d4] = data.departments;
   const members = (d: string) => data.members.get(d)!;
-  const newUser = 'cap-user';
-  const newDepartment = 'cap-dept';
-  const newGroup = 'cap-group';
+  const [newUser, newDepartment, newGroup] = ['cap-user', 'cap-dept', 'cap-group'];
   const g3Users = members(d0).slice(0, 10);
   const g4User = members(d1)[0];
   let e3Hundred: string[] = [];
@@ -71,66 +54,54 @@ export async function runCapacityScenario(client: Doc, table: string): Promise<C
     return { more: startIndex - 1 + body.itemsPerPage < body.totalResults };
   };
 
+  /** A request through `route`'s handler (by default the first word of `operation`). */
+  const request = (operation: string, invocation?: Invocation, route = operation.split(' ')[0]): Op => ({
+    ...{ operation, run: () => invoke(route, invocation) },
+  });
+  const patch = (op: string, path: string, value: unknown) => ({ schemas: [PATCH_SCHEMA], Operations: [{ op, path, value }] });
   const ops: Op[] = [
-    {
-      operation: 'createUser',
-      run: () =>
-        invoke('createUser', { body: { id: newUser, email: `${newUser}@example.com`, last_name: 'Capacity', first_name: 'Bench' } }),
-    },
-    { operation: 'getUser', run: () => invoke('getUser', { params: { user_id: newUser } }) },
-    { operation: 'updateUser', run: () => invoke('updateUser', { params: { user_id: newUser }, body: { first_name: 'Changed' } }) },
-    { operation: 'E2', run: () => invoke('E2', { params: { department_id: d0, user_id: newUser } }) },
-    { operation: 'E2 (move)', run: () => invoke('E2', { params: { department_id: d1, user_id: newUser } }) },
-    { operation: 'E4', run: () => invoke('E4', { params: { department_id: d1, user_id: newUser } }) },
-    { operation: 'E6', run: () => invoke('E6', { params: { department_id: d0 } }) },
-    { operation: 'E7', run: () => invoke('E7', { params: { department_id: d0 }, body: { name: 'users', limit: 1000 } }) },
-    { operation: 'createDepartment', run: () => invoke('createDepartment', { body: { id: newDepartment, name: 'Capacity' } }) },
-    { operation: 'getDepartment', run: () => invoke('getDepartment', { params: { department_id: newDepartment } }) },
-    {
-      operation: 'updateDepartment',
-      run: () => invoke('updateDepartment', { params: { department_id: newDepartment }, body: { name: 'Capacity renamed' } }),
-    },
-    { operation: 'E8', run: () => invoke('E8', { params: { department_id: newDepartment } }) },
-    { operation: 'listDepartments', run: () => invoke('listDepartments') },
+    request('createUser', { body: { id: newUser, email: `${newUser}@example.com`, last_name: 'Capacity', first_name: 'Bench' } }),
+    request('getUser', { params: { user_id: newUser } }),
+    request('updateUser', { params: { user_id: newUser }, body: { first_name: 'Changed' } }),
+    request('E2', { params: { department_id: d0, user_id: newUser } }),
+    request('E2 (move)', { params: { department_id: d1, user_id: newUser } }),
+    request('E4', { params: { department_id: d1, user_id: newUser } }),
+    request('E6', { params: { department_id: d0 } }),
+    request('E7', { params: { department_id: d0 }, body: { name: 'users', limit: 1000 } }),
+    request('createDepartment', { body: { id: newDepartment, name: 'Capacity' } }),
+    request('getDepartment', { params: { department_id: newDepartment } }),
+    request('updateDepartment', { params: { department_id: newDepartment }, body: { name: 'Capacity renamed' } }),
+    request('E8', { params: { department_id: newDepartment } }),
+    request('listDepartments'),
     {
       operation: 'E1',
       // A container reads the lists' state (lib/store/meta.ts) on its first list request only: measure a warm one.
       setup: async () => void (await invoke('E1', { query: { count: '1' } })),
       run: () => invoke('E1', { query: { count: '100' } }),
     },
-    { operation: 'listUsers', run: () => invoke('listUsers', { query: { count: '100' } }) },
-    {
-      operation: 'E3 (40 users)',
-      run: () => invoke('E3', { params: { department_id: d3 }, body: { user_ids: members(d2).slice(0, 40) } }),
-    },
+    request('listUsers', { query: { count: '100' } }),
+    request('E3 (40 users)', { params: { department_id: d3 }, body: { user_ids: members(d2).slice(0, 40) } }),
     {
       operation: 'E3 (100 users)',
       setup: async () => {
         const page = await client.send(
           new QueryCommand({
-            TableName: table,
-            IndexName: INDEXES.byName.name,
-            KeyConditionExpression: '#pk = :pk',
-            ExpressionAttributeNames: { '#pk': INDEXES.byName.partitionKey },
-            ExpressionAttributeValues: { ':pk': `DEPT#${d3}` },
-            Limit: 100,
+            ...{ TableName: table, IndexName: INDEXES.byName.name, KeyConditionExpression: '#pk = :pk', Limit: 100 },
+            ...{ ExpressionAttributeNames: { '#pk': INDEXES.byName.partitionKey }, ExpressionAttributeValues: { ':pk': `DEPT#${d3}` } },
           }),
         );
         e3Hundred = (page.Items ?? []).map((user) => String(user.id));
       },
       run: () => invoke('E3', { params: { department_id: d4 }, body: { user_ids: e3Hundred } }),
     },
-    {
-      operation: 'E5 (10 users)',
-      run: () => invoke('E5', { params: { department_id: d4 }, body: { user_ids: members(d4).slice(0, 10) } }),
-    },
-    { operation: 'G3 (10 users)', run: () => invoke('G3', { body: { id: newGroup, name: 'Capacity group', user_ids: g3Users } }) },
-    { operation: 'G1 (10 users)', run: () => invoke('G1', { params: { group_id: newGroup } }) },
-    { operation: 'G2', run: () => invoke('G2') },
-    { operation: 'G4', run: () => invoke('G4', { params: { group_id: newGroup, user_id: g4User } }) },
-    { operation: 'G5', run: () => invoke('G5', { params: { group_id: newGroup, user_id: g4User } }) },
-    { operation: 'G6 (10 users)', run: () => invoke('G6', { params: { group_id: newGroup } }) },
-    { operation: 'deleteUser', run: () => invoke('deleteUser', { params: { user_id: newUser } }) },
+    request('E5 (10 users)', { params: { department_id: d4 }, body: { user_ids: members(d4).slice(0, 10) } }),
+    request('G3 (10 users)', { body: { id: newGroup, name: 'Capacity group', user_ids: g3Users } }),
+    request('G1 (10 users)', { params: { group_id: newGroup } }),
+    request('G2'),
+    request('G4', { params: { group_id: newGroup, user_id: g4User } }),
+    request('G5', { params: { group_id: newGroup, user_id: g4User } }),
+    request('G6 (10 users)', { params: { group_id: newGroup } }),
+    request('deleteUser', { params: { user_id: newUser } }),
     {
       operation: 'E9',
       run: async () => {
@@ -146,7 +117,7 @@ export async function runCapacityScenario(client: Doc, table: string): Promise<C
       },
       run: () => invoke('getDepartmentsReport', { params: { report_id: reportId } }),
     },
-    { operation: 'listAudit', run: () => invoke('listAudit', { query: { count: '100' } }) },
+    request('listAudit', { query: { count: '100' } }),
     // SCIM: invoked as the SCIM authorizer lets them through (the token's id in the authorizer context; the
     // authorizer's own read is cached by API Gateway per token and is no part of a route's cost).
     {
@@ -164,33 +135,20 @@ export async function runCapacityScenario(client: Doc, table: string): Promise<C
       run: () =>
         invoke('scimCreateUser', {
           body: {
-            schemas: [USER_SCHEMA, ENTERPRISE_SCHEMA],
-            userName: 'Scim.Provisioned@Example.com',
-            externalId: 'entra-0f3c9a7e',
+            ...{ schemas: [USER_SCHEMA, ENTERPRISE_SCHEMA], userName: 'Scim.Provisioned@Example.com', externalId: 'entra-0f3c9a7e' },
             name: { givenName: 'Scim', familyName: 'Provisioned' },
             emails: [{ value: 'scim.provisioned@example.com', type: 'work', primary: true }],
-            active: true,
-            [ENTERPRISE_SCHEMA]: { department: scimDepartmentName.toLowerCase() },
+            ...{ active: true, [ENTERPRISE_SCHEMA]: { department: scimDepartmentName.toLowerCase() } },
           },
         }),
     },
-    {
-      operation: 'SCIM PATCH active false',
-      // As Entra sends it by default: capitalised op, the boolean as a string.
-      run: () =>
-        invoke('scimPatchUser', {
-          params: { user_id: scimDeactivate },
-          body: { schemas: [PATCH_SCHEMA], Operations: [{ op: 'Replace', path: 'active', value: 'False' }] },
-        }),
-    },
-    {
-      operation: 'SCIM PATCH group add member',
-      run: () =>
-        invoke('scimPatchGroup', {
-          params: { group_id: scimGroup },
-          body: { schemas: [PATCH_SCHEMA], Operations: [{ op: 'Add', path: 'members', value: [{ value: scimMember }] }] },
-        }),
-    },
+    // As Entra sends it by default: capitalised op, the boolean as a string.
+    request('SCIM PATCH active false', { params: { user_id: scimDeactivate }, body: patch('Replace', 'active', 'False') }, 'scimPatchUser'),
+    request(
+      'SCIM PATCH group add member',
+      { params: { group_id: scimGroup }, body: patch('Add', 'members', [{ value: scimMember }]) },
+      'scimPatchGroup',
+    ),
     {
       operation: `SCIM list page 1 (count=${SCIM_PAGE})`,
       setup: async () => {

@@ -1,14 +1,8 @@
 /**
- * Cold start: every function of the stack (each route, the fallback, each background function, any other
- * `functions/*.ts` module exporting a `handler`) bundled exactly as the stack bundles it (infra/bundling.ts
- * functionBundling()), next to its floor: a bundle built the same way from a trivial handler that makes each AWS client
- * the function uses and sends one command through it. Which clients: from the route and background tables (not
- * `public`: DynamoDB; `reportsBucket` 'presign' or 'write': S3 and the presigner or lib-storage's Upload; `sendsEmail`:
- * SES), less any its bundle does not hold; a client the bundle holds beyond them counts against the function (noted).
- * With no client, the floor is an empty handler and the bytes goal the floor + 4 KB.
- *
- * Import time: a fresh `node` process imports the bundle from a directory holding nothing else and reports
- * `performance.now()` and CPU time around the `import()` (process start not counted); function and floor alternate.
+ * Cold start: every function of the stack bundled exactly as the stack bundles it (infra/bundling.ts), next to its
+ * floor, a trivial handler bundled the same way that makes each AWS client the function uses and sends one command
+ * through it; bytes, and fresh-process import times, function and floor alternating. Which clients and why:
+ * docs/performance.md "Cold start".
  */
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -18,99 +12,61 @@ import { build, type Metafile } from 'esbuild';
 import { functionBundling } from '../infra/bundling';
 import { backgroundFunctions } from '../lib/background';
 import { FALLBACK_FUNCTION, routes } from '../lib/routes';
-import { routeNamed } from './support/lambda';
 import { median, progress, ratio, round, runNode } from './support/util';
 
-export interface ClientSet {
-  dynamodb: boolean;
-  /** The S3 client alone (a function that neither presigns nor uploads). */
-  s3?: boolean;
-  presign: boolean;
-  upload: boolean;
-  ses: boolean;
-}
+/** The AWS clients a function uses; `s3`: the S3 client alone (a function that neither presigns nor uploads). */
+export type ClientSet = Record<'dynamodb' | 'presign' | 'upload' | 'ses', boolean> & { s3?: boolean };
 
-export type ColdStartResult = Omit<BundledFunction, 'fn' | 'file' | 'baseline_file' | 'no_client'> & {
-  name: string;
-  handler: string;
-  kind: FunctionEntry['kind'];
-  bytes_ratio: number;
-  /** Median wall and CPU time (user + system) of the import, and the floor's: CPU is less disturbed by other load. */
-  import_ms: number;
-  baseline_import_ms: number;
-  import_ratio: number;
-  import_cpu_ms: number;
-  baseline_import_cpu_ms: number;
-  import_cpu_ratio: number;
-  runs: number;
-  meets_goal: boolean;
-};
-
-/** `noClientBytes`: what a function with no AWS client may add to its (empty) floor, in bytes. */
+/** `noClientBytes`: what a function with no AWS client may add to its (empty) floor. */
 export const COLD_START_GOALS = { bytes: 1.3, import: 1.25, noClientBytes: 4096 };
 
-interface FunctionEntry {
-  name: string;
-  /** Whether `--functions=<name>` selects it. */
-  named: (name: string) => boolean;
-  handler: string;
-  kind: 'route' | 'background' | 'module';
-  /** The clients its table entry says it uses; undefined for a module in neither table. */
-  declared?: ClientSet;
-}
+type FunctionEntry = ReturnType<typeof entry>;
 
 const NO_CLIENT: ClientSet = { dynamodb: false, s3: false, presign: false, upload: false, ses: false };
+const uses = (clients: Partial<ClientSet>): ClientSet => ({ ...NO_CLIENT, ...clients });
 
 /** Does a functions/ module export a handler (a Lambda entry point, not a helper)? */
 const exportsHandler = (source: string) =>
   /\bexport\s+(?:const|let|async\s+function|function)\s+handler\b|\bexport\s*\{[^}]*\bhandler\b/.test(source);
 
+/**
+ * A function of the stack; `declared`: the clients its table entry says it uses (none for a module in neither table).
+ * `--functions=` selects it by its name (a route's label, else its name) or its handler's.
+ */
+const entry = (name: string, handler: string, kind: 'route' | 'background' | 'module', declared?: ClientSet) => ({
+  ...{ name, handler, kind, declared },
+  named: (wanted: string) => wanted === name || wanted === handler,
+});
+
 /** Every function of the stack, with the clients its table entry says it uses; then any other functions/ module with a handler. */
 export function stackFunctions(projectRoot: string): FunctionEntry[] {
-  const entries: FunctionEntry[] = routes.map((route) => ({
-    name: route.label ?? route.name,
-    named: (name) => routeNamed(route, name),
-    handler: route.name,
-    kind: 'route',
-    declared: { ...NO_CLIENT, dynamodb: route.access !== 'public', presign: route.reportsBucket === 'presign' },
-  }));
-  // The `$default` route's function: no client, so its floor is the empty handler.
-  entries.push({
-    name: FALLBACK_FUNCTION.name,
-    named: (name) => name === FALLBACK_FUNCTION.name || name === FALLBACK_FUNCTION.handler,
-    handler: FALLBACK_FUNCTION.handler,
-    kind: 'route',
-    declared: NO_CLIENT,
-  });
-  for (const fn of backgroundFunctions) {
-    entries.push({
-      name: fn.name,
-      named: (name) => name === fn.name || name === fn.handler,
-      handler: fn.handler,
-      kind: 'background',
-      declared: { ...NO_CLIENT, dynamodb: true, upload: fn.reportsBucket === 'write', ses: fn.sendsEmail === true },
-    });
-  }
-  const known = new Set(entries.map((entry) => entry.handler));
+  const entries: FunctionEntry[] = [
+    ...routes.map((route) => {
+      const clients = uses({ dynamodb: route.access !== 'public', presign: route.reportsBucket === 'presign' });
+      return entry(route.label ?? route.name, route.name, 'route', clients);
+    }),
+    // The `$default` route's function: no client, so its floor is the empty handler.
+    entry(FALLBACK_FUNCTION.name, FALLBACK_FUNCTION.handler, 'route', uses({})),
+    ...backgroundFunctions.map((fn) => {
+      const clients = uses({ dynamodb: true, upload: fn.reportsBucket === 'write', ses: Boolean(fn.sendsEmail) });
+      return entry(fn.name, fn.handler, 'background', clients);
+    }),
+  ];
+  const known = new Set(entries.map(({ handler }) => handler));
   const dir = join(projectRoot, 'functions');
-  for (const file of readdirSync(dir).sort()) {
-    const handler = file.replace(/\.ts$/, '');
-    if (!file.endsWith('.ts') || known.has(handler) || !exportsHandler(readFileSync(join(dir, file), 'utf8'))) continue;
-    entries.push({ name: handler, named: (name) => name === handler, handler, kind: 'module' });
+  for (const file of readdirSync(dir)
+    .filter((name) => name.endsWith('.ts'))
+    .sort()) {
+    const handler = file.slice(0, -3);
+    if (!known.has(handler) && exportsHandler(readFileSync(join(dir, file), 'utf8'))) entries.push(entry(handler, handler, 'module'));
   }
   return entries;
 }
 
-export const baselineName = (clients: ClientSet) =>
-  [
-    clients.dynamodb && 'ddb',
-    clients.s3 && !clients.presign && !clients.upload && 's3',
-    clients.presign && 's3+presign',
-    clients.upload && 's3+upload',
-    clients.ses && 'ses',
-  ]
-    .filter(Boolean)
-    .join('+') || 'none';
+export function baselineName({ dynamodb, s3, presign, upload, ses }: ClientSet): string {
+  const names = [dynamodb && 'ddb', s3 && !presign && !upload && 's3', presign && 's3+presign', upload && 's3+upload', ses && 'ses'];
+  return names.filter(Boolean).join('+') || 'none';
+}
 
 /** The packages that make each client, as esbuild's metafile names them. */
 const CLIENT_PACKAGES: Record<keyof ClientSet, string> = {
@@ -121,24 +77,21 @@ const CLIENT_PACKAGES: Record<keyof ClientSet, string> = {
   ses: '@aws-sdk/client-ses',
 };
 
+const CLIENT_KEYS = Object.keys(CLIENT_PACKAGES) as Array<keyof ClientSet>;
+
 /** The clients a bundle holds: their package's code is in it (more than a few bytes left by tree-shaking). */
 function bundledClients(packages: Map<string, number>): ClientSet {
-  const has = (name: keyof ClientSet) => (packages.get(CLIENT_PACKAGES[name]) ?? 0) > 1024;
-  return { dynamodb: has('dynamodb'), s3: has('s3'), presign: has('presign'), upload: has('upload'), ses: has('ses') };
+  return uses(Object.fromEntries(CLIENT_KEYS.map((key) => [key, (packages.get(CLIENT_PACKAGES[key]) ?? 0) > 1024])));
 }
 
-const CLIENT_KEYS = Object.keys(CLIENT_PACKAGES) as Array<keyof ClientSet>;
 const hasAnyClient = (clients: ClientSet) => CLIENT_KEYS.some((key) => clients[key]);
 
-/**
- * The floor's clients: those declared that the bundle holds (a module in neither table: those it holds), and a note
- * when declaration and bundle differ.
- */
+/** The floor's clients: those declared that the bundle holds (a module in neither table: those it holds), and a note when they differ. */
 export function floorClients(declared: ClientSet | undefined, bundled: ClientSet): { clients: ClientSet; note?: string } {
   if (!declared) {
     return { clients: bundled, note: `in neither table: floor from the clients its bundle holds (${baselineName(bundled)})` };
   }
-  const clients = Object.fromEntries(CLIENT_KEYS.map((key) => [key, Boolean(declared[key]) && bundled[key]])) as unknown as ClientSet;
+  const clients = uses(Object.fromEntries(CLIENT_KEYS.map((key) => [key, Boolean(declared[key]) && bundled[key]])));
   // S3 made by the presigner or the upload floor already.
   const extra = CLIENT_KEYS.filter((key) => bundled[key] && !declared[key] && !(key === 's3' && (declared.presign || declared.upload)));
   const missing = CLIENT_KEYS.filter((key) => declared[key] && !bundled[key]);
@@ -150,14 +103,11 @@ export function floorClients(declared: ClientSet | undefined, bundled: ClientSet
   return { clients, note: notes.length > 0 ? notes.join('; ') : undefined };
 }
 
-/**
- * The floor's source: a handler that makes each client on first use (as the service does) and sends one command through
- * it.
- */
-export function baselineSource(clients: ClientSet): string {
+/** The floor's source: a handler that makes each client on first use (as the service does) and sends one command through it. */
+export function baselineSource({ dynamodb, s3, presign, upload, ses }: ClientSet): string {
   const imports: string[] = [];
   const calls: string[] = [];
-  if (clients.dynamodb) {
+  if (dynamodb) {
     imports.push("import { DynamoDBClient } from '@aws-sdk/client-dynamodb';");
     imports.push("import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';");
     calls.push(
@@ -165,26 +115,23 @@ export function baselineSource(clients: ClientSet): string {
       "out.push((await db.send(new GetCommand({ TableName: process.env.TABLE_NAME, Key: { pk: 'x', sk: 'x' } }))).Item);",
     );
   }
-  if (clients.s3 || clients.presign || clients.upload) {
-    const commands = [
-      clients.presign && 'GetObjectCommand',
-      clients.s3 && !clients.presign && !clients.upload && 'HeadObjectCommand',
-    ].filter(Boolean);
+  if (s3 || presign || upload) {
+    const commands = [presign && 'GetObjectCommand', s3 && !presign && !upload && 'HeadObjectCommand'].filter(Boolean);
     imports.push(`import { S3Client${commands.map((c) => `, ${c}`).join('')} } from '@aws-sdk/client-s3';`);
     calls.push('const s3 = new S3Client({});');
     if (commands.includes('HeadObjectCommand')) {
       calls.push("out.push(await s3.send(new HeadObjectCommand({ Bucket: process.env.BUCKET, Key: 'x' })));");
     }
   }
-  if (clients.presign) {
+  if (presign) {
     imports.push("import { getSignedUrl } from '@aws-sdk/s3-request-presigner';");
     calls.push("out.push(await getSignedUrl(s3, new GetObjectCommand({ Bucket: process.env.BUCKET, Key: 'x' }), { expiresIn: 60 }));");
   }
-  if (clients.upload) {
+  if (upload) {
     imports.push("import { Upload } from '@aws-sdk/lib-storage';");
     calls.push("out.push(await new Upload({ client: s3, params: { Bucket: process.env.BUCKET, Key: 'x', Body: 'x' } }).done());");
   }
-  if (clients.ses) {
+  if (ses) {
     imports.push("import { SESClient, SendRawEmailCommand } from '@aws-sdk/client-ses';");
     calls.push("out.push(await new SESClient({}).send(new SendRawEmailCommand({ RawMessage: { Data: new TextEncoder().encode('x') } })));");
   }
@@ -199,13 +146,8 @@ export function baselineSource(clients: ClientSet): string {
   ].join('\n');
 }
 
-interface BuiltBundle {
-  file: string;
-  bytes: number;
-  mapBytes: number;
-  /** Output bytes per package (service code per top folder: lib/http, lib/store, ...). */
-  packages: Map<string, number>;
-}
+/** `packages`: output bytes per package (service code per top folder: lib/http, lib/store, ...). */
+type BuiltBundle = { file: string; bytes: number; mapBytes: number; packages: Map<string, number> };
 
 function packageOf(input: string): string {
   const index = input.lastIndexOf('node_modules/');
@@ -233,28 +175,18 @@ function overFloor(own: Map<string, number>, floor: Map<string, number>): Array<
     .map((entry) => ({ package: entry.package, kb: round(entry.bytes / 1024, 1) }));
 }
 
-/**
- * Bundles the entries with the stack's options. One esbuild call with many entry points and no code splitting writes,
- * per entry, the same self-contained bundle a call per function would (only parsing is shared).
- */
+/** Bundles the entries with the stack's options: one esbuild call, no code splitting (the bundles a call each would make). */
 async function bundleAll(projectRoot: string, outDir: string, entries: Record<string, string>): Promise<Map<string, BuiltBundle>> {
   const options = functionBundling();
   const result = await build({
     entryPoints: Object.fromEntries(Object.entries(entries).map(([name, file]) => [`${name}/index`, file])),
-    outdir: outDir,
-    outExtension: { '.js': '.mjs' },
-    bundle: true,
+    ...{ outdir: outDir, outExtension: { '.js': '.mjs' }, bundle: true },
     platform: 'node',
     format: options.format === 'esm' ? 'esm' : 'cjs',
-    target: options.target,
-    minify: options.minify,
-    sourcemap: options.sourceMap,
-    mainFields: options.mainFields,
+    ...{ target: options.target, minify: options.minify, sourcemap: options.sourceMap, mainFields: options.mainFields },
     banner: options.banner ? { js: options.banner } : undefined,
     external: options.externalModules,
-    nodePaths: [join(projectRoot, 'node_modules')],
-    absWorkingDir: projectRoot,
-    metafile: true,
+    ...{ nodePaths: [join(projectRoot, 'node_modules')], absWorkingDir: projectRoot, metafile: true },
     logLevel: 'error',
   });
   const built = new Map<string, BuiltBundle>();
@@ -275,25 +207,19 @@ const IMPORT_SCRIPT =
   'const c = process.cpuUsage(); const t = performance.now(); await import(process.env.BENCH_BUNDLE); const ms = performance.now() - t; ' +
   'const u = process.cpuUsage(c); process.stdout.write(`${ms} ${(u.user + u.system) / 1000}`);';
 
-interface ImportTime {
-  /** Wall time of the import. */
-  ms: number;
-  /** CPU time (user + system) of the process during the import: less sensitive to other load on the machine. */
-  cpu: number;
-}
+/** What a Lambda environment sets that the bundles read on import. */
+const LAMBDA_ENV = {
+  ...{ AWS_REGION: 'us-east-1', AWS_LAMBDA_FUNCTION_NAME: 'bench', TABLE_NAME: 'bench' },
+  AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+};
+/** Wall and CPU time (user + system) of the import, in ms. */
+type ImportTime = { ms: number; cpu: number };
 
-/** Imports the bundle in a fresh Node process started in the bundle's own directory; answers the import's milliseconds. */
+/** Imports the bundle in a fresh Node process started in the bundle's own directory, with a bare environment. */
 async function importOnce(file: string): Promise<ImportTime> {
   const { code, out, err } = await runNode(['--input-type=module', '-e', IMPORT_SCRIPT], {
     cwd: join(file, '..'),
-    env: {
-      PATH: process.env.PATH ?? '',
-      BENCH_BUNDLE: pathToFileURL(file).href,
-      AWS_REGION: 'us-east-1',
-      AWS_LAMBDA_FUNCTION_NAME: 'bench',
-      TABLE_NAME: 'bench',
-      AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
-    },
+    env: { PATH: process.env.PATH ?? '', BENCH_BUNDLE: pathToFileURL(file).href, ...LAMBDA_ENV },
   });
   const [ms, cpu] = out.split(' ').map(Number);
   if (code !== 0 || !Number.isFinite(ms) || !Number.isFinite(cpu))
@@ -302,26 +228,10 @@ async function importOnce(file: string): Promise<ImportTime> {
 }
 
 /** A function's bundle next to its floor's, and the bytes goal. */
-export interface BundledFunction {
-  fn: FunctionEntry;
-  file: string;
-  bytes: number;
-  map_bytes: number;
-  baseline: string;
-  baseline_file: string;
-  baseline_bytes: number;
-  bytes_goal: string;
-  bytes_limit: number;
-  clients_note?: string;
-  over_floor_kb: Array<{ package: string; kb: number }>;
-  no_client: boolean;
-}
+export type BundledFunction = Awaited<ReturnType<typeof bundleStack>>[number];
 
-/**
- * Bundles every function of the stack (or those named in `only`) and their floors into `outDir`, in two esbuild calls,
- * and answers each function's bytes against its floor's.
- */
-export async function bundleStack(projectRoot: string, outDir: string, only?: string[]): Promise<BundledFunction[]> {
+/** Bundles every function of the stack (or those named in `only`) and their floors into `outDir`; each function's bytes against its floor's. */
+export async function bundleStack(projectRoot: string, outDir: string, only?: string[]) {
   const functions = stackFunctions(projectRoot).filter((fn) => !only || only.some((name) => fn.named(name)));
   if (functions.length === 0) throw new Error(`no function is named ${only?.join(', ')}`);
   const bundles = await bundleAll(
@@ -350,54 +260,43 @@ export async function bundleStack(projectRoot: string, outDir: string, only?: st
     const noClient = !hasAnyClient(clients);
     return {
       fn,
-      file: own.file,
-      bytes: own.bytes,
-      map_bytes: own.mapBytes,
-      baseline,
-      baseline_file: floor.file,
-      baseline_bytes: floor.bytes,
+      ...{ file: own.file, bytes: own.bytes, map_bytes: own.mapBytes },
+      ...{ baseline, baseline_file: floor.file, baseline_bytes: floor.bytes },
       bytes_goal: noClient ? `floor+${COLD_START_GOALS.noClientBytes / 1024}KB` : `${COLD_START_GOALS.bytes}×`,
       bytes_limit: noClient ? floor.bytes + COLD_START_GOALS.noClientBytes : Math.floor(floor.bytes * COLD_START_GOALS.bytes),
-      ...(note ? { clients_note: note } : {}),
+      clients_note: note,
       over_floor_kb: overFloor(own.packages, floor.packages),
       no_client: noClient,
     };
   });
 }
 
-export async function measureColdStart(projectRoot: string, options: { runs: number; only?: string[] }): Promise<ColdStartResult[]> {
+export async function measureColdStart(projectRoot: string, options: { runs: number; only?: string[] }) {
   const work = mkdtempSync(join(tmpdir(), 'dept-admin-bench-bundles-'));
   try {
     progress("cold start: bundling every function and its floor with the stack's esbuild options");
     const bundled = await bundleStack(projectRoot, work, options.only);
     // Warm the file cache and the node binary once, uncounted.
     await importOnce(bundled[0].file);
-    const samples = bundled.map(() => ({ fn: [] as ImportTime[], base: [] as ImportTime[] }));
+    const samples = bundled.map(() => ({ file: [] as ImportTime[], baseline_file: [] as ImportTime[] }));
     for (let run = 0; run < options.runs; run++) {
       progress(`cold start: import run ${run + 1}/${options.runs} over ${bundled.length} functions and their floors`);
       for (const [i, b] of bundled.entries()) {
         // Alternate which goes first, so neither always runs right after the other's page-cache work.
-        if ((run + i) % 2 === 0) {
-          samples[i].fn.push(await importOnce(b.file));
-          samples[i].base.push(await importOnce(b.baseline_file));
-        } else {
-          samples[i].base.push(await importOnce(b.baseline_file));
-          samples[i].fn.push(await importOnce(b.file));
+        for (const side of (run + i) % 2 === 0 ? (['file', 'baseline_file'] as const) : (['baseline_file', 'file'] as const)) {
+          samples[i][side].push(await importOnce(b[side]));
         }
       }
     }
     return bundled.map(({ fn, file: _file, baseline_file: _floor, no_client: _none, ...b }, i) => {
-      const importMs = median(samples[i].fn.map((t) => t.ms));
-      const baselineMs = median(samples[i].base.map((t) => t.ms));
-      const importCpu = median(samples[i].fn.map((t) => t.cpu));
-      const baselineCpu = median(samples[i].base.map((t) => t.cpu));
+      const middle = (side: 'file' | 'baseline_file', key: keyof ImportTime) => median(samples[i][side].map((t) => t[key]));
+      const [importMs, baselineMs] = [middle('file', 'ms'), middle('baseline_file', 'ms')];
+      const [importCpu, baselineCpu] = [middle('file', 'cpu'), middle('baseline_file', 'cpu')];
       const importRatio = ratio(importMs, baselineMs);
       return {
-        name: fn.name,
-        handler: fn.handler,
-        kind: fn.kind,
-        ...b,
+        ...{ name: fn.name, handler: fn.handler, kind: fn.kind, ...b },
         bytes_ratio: round(ratio(b.bytes, b.baseline_bytes), 2),
+        // Medians of the imports' wall and CPU time (user + system), and the floor's.
         import_ms: round(importMs, 1),
         baseline_import_ms: round(baselineMs, 1),
         import_ratio: round(importRatio, 2),

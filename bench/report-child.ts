@@ -1,16 +1,14 @@
 /**
- * One report run in a fresh process, so its memory growth is its own (reports.ts starts it).
- *
- * BENCH_REPORT_TYPE: departments | groups. BENCH_REPORT_MODE: `report` (createReport, then the worker's runReport: rows
- * read, CSV, upload to S3) | `raw` (the same Queries and BatchGetItems of lib/reports/csv.ts with a plain document
- * client: no CSV, no S3) | `g1` (G1 through its handler on BENCH_G1_GROUP, BENCH_G1_RUNS times after a warm call).
- * Every DynamoDB call asks for its consumed capacity. The report's fixed cost — claiming the job, the object's write
- * (PutObject, or a multipart upload's create and complete), marking the job complete — comes from its calls. Clients
- * are made and used once before timing. Peak RSS growth: the largest resident set seen (sampled every 5 ms, and the
- * kernel's VmHWM after resetting it where allowed) minus the one at the start. Prints one JSON line.
+ * One report run in a fresh process, so its memory growth is its own (reports.ts starts it); prints one JSON line.
+ * BENCH_REPORT_TYPE: departments | groups. BENCH_REPORT_MODE: `report` (createReport, then the worker's runReport),
+ * `raw` (the same Queries and BatchGetItems with a plain document client: no CSV, no S3) or `g1` (G1 through its handler
+ * on BENCH_G1_GROUP, BENCH_G1_RUNS times after a warm call). Clients are made and used once before timing. What the
+ * fixed cost and the RSS growth are: docs/performance.md "Reports".
  */
 import { readFileSync, writeFileSync } from 'node:fs';
-import { BatchGetCommand, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { consumedUnits } from './support/units';
+import { median, timed } from './support/util';
 
 const type = process.env.BENCH_REPORT_TYPE as 'departments' | 'groups';
 const mode = process.env.BENCH_REPORT_MODE as 'report' | 'raw' | 'g1';
@@ -21,16 +19,12 @@ let scans = 0;
 let calls: Array<{ s3: boolean; command: string; ms: number }> = [];
 let units = { rcu: 0, wcu: 0 };
 
-interface Stackable {
-  middlewareStack: {
-    add: (middleware: (next: (args: any) => Promise<any>, context: { commandName?: string }) => unknown, options: object) => void;
-  };
-}
-type Consumed = { CapacityUnits?: number; ReadCapacityUnits?: number; WriteCapacityUnits?: number };
+type Middleware = (next: (args: any) => Promise<any>, context: { commandName?: string }) => unknown;
+type Stackable = { middlewareStack: { add: (middleware: Middleware, options: object) => void } };
 
 /** Times every call of the client and counts scans; on DynamoDB, asks for and adds up the capacity consumed. */
-function instrument(client: Stackable, s3 = false): void {
-  client.middlewareStack.add(
+function instrument(client: unknown, s3 = false): void {
+  (client as Stackable).middlewareStack.add(
     (next, context) => async (args: { input: Record<string, unknown> }) => {
       const command = (context.commandName ?? 'unknown').replace(/Command$/, '');
       if (command === 'Scan') scans++;
@@ -39,11 +33,8 @@ function instrument(client: Stackable, s3 = false): void {
       if (!s3) args.input.ReturnConsumedCapacity = 'TOTAL';
       const start = performance.now();
       try {
-        const result = (await next(args)) as { output?: { ConsumedCapacity?: Consumed | Consumed[] } };
-        for (const consumed of [result.output?.ConsumedCapacity ?? []].flat()) {
-          if (/Put|Update|Delete|Write/.test(command)) units.wcu += consumed.WriteCapacityUnits ?? consumed.CapacityUnits ?? 0;
-          else units.rcu += consumed.ReadCapacityUnits ?? consumed.CapacityUnits ?? 0;
-        }
+        const result = (await next(args)) as { output?: unknown };
+        units[/Put|Update|Delete|Write/.test(command) ? 'wcu' : 'rcu'] += s3 ? 0 : consumedUnits(result.output);
         return result;
       } finally {
         call.ms = performance.now() - start;
@@ -64,80 +55,55 @@ function fixedCost() {
   };
 }
 
-const middle = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
-
 async function g1(): Promise<void> {
   const { db } = await import('../lib/db/client');
   const { prepared } = await import('./support/lambda');
-  instrument(db() as unknown as Stackable);
+  instrument(db());
   const call = await prepared('G1', { params: { group_id: process.env.BENCH_G1_GROUP! } });
   await call();
   const runs: Array<{ ms: number; rcu: number; calls: number }> = [];
   for (let i = 0; i < Number(process.env.BENCH_G1_RUNS ?? 5); i++) {
     units = { rcu: 0, wcu: 0 };
     calls = [];
-    const start = performance.now();
-    await call();
-    runs.push({ ms: performance.now() - start, rcu: units.rcu, calls: calls.length });
+    const { ms } = await timed(call);
+    runs.push({ ms, rcu: units.rcu, calls: calls.length });
   }
-  const result = { rcu: middle(runs.map((r) => r.rcu)), calls: middle(runs.map((r) => r.calls)), ms: middle(runs.map((r) => r.ms)), scans };
-  process.stdout.write(`${JSON.stringify(result)}\n`);
+  const middle = (key: 'ms' | 'rcu' | 'calls') => median(runs.map((r) => r[key]));
+  process.stdout.write(`${JSON.stringify({ rcu: middle('rcu'), calls: middle('calls'), ms: middle('ms'), scans })}\n`);
 }
 
-/** The Queries and BatchGetItems of lib/reports/csv.ts (keys by the store's own builders), nothing else. */
+/** The Queries and BatchGetItems of lib/reports/csv.ts (the raw floor's helpers), nothing else. */
 async function rawRead(): Promise<() => Promise<number>> {
   const { rawClient } = await import('./support/dataset');
+  const { memberIds, readUsers } = await import('./support/raw');
   const { departmentList } = await import('../lib/store/departments');
   const { groupList } = await import('../lib/store/groups');
-  const { membersPartition } = await import('../lib/store/memberships');
-  const { userKey } = await import('../lib/store/users');
   const client = rawClient();
-  instrument(client as unknown as Stackable);
+  instrument(client);
   await client.send(new GetCommand({ TableName: table, Key: { pk: 'none', sk: 'none' } }));
   const list = type === 'departments' ? departmentList.byName() : groupList.byName();
-  const query = (input: Omit<ConstructorParameters<typeof QueryCommand>[0], 'TableName'>) =>
-    client.send(new QueryCommand({ TableName: table, ...input }));
   return async () => {
     let rows = 0;
     let startKey: Record<string, unknown> | undefined;
     do {
-      const page = await query({
-        IndexName: list.index.name,
-        KeyConditionExpression: '#ipk = :ipk',
-        ExpressionAttributeNames: { '#ipk': list.index.partitionKey },
-        ExpressionAttributeValues: { ':ipk': list.partition },
-        Limit: 500,
-        ExclusiveStartKey: startKey,
-      });
+      const page = await client.send(
+        new QueryCommand({
+          ...{
+            TableName: table,
+            IndexName: list.index.name,
+            KeyConditionExpression: '#ipk = :ipk',
+            Limit: 500,
+            ExclusiveStartKey: startKey,
+          },
+          ...{ ExpressionAttributeNames: { '#ipk': list.index.partitionKey }, ExpressionAttributeValues: { ':ipk': list.partition } },
+        }),
+      );
       for (const item of page.Items ?? []) {
-        if (type === 'departments') {
-          rows++;
-          continue;
+        if (type === 'departments') rows++;
+        else {
+          const ids = await memberIds(client, table, { id: String(item.id), generation: String(item.generation) });
+          rows += Math.max(1, (await readUsers(client, table, ids)).length);
         }
-        // The member partition (consistent, user ids only), then the users: 100 keys a request, up to 16 at once.
-        const ids: string[] = [];
-        let memberKey: Record<string, unknown> | undefined;
-        do {
-          const members = await query({
-            KeyConditionExpression: 'pk = :pk',
-            ExpressionAttributeValues: { ':pk': membersPartition({ id: String(item.id), generation: String(item.generation) }) },
-            ConsistentRead: true,
-            ProjectionExpression: 'user_id',
-            ExclusiveStartKey: memberKey,
-          });
-          ids.push(...(members.Items ?? []).map((member) => String(member.user_id)));
-          memberKey = members.LastEvaluatedKey;
-        } while (memberKey);
-        let found = 0;
-        const batches = Array.from({ length: Math.ceil(ids.length / 100) }, (_, i) => ids.slice(i * 100, i * 100 + 100));
-        const worker = async () => {
-          for (let batch = batches.shift(); batch; batch = batches.shift()) {
-            const request = { RequestItems: { [table]: { Keys: batch.map(userKey), ConsistentRead: true } } };
-            found += (await client.send(new BatchGetCommand(request))).Responses?.[table]?.length ?? 0;
-          }
-        };
-        await Promise.all(Array.from({ length: Math.min(16, batches.length) }, worker));
-        rows += Math.max(1, found);
       }
       startKey = page.LastEvaluatedKey;
     } while (startKey);
@@ -152,8 +118,8 @@ async function report(): Promise<{ run: () => Promise<unknown>; check: () => Pro
   const { createReport, findReport } = await import('../lib/reports/jobs');
   const { runReport } = await import('../lib/reports/worker');
   const { HeadBucketCommand } = await import('@aws-sdk/client-s3');
-  instrument(db() as unknown as Stackable);
-  instrument(s3() as unknown as Stackable, true);
+  instrument(db());
+  instrument(s3(), true);
   await Promise.all([
     db().send(new GetCommand({ TableName: table, Key: { pk: 'none', sk: 'none' } })),
     s3().send(new HeadBucketCommand({ Bucket: process.env.REPORTS_BUCKET })),
@@ -169,6 +135,7 @@ async function report(): Promise<{ run: () => Promise<unknown>; check: () => Pro
   };
 }
 
+/** Resets the kernel's high-water mark of the resident set where allowed; answers whether it could. */
 function resetPeak(): boolean {
   try {
     writeFileSync('/proc/self/clear_refs', '5');

@@ -1,86 +1,57 @@
 /**
- * Reports: the departments and groups reports at each size of `users` (full run: 10,000 and 100,000 users, a department
- * and a group per 10 of them: at 100,000 the departments report has 10,000 rows, the groups report 100,000), each run
- * by the worker in a fresh process (report-child.ts), against a raw read of the same items (the same Queries and
- * BatchGetItems, no CSV, no S3) in a fresh process too, alternating. Each size in a table of its own. The goals are
- * judged at the largest size (a 1,000-row departments report is all fixed cost); the smaller shows how cost grows
- * (scale.ts), with G1 on a group of 10 at each.
+ * Reports: the departments and groups reports at each size (a department and a group per 10 users), each run by the
+ * worker in a fresh process (report-child.ts), against a raw read of the same items, alternating; G1 on a group of 10
+ * at each size. The goals are judged at the largest size: docs/performance.md "Reports".
  */
-import { join } from 'node:path';
 import { inTableOfItsOwn, loadDataset, rawClient } from './support/dataset';
 import { median, progress, ratio, round, runNode } from './support/util';
 
-export interface FixedCost {
-  /** Claim, object write (PutObject, or a multipart upload's create and complete), completion: their summed wall time. */
-  ms: number;
-  round_trips: number;
-  /** 3 for an object of one part (claim, put, complete), 4 for a multipart upload. */
-  min_round_trips: number;
-  /** Those calls of the first run, in order, with their time. */
-  calls: string[];
-}
+/** Claim, object write, completion: their summed wall time and round trips (the calls of the first run). */
+type FixedCost = { ms: number; round_trips: number; min_round_trips: number; calls: string[] };
+type ChildResult = Record<'rows' | 'seconds' | 'peak_rss_growth_mb' | 'scans' | 'rcu' | 'wcu', number> & { fixed_cost?: FixedCost };
 
-export interface ReportResult {
-  type: 'departments' | 'groups';
-  users: number;
-  rows: number;
-  seconds: number;
-  rows_per_second: number;
-  raw_read_seconds: number;
-  ratio: number;
-  /** The fixed cost (median ms of the runs), and the ratio to the raw read without it. */
-  fixed_cost: FixedCost;
-  ratio_without_fixed_cost: number;
-  /** Read units DynamoDB reported for the report's calls and for the raw read's; the report's write units. */
-  rcu: number;
-  raw_rcu: number;
-  wcu: number;
-  /** Largest of the runs. */
-  peak_rss_growth_mb: number;
-  raw_peak_rss_growth_mb: number;
-  runs: number;
-  scans: number;
-  /** The goals apply at the largest size only. */
-  judged: boolean;
-  meets_goal: boolean;
+/** A report at one size: medians of its runs (RSS growth: the largest) next to the raw read's; judged at the largest size only. */
+function reportRow(type: 'departments' | 'groups', users: number, judged: boolean, report: ChildResult[], raw: ChildResult[]) {
+  const seconds = median(report.map((r) => r.seconds));
+  const rawSeconds = median(raw.map((r) => r.seconds));
+  const fixedMs = median(report.map((r) => r.fixed_cost!.ms));
+  const rss = Math.max(...report.map((r) => r.peak_rss_growth_mb));
+  const rows = report[0].rows;
+  if (raw[0].rows !== rows) progress(`reports: warning: ${type} report has ${rows} rows, the raw read ${raw[0].rows}`);
+  return {
+    ...{ type, users, rows, seconds: round(seconds, 2), rows_per_second: round(rows / seconds, 0), raw_read_seconds: round(rawSeconds, 2) },
+    ratio: round(ratio(seconds, rawSeconds), 2),
+    fixed_cost: { ...report[0].fixed_cost!, ms: round(fixedMs, 1) },
+    ratio_without_fixed_cost: round(ratio(seconds - fixedMs / 1000, rawSeconds), 2),
+    rcu: round(median(report.map((r) => r.rcu)), 1),
+    raw_rcu: round(median(raw.map((r) => r.rcu)), 1),
+    wcu: round(median(report.map((r) => r.wcu)), 1),
+    peak_rss_growth_mb: round(rss, 1),
+    raw_peak_rss_growth_mb: round(Math.max(...raw.map((r) => r.peak_rss_growth_mb)), 1),
+    runs: report.length,
+    scans: [...report, ...raw].reduce((n, r) => n + r.scans, 0),
+    judged,
+    meets_goal: ratio(seconds, rawSeconds) <= REPORT_GOALS.ratio && rss < REPORT_GOALS.rssMb,
+  };
 }
+export type ReportResult = ReturnType<typeof reportRow>;
 
 /** G1 on a group of 10 members, at one dataset size. */
-export interface G1ScaleResult {
-  users: number;
-  members: number;
-  rcu: number;
-  calls: number;
-  ms: number;
-}
+export type G1ScaleResult = { users: number; members: number; rcu: number; calls: number; ms: number };
 
 export const REPORT_GOALS = { ratio: 1.3, rssMb: 100 };
 const USERS_PER_DEPARTMENT = 10;
 const USERS_PER_GROUP = 10;
 
 export interface ReportSizes {
-  /** User counts, smallest first. */
+  /** User counts, smallest first; report and raw runs of each type at each size. */
   users: number[];
-  /** Report and raw runs of each type at each size. */
   runs: { departments: number; groups: number };
   g1Runs: number;
 }
 
-interface ChildResult {
-  rows: number;
-  seconds: number;
-  peak_rss_growth_mb: number;
-  scans: number;
-  rcu: number;
-  wcu: number;
-  fixed_cost?: FixedCost;
-}
-
-const projectRoot = join(import.meta.dirname, '..');
-
 async function runChild<T = ChildResult>(env: Record<string, string>, type: string, mode: 'report' | 'raw' | 'g1'): Promise<T> {
-  const { code, out, err } = await runNode(['--import', 'tsx', join('bench', 'report-child.ts')], {
-    cwd: projectRoot,
+  const { code, out, err } = await runNode(['--import', 'tsx', 'bench/report-child.ts'], {
     env: { ...process.env, ...env, BENCH_REPORT_TYPE: type, BENCH_REPORT_MODE: mode },
   });
   const line = out.trim().split('\n').pop() ?? '';
@@ -118,36 +89,11 @@ async function measureSize(env: Record<string, string>, users: number, sizes: Re
     const runs = sizes.runs[type];
     for (let run = 0; run < runs; run++) {
       progress(`reports: ${type} at ${users} users, run ${run + 1}/${runs} (report and raw read, each in a fresh process)`);
-      const [a, b] = run % 2 === 0 ? (['report', 'raw'] as const) : (['raw', 'report'] as const);
-      (a === 'report' ? report : raw).push(await runChild(env, type, a));
-      (b === 'report' ? report : raw).push(await runChild(env, type, b));
+      for (const mode of run % 2 === 0 ? (['report', 'raw'] as const) : (['raw', 'report'] as const)) {
+        (mode === 'report' ? report : raw).push(await runChild(env, type, mode));
+      }
     }
-    const seconds = median(report.map((r) => r.seconds));
-    const rawSeconds = median(raw.map((r) => r.seconds));
-    const fixedMs = median(report.map((r) => r.fixed_cost!.ms));
-    const rss = Math.max(...report.map((r) => r.peak_rss_growth_mb));
-    const rows = report[0].rows;
-    if (raw[0].rows !== rows) progress(`reports: warning: ${type} report has ${rows} rows, the raw read ${raw[0].rows}`);
-    reports.push({
-      type,
-      users,
-      rows,
-      seconds: round(seconds, 2),
-      rows_per_second: round(rows / seconds, 0),
-      raw_read_seconds: round(rawSeconds, 2),
-      ratio: round(ratio(seconds, rawSeconds), 2),
-      fixed_cost: { ...report[0].fixed_cost!, ms: round(fixedMs, 1) },
-      ratio_without_fixed_cost: round(ratio(seconds - fixedMs / 1000, rawSeconds), 2),
-      rcu: round(median(report.map((r) => r.rcu)), 1),
-      raw_rcu: round(median(raw.map((r) => r.rcu)), 1),
-      wcu: round(median(report.map((r) => r.wcu)), 1),
-      peak_rss_growth_mb: round(rss, 1),
-      raw_peak_rss_growth_mb: round(Math.max(...raw.map((r) => r.peak_rss_growth_mb)), 1),
-      runs,
-      scans: [...report, ...raw].reduce((n, r) => n + r.scans, 0),
-      judged,
-      meets_goal: ratio(seconds, rawSeconds) <= REPORT_GOALS.ratio && rss < REPORT_GOALS.rssMb,
-    });
+    reports.push(reportRow(type, users, judged, report, raw));
   }
 
   const group = data.groups[0];

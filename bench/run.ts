@@ -1,83 +1,54 @@
 /**
- * The benchmark: `npm run bench` (full) or `npm run bench -- --quick` (every section at small sizes, a smoke run).
- * bench/README.md says what each section and column is. It starts its own DynamoDB Local, s3rver and SES stand-in (in
- * memory, free ports), stops them at the end, prints a table per section and writes bench/results.json (one row per
- * line).
- *
- * It runs on the Lambda runtime's Node (support/runtime.ts): started on another one, it starts itself again on that
- * binary, so every section and child process runs on what the functions run on. `--host-node` keeps this machine's Node
- * (the summary then says the run proves no goal).
+ * The benchmark (bench/README.md: how to run it, its options; docs/performance.md: what it measures). Started on another
+ * Node than the Lambda runtime's, it starts itself again on that binary, unless `--host-node`.
  */
-import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { arch, cpus, loadavg, platform } from 'node:os';
 import { join } from 'node:path';
-import type { ColdStartResult } from './cold-start';
 import type { ListScaleRow } from './list-scale';
 import type { G1ScaleResult, ReportResult } from './reports';
 import { findLambdaNode, major } from './support/runtime';
-import { progress, round, table } from './support/util';
+import { progress, projectRoot, round, runNode, table } from './support/util';
 
 const argument = (name: string) => process.argv.find((arg) => arg.startsWith(`--${name}=`))?.slice(name.length + 3);
-const numbers = (name: string) => argument(name)?.split(',').map(Number);
+/** `--<name>=A,B`: integers of at least `min`, smallest first; undefined unless every one is. */
+function integers(name: string, min: number): number[] | undefined {
+  const values = argument(name)?.split(',').map(Number);
+  return values?.every((n) => Number.isInteger(n) && n >= min) ? values.sort((a, b) => a - b) : undefined;
+}
 const quick = process.argv.includes('--quick');
 const hostNode = process.argv.includes('--host-node');
 const only = argument('only')?.split(',');
 const wanted = (section: string) => !only || only.includes(section);
 /** `--functions=E1,ReportWorker`: the cold-start section for these functions only. */
 const coldFunctions = argument('functions')?.split(',');
-const projectRoot = join(import.meta.dirname, '..');
 
 const SIZES = quick
   ? {
-      importRuns: 3,
-      overheadRuns: 10,
-      overheadWarmup: 3,
-      bulkUsers: 1_000,
-      bulkRuns: 1,
+      ...{ importRuns: 3, overheadRuns: 10, overheadWarmup: 3, bulkUsers: 1_000, bulkRuns: 1 },
       report: { users: [200, 2_000], runs: { departments: 1, groups: 1 }, g1Runs: 3 },
       list: { users: [1_000, 10_000], departments: 100, runs: 1 },
     }
   : {
-      importRuns: 11,
-      overheadRuns: 40,
-      overheadWarmup: 5,
-      bulkUsers: 1_000,
-      bulkRuns: 5,
+      ...{ importRuns: 11, overheadRuns: 40, overheadWarmup: 5, bulkUsers: 1_000, bulkRuns: 5 },
       report: { users: [10_000, 100_000], runs: { departments: 3, groups: 2 }, g1Runs: 11 },
       list: { users: [10_000, 100_000], departments: 1_000, runs: 5 },
     };
-const positive = (n: number | undefined) => n !== undefined && Number.isInteger(n) && n > 0;
-const importRuns = Number(argument('import-runs'));
-if (positive(importRuns)) SIZES.importRuns = importRuns;
-const reportUsers = numbers('report-users');
-if (reportUsers?.every((n) => Number.isInteger(n) && n >= 100)) SIZES.report.users = reportUsers.sort((a, b) => a - b);
-const listUsers = numbers('list-users');
-if (listUsers && listUsers.length >= 2 && listUsers.every((n) => Number.isInteger(n) && n >= 100)) {
-  SIZES.list.users = listUsers.sort((a, b) => a - b);
-}
-const listRuns = Number(argument('list-runs'));
-if (positive(listRuns)) SIZES.list.runs = listRuns;
+SIZES.importRuns = integers('import-runs', 1)?.[0] ?? SIZES.importRuns;
+SIZES.report.users = integers('report-users', 100) ?? SIZES.report.users;
+const listUsers = integers('list-users', 100);
+if (listUsers && listUsers.length >= 2) SIZES.list.users = listUsers;
+SIZES.list.runs = integers('list-runs', 1)?.[0] ?? SIZES.list.runs;
 
-const mark = (ok: boolean) => (ok ? 'yes' : 'NO');
 const print = (title: string, headers: string[], rows: Array<Array<string | number>>) =>
   process.stdout.write(`\n${title}\n${table(headers, rows)}\n`);
 /** Prints `rows` in the columns of `spec`: `header=field`, or `field` as its own header, comma-separated. */
 function printRows(title: string, rows: object[], spec: string) {
   const columns = spec.split(', ').map((column) => [column.split('=')[0], column.split('=').pop()!]);
   const cell = (value: unknown) =>
-    typeof value === 'number'
-      ? value
-      : typeof value === 'boolean'
-        ? mark(value)
-        : value === undefined || value === null
-          ? '-'
-          : String(value);
-  print(
-    title,
-    columns.map(([header]) => header),
-    rows.map((row) => columns.map(([, field]) => cell((row as Record<string, unknown>)[field]))),
-  );
+    typeof value === 'number' ? value : typeof value === 'boolean' ? (value ? 'yes' : 'NO') : String(value ?? '-');
+  const cells = rows.map((row) => columns.map(([, field]) => cell((row as Record<string, unknown>)[field])));
+  print(title, columns.map(([header]) => header), cells); // prettier-ignore
 }
 
 /** Starts this script again on the Lambda runtime's Node unless it runs on it already; answers the child's exit code. */
@@ -87,27 +58,17 @@ async function onLambdaNode(): Promise<number | undefined> {
   if (!node) throw new Error(`no Node.js of the Lambda runtime: ${reason}; or run on this machine's ${process.version} with --host-node`);
   if (node.version === process.versions.node) return undefined;
   progress(`starting again on Node ${node.version} (${node.source}), the Lambda runtime's; this machine's is ${process.version}`);
-  const child = spawn(node.path, ['--import', 'tsx', join(projectRoot, 'bench', 'run.ts'), ...process.argv.slice(2)], {
-    cwd: projectRoot,
-    stdio: 'inherit',
-    env: { ...process.env, BENCH_LAMBDA_NODE: node.source, BENCH_HOST_NODE: process.version },
-  });
   // Ctrl-C reaches both processes; the child stops its services and exits, and this one follows it.
   process.on('SIGINT', () => {});
   process.on('SIGTERM', () => {});
-  return new Promise((resolve, reject) => {
-    child.on('error', reject);
-    child.on('exit', (code, signal) => resolve(code ?? (signal ? 1 : 0)));
-  });
+  const env = { ...process.env, BENCH_LAMBDA_NODE: node.source, BENCH_HOST_NODE: process.version };
+  return (await runNode(['--import', 'tsx', 'bench/run.ts', ...process.argv.slice(2)], { node: node.path, env, show: 'all' })).code;
 }
 
 async function runtimeInfo() {
   const { FUNCTION_ARCHITECTURE, FUNCTION_RUNTIME } = await import('../infra/bundling');
   return {
-    node: process.versions.node,
-    v8: process.versions.v8,
-    platform: platform(),
-    arch: arch(),
+    ...{ node: process.versions.node, v8: process.versions.v8, platform: platform(), arch: arch() },
     source: process.env.BENCH_LAMBDA_NODE ?? (hostNode ? "this machine's (--host-node)" : "this machine's"),
     host_node: (process.env.BENCH_HOST_NODE ?? process.version).replace(/^v/, ''),
     lambda_runtime: FUNCTION_RUNTIME.name,
@@ -127,15 +88,113 @@ const rowPerLine = (results: Record<string, unknown>) =>
     )
     .join(',\n')}\n}\n`;
 
+async function measureSections(results: Record<string, unknown>) {
+  if (wanted('cold')) {
+    const { COLD_START_GOALS: goal, measureColdStart } = await import('./cold-start');
+    const cold = await measureColdStart(projectRoot, { runs: SIZES.importRuns, only: coldFunctions });
+    results.cold_start = cold;
+    const additions = (kb: Array<{ package: string; kb: number }>) =>
+      kb.slice(0, 4).map((p) => `${p.package.replace('@aws-lambda-powertools/', 'pt/')} ${p.kb}`);
+    printRows(
+      `Cold start (median of ${SIZES.importRuns} alternating imports; goal: bytes ≤ ${goal.bytes}× the floor's, ` +
+        `no AWS client ≤ the floor + ${goal.noClientBytes / 1024} KB; import ≤ ${goal.import}×)`,
+      cold.map((c) => ({ ...c, additions: additions(c.over_floor_kb).join(', ') })),
+      'function=name, bytes, import ms=import_ms, floor=baseline, floor bytes=baseline_bytes, floor ms=baseline_import_ms, ' +
+        'bytes ×=bytes_ratio, bytes limit=bytes_limit, import ×=import_ratio, CPU ×=import_cpu_ratio, goal=meets_goal, ' +
+        'largest additions (KB)=additions',
+    );
+    for (const c of cold.filter((c) => c.clients_note)) process.stdout.write(`  ${c.name}: ${c.clients_note}\n`);
+  }
+  if (!['overhead', 'bulk', 'capacity', 'reports', 'list'].some(wanted)) return;
+
+  progress('starting DynamoDB Local, s3rver and the SES stand-in');
+  const { startLocalServices } = await import('../infra/local/services');
+  const services = await startLocalServices({ tableName: 'bench' });
+  // Before any lib/ module is imported: lib/config.ts and the logger read the environment once.
+  Object.assign(process.env, services.env, { POWERTOOLS_LOG_LEVEL: 'SILENT', AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' });
+  delete process.env.DEPARTMENT_SEATS;
+  try {
+    const client = (await import('./support/dataset')).rawClient();
+    const tableName = services.env.TABLE_NAME;
+    // First, on the empty table: its figures are those of test/integration/capacity.test.ts.
+    if (wanted('capacity')) {
+      const { runCapacityScenario } = await import('./capacity-ops');
+      const figures = (await import('./capacity-minima')).capacityFigures();
+      const capacity = (await runCapacityScenario(client, tableName)).map((row) => {
+        const { min_rcu, min_wcu } = figures.get(row.operation)!;
+        return { ...row, min_rcu, min_wcu, meets_goal: row.scans === 0 && row.rcu <= min_rcu && row.wcu <= min_wcu };
+      });
+      results.capacity = capacity;
+      printRows(
+        'Capacity (WCU: transactions charged by DynamoDB rules; goal: at most the minimum of docs/capacity.md, no scans)',
+        capacity,
+        'operation, RCU=rcu, min RCU=min_rcu, WCU=wcu, min WCU=min_wcu, index WCU=index_wcu, Local WCU=wcu_reported_by_local, ' +
+          'calls, goal=meets_goal',
+      );
+    }
+    if (wanted('overhead')) {
+      const { measureOverhead, pipelineMs, OVERHEAD_GOAL } = await import('./overhead');
+      results.overhead = await measureOverhead(client, tableName, { runs: SIZES.overheadRuns, warmup: SIZES.overheadWarmup });
+      results.overhead_pipeline_ms = await pipelineMs();
+      printRows(
+        `Overhead (warm handler vs raw calls, median of ${SIZES.overheadRuns}; goal ≤ ${OVERHEAD_GOAL}×; ` +
+          `a no-op operation() takes ${String(results.overhead_pipeline_ms)} ms)`,
+        results.overhead as object[],
+        'operation, handler ms=handler_ms, raw ms=raw_ms, ×=ratio, extra ms=extra_ms, handler CPU ms=handler_cpu_ms, ' +
+          'raw CPU ms=raw_cpu_ms, goal=meets_goal',
+      );
+    }
+    if (wanted('bulk')) {
+      const { measureBulk, BULK_GOAL } = await import('./bulk');
+      results.bulk = await measureBulk(client, tableName, { users: SIZES.bulkUsers, runs: SIZES.bulkRuns });
+      printRows(
+        `Bulk (E3 of users in other departments vs the raw transactions, median of ${SIZES.bulkRuns}; goal ≤ ${BULK_GOAL}×)`,
+        [results.bulk as object],
+        'users, handler s=seconds, raw s=raw_seconds, ×=ratio, goal=meets_goal',
+      );
+    }
+    if (wanted('reports')) {
+      const { measureReports, REPORT_GOALS } = await import('./reports');
+      const { reports, g1 } = await measureReports(services.env, SIZES.report);
+      results.reports = reports;
+      results.reports_g1 = g1;
+      const { users, runs } = SIZES.report;
+      printRows(
+        `Reports (${users.join(' and ')} users, median of ${runs.departments} / ${runs.groups}; goal at ${Math.max(...users)} users: ` +
+          `≤ ${REPORT_GOALS.ratio}× the raw read, < ${REPORT_GOALS.rssMb} MB RSS growth)`,
+        reports.map((r) => {
+          const { ms, round_trips, min_round_trips } = r.fixed_cost;
+          return { ...r, fixed: ms, trips: `${round_trips} (${min_round_trips})`, goal: r.judged ? r.meets_goal : undefined };
+        }),
+        'report=type, users, rows, s=seconds, rows/s=rows_per_second, raw s=raw_read_seconds, ×=ratio, fixed ms=fixed, ' +
+          'fixed RT (min)=trips, × w/o fixed=ratio_without_fixed_cost, RCU=rcu, raw RCU=raw_rcu, RSS +MB=peak_rss_growth_mb, goal',
+      );
+    }
+    if (wanted('list')) {
+      const { measureListScale, listScaleTable, LIST_GOALS } = await import('./list-scale');
+      const list = await measureListScale(services.env, SIZES.list);
+      results.list_scale = list;
+      const { headers, lines } = listScaleTable(list, SIZES.list.users);
+      print(
+        `List scale (${SIZES.list.users.join(' and ')} users, a page of 100; goal: RCU ≤ ${LIST_GOALS.ratio}× the smaller size's, ` +
+          `≤ ${LIST_GOALS.overMin}× min RCU, < ${LIST_GOALS.ms} ms)`,
+        headers,
+        lines,
+      );
+    }
+    client.destroy();
+  } finally {
+    await services.stop();
+  }
+}
+
 async function main() {
   const code = await onLambdaNode();
   if (code !== undefined) process.exit(code);
   const started = Date.now();
   const runtime = await runtimeInfo();
   const results: Record<string, unknown> = {
-    runtime,
-    quick,
-    started_at: new Date(started).toISOString(),
+    ...{ runtime, quick, started_at: new Date(started).toISOString() },
     machine: { cpus: cpus().length, load_average_at_start: round(loadavg()[0], 2) },
     sizes: SIZES,
   };
@@ -143,129 +202,13 @@ async function main() {
     `Runtime: Node ${runtime.node} (${runtime.platform}/${runtime.arch}, ${runtime.source}); the functions run ${runtime.lambda_runtime} on ` +
       `${runtime.lambda_architecture}${runtime.matches_lambda_runtime ? '' : ' — NOT the Lambda runtime: these figures do not prove its goals'}\n`,
   );
+  await measureSections(results);
 
-  if (wanted('cold')) {
-    const { COLD_START_GOALS: goal, measureColdStart } = await import('./cold-start');
-    const cold: ColdStartResult[] = await measureColdStart(projectRoot, { runs: SIZES.importRuns, only: coldFunctions });
-    results.cold_start = cold;
-    printRows(
-      `Cold start (median of ${SIZES.importRuns} alternating fresh-process imports, function and floor; goal: bytes ≤ ${goal.bytes}× the floor's ` +
-        `— no AWS client: ≤ the floor + ${goal.noClientBytes / 1024} KB — and import ≤ ${goal.import}× the floor's wall time)`,
-      cold.map((c) => ({
-        ...c,
-        additions: c.over_floor_kb
-          .slice(0, 4)
-          .map((p) => `${p.package.replace('@aws-lambda-powertools/', 'pt/')} ${p.kb}`)
-          .join(', '),
-      })),
-      'function=name, bytes, import ms=import_ms, floor=baseline, floor bytes=baseline_bytes, floor ms=baseline_import_ms, ' +
-        'bytes ×=bytes_ratio, bytes limit=bytes_limit, import ×=import_ratio, CPU ×=import_cpu_ratio, goal=meets_goal, ' +
-        'largest additions (KB)=additions',
-    );
-    for (const c of cold.filter((c) => c.clients_note)) process.stdout.write(`  ${c.name}: ${c.clients_note}\n`);
-  }
-
-  if (['overhead', 'bulk', 'capacity', 'reports', 'list'].some(wanted)) {
-    progress('starting DynamoDB Local, s3rver and the SES stand-in');
-    const { startLocalServices } = await import('../infra/local/services');
-    const services = await startLocalServices({ tableName: 'bench' });
-    // Before any lib/ module is imported: lib/config.ts and the logger read the environment once.
-    Object.assign(process.env, services.env, { POWERTOOLS_LOG_LEVEL: 'SILENT', AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' });
-    delete process.env.DEPARTMENT_SEATS;
-    try {
-      const { rawClient } = await import('./support/dataset');
-      const client = rawClient();
-      const tableName = services.env.TABLE_NAME;
-
-      // First, on the empty table: its figures are those of test/integration/capacity.test.ts.
-      if (wanted('capacity')) {
-        const { runCapacityScenario } = await import('./capacity-ops');
-        const figures = (await import('./capacity-minima')).capacityFigures();
-        const capacity = (await runCapacityScenario(client, tableName)).map((row) => {
-          const { min_rcu, min_wcu } = figures.get(row.operation)!;
-          return { ...row, min_rcu, min_wcu, meets_goal: row.scans === 0 && row.rcu <= min_rcu && row.wcu <= min_wcu };
-        });
-        results.capacity = capacity;
-        printRows(
-          'Capacity (RCU as DynamoDB Local reports; WCU with transactions charged by DynamoDB rules, since Local miscounts them; ' +
-            'vs the minimum of docs/capacity.md; goal: at most the minimum, no scans)',
-          capacity,
-          'operation, RCU=rcu, min RCU=min_rcu, WCU=wcu, min WCU=min_wcu, index WCU=index_wcu, Local WCU=wcu_reported_by_local, ' +
-            'calls, goal=meets_goal',
-        );
-      }
-
-      if (wanted('overhead')) {
-        const { measureOverhead, pipelineMs, OVERHEAD_GOAL } = await import('./overhead');
-        const overhead = await measureOverhead(client, tableName, { runs: SIZES.overheadRuns, warmup: SIZES.overheadWarmup });
-        const pipeline = await pipelineMs();
-        results.overhead = overhead;
-        results.overhead_pipeline_ms = pipeline;
-        printRows(
-          `Overhead (median warm invocation vs the same raw SDK calls, ${SIZES.overheadRuns} runs each, interleaved; goal ≤ ${OVERHEAD_GOAL}×; ` +
-            `operation() around a no-op takes ${pipeline} ms)`,
-          overhead,
-          'operation, handler ms=handler_ms, raw ms=raw_ms, ×=ratio, extra ms=extra_ms, handler CPU ms=handler_cpu_ms, ' +
-            'raw CPU ms=raw_cpu_ms, goal=meets_goal',
-        );
-      }
-
-      if (wanted('bulk')) {
-        const { measureBulk, BULK_GOAL } = await import('./bulk');
-        const bulk = await measureBulk(client, tableName, { users: SIZES.bulkUsers, runs: SIZES.bulkRuns });
-        results.bulk = bulk;
-        printRows(
-          `Bulk (E3 of users in other departments vs the raw transactions, median of ${SIZES.bulkRuns}; goal ≤ ${BULK_GOAL}×)`,
-          [bulk],
-          'users, handler s=seconds, raw s=raw_seconds, ×=ratio, goal=meets_goal',
-        );
-      }
-
-      if (wanted('reports')) {
-        const { measureReports, REPORT_GOALS } = await import('./reports');
-        const { reports, g1 } = await measureReports(services.env, SIZES.report);
-        results.reports = reports;
-        results.reports_g1 = g1;
-        printRows(
-          `Reports (${SIZES.report.users.join(' and ')} users, a department and a group per 10; fresh process per run, median of ` +
-            `${SIZES.report.runs.departments} / ${SIZES.report.runs.groups}; goal at ${Math.max(...SIZES.report.users)} users: ` +
-            `≤ ${REPORT_GOALS.ratio}× the raw read, < ${REPORT_GOALS.rssMb} MB RSS growth)`,
-          reports.map((r) => ({
-            ...r,
-            fixed: r.fixed_cost.ms,
-            trips: `${r.fixed_cost.round_trips} (${r.fixed_cost.min_round_trips})`,
-            goal: r.judged ? mark(r.meets_goal) : '-',
-          })),
-          'report=type, users, rows, s=seconds, rows/s=rows_per_second, raw s=raw_read_seconds, ×=ratio, fixed ms=fixed, ' +
-            'fixed RT (min)=trips, × w/o fixed=ratio_without_fixed_cost, RCU=rcu, raw RCU=raw_rcu, RSS +MB=peak_rss_growth_mb, goal',
-        );
-      }
-
-      if (wanted('list')) {
-        const { measureListScale, listScaleTable, LIST_GOALS } = await import('./list-scale');
-        const list = await measureListScale(services.env, SIZES.list);
-        results.list_scale = list;
-        const { headers, lines } = listScaleTable(list, SIZES.list.users);
-        print(
-          `List scale (${SIZES.list.users.join(' and ')} users, 90% in ${SIZES.list.departments} departments; a page of 100 through the handler; ` +
-            `goal: RCU ≤ ${LIST_GOALS.ratio}× the smaller size's, ≤ ${LIST_GOALS.overMin}× min RCU, < ${LIST_GOALS.ms} ms)`,
-          headers,
-          lines,
-        );
-      }
-      client.destroy();
-    } finally {
-      await services.stop();
-    }
-  }
-
+  type Judged = { meets_goal: boolean };
+  const rows = <T>(key: string) => (results[key] as Array<T & Judged> | undefined) ?? [];
   if (results.list_scale || results.reports) {
     const { scaleOfCost, scaleTable } = await import('./scale');
-    const scale = scaleOfCost(
-      (results.list_scale as ListScaleRow[] | undefined) ?? [],
-      (results.reports as ReportResult[] | undefined) ?? [],
-      (results.reports_g1 as G1ScaleResult[] | undefined) ?? [],
-    );
+    const scale = scaleOfCost(rows<ListScaleRow>('list_scale'), rows<ReportResult>('reports'), rows<G1ScaleResult>('reports_g1'));
     if (scale.length > 0) {
       results.scale = scale;
       printRows(
@@ -277,21 +220,17 @@ async function main() {
     }
   }
 
-  type Judged = { meets_goal: boolean };
-  const rows = <T>(key: string) => (results[key] as Array<T & Judged> | undefined) ?? [];
+  const list = rows<ListScaleRow>('list_scale');
+  const listOk = (request: string) => list.every((r) => r.request !== request || r.meets_goal);
+  // The reports' goals hold at the largest size (the smaller is for the scale of cost).
+  const judgedReports = rows<ReportResult>('reports').filter((r) => r.judged);
   const verdicts = [
     ...rows<{ name: string }>('cold_start').map((c) => ({ name: `cold_start: ${c.name}`, ok: c.meets_goal })),
     ...rows<{ operation: string }>('capacity').map((c) => ({ name: `capacity: ${c.operation}`, ok: c.meets_goal })),
     ...rows<{ operation: string }>('overhead').map((o) => ({ name: `overhead: ${o.operation}`, ok: o.meets_goal })),
-    // The reports' goals hold at the largest size (the smaller is for the scale of cost).
-    ...rows<ReportResult>('reports')
-      .filter((r) => r.judged)
-      .map((r) => ({ name: `reports: ${r.type} (${r.rows} rows)`, ok: r.meets_goal })),
+    ...judgedReports.map((r) => ({ name: `reports: ${r.type} (${r.rows} rows)`, ok: r.meets_goal })),
     // One verdict per list request: every size within its goals.
-    ...[...new Set(rows<ListScaleRow>('list_scale').map((r) => r.request))].map((request) => ({
-      name: `list_scale: ${request}`,
-      ok: rows<ListScaleRow>('list_scale').every((r) => r.request !== request || r.meets_goal),
-    })),
+    ...[...new Set(list.map((r) => r.request))].map((request) => ({ name: `list_scale: ${request}`, ok: listOk(request) })),
     ...(results.bulk ? [{ name: 'bulk: E3', ok: (results.bulk as Judged).meets_goal }] : []),
   ];
   const missed = verdicts.filter((v) => !v.ok).map((v) => v.name);
@@ -307,13 +246,9 @@ async function main() {
     wanted('cold') && SIZES.importRuns < 11 && `${SIZES.importRuns} imports per function (the goal needs the median of at least 11)`,
   ].filter((gap): gap is string => typeof gap === 'string');
   results.summary = {
-    goals_met: verdicts.length - missed.length,
-    goals_missed: missed.length,
-    missed,
-    scale_as_model: scaleRows.length - scaleMisses.length,
-    scale_not_as_model: scaleMisses,
-    full_run: proofGaps.length === 0,
-    not_a_full_run_because: proofGaps,
+    ...{ goals_met: verdicts.length - missed.length, goals_missed: missed.length, missed },
+    ...{ scale_as_model: scaleRows.length - scaleMisses.length, scale_not_as_model: scaleMisses },
+    ...{ full_run: proofGaps.length === 0, not_a_full_run_because: proofGaps },
   };
   results.seconds = round((Date.now() - started) / 1000, 0);
   results.machine = { ...(results.machine as object), load_average_at_end: round(loadavg()[0], 2) };

@@ -1,40 +1,24 @@
 /**
- * Scale of cost: how RCU and time grow from the smaller dataset to the larger, next to what the data model says they
- * should; nothing is measured here. The model: a page of a list reads its page and a few counters whatever the number
- * of users (× 1: the list section's `rcu_ratio`, each size's cost over its own minimum); G1 reads its group, members
- * and users (× 1 at the same group size); a report reads every row (× the ratio of its rows). "as model": RCU × within
- * 20% of the model's (a page: at most 1.2). Time is shown beside it: on DynamoDB Local it also grows with the table,
- * which the model does not describe.
+ * Scale of cost: how RCU and time grow from the smaller dataset to the larger, next to what the data model says
+ * (docs/performance.md "Scale of cost"); nothing is measured here. "as model": RCU × within 20% of the model's (a page:
+ * at most 1.2).
  */
 import type { ListScaleRow } from './list-scale';
 import type { G1ScaleResult, ReportResult } from './reports';
-import { round } from './support/util';
+import { round, sizeLabel } from './support/util';
 
 const TOLERANCE = 1.2;
 
-export interface ScaleRow {
-  request: string;
-  model: 'a page' | 'a group of 10' | 'every row';
-  small_users: number;
-  large_users: number;
-  rcu_small: number | null;
-  rcu_large: number | null;
-  rcu_ratio: number | null;
-  /** Milliseconds (reports: seconds × 1000) at each size, and their ratio. */
-  ms_small: number | null;
-  ms_large: number | null;
-  ms_ratio: number | null;
-  model_ratio: number;
-  /** Null when there is nothing to compare (an empty page at the smaller size). */
-  as_model: boolean | null;
-}
+type Model = 'a page' | 'a group of 10' | 'every row';
+export type ScaleRow = ReturnType<typeof row>;
 
 const ratioOf = (large: number | null | undefined, small: number | null | undefined) =>
   large !== null && large !== undefined && small ? round(large / small, 2) : null;
 
 type Side = { users: number; rcu: number | null; ms: number | null };
 
-function row(request: string, model: ScaleRow['model'], a: Side, b: Side, modelRatio: number, rcuRatio = ratioOf(b.rcu, a.rcu)): ScaleRow {
+/** `ms`: reports' seconds × 1000; `as_model` null when there is nothing to compare (an empty page at the smaller size). */
+function row(request: string, model: Model, a: Side, b: Side, modelRatio: number, rcuRatio = ratioOf(b.rcu, a.rcu)) {
   const asModel =
     rcuRatio === null
       ? null
@@ -44,16 +28,8 @@ function row(request: string, model: ScaleRow['model'], a: Side, b: Side, modelR
   return {
     request,
     model,
-    small_users: a.users,
-    large_users: b.users,
-    rcu_small: a.rcu,
-    rcu_large: b.rcu,
-    rcu_ratio: rcuRatio,
-    ms_small: a.ms,
-    ms_large: b.ms,
-    ms_ratio: ratioOf(b.ms, a.ms),
-    model_ratio: modelRatio,
-    as_model: asModel,
+    ...{ small_users: a.users, large_users: b.users, rcu_small: a.rcu, rcu_large: b.rcu, rcu_ratio: rcuRatio },
+    ...{ ms_small: a.ms, ms_large: b.ms, ms_ratio: ratioOf(b.ms, a.ms), model_ratio: modelRatio, as_model: asModel },
   };
 }
 
@@ -79,7 +55,5 @@ export function scaleOfCost(list: ListScaleRow[], reports: ReportResult[], g1: G
   return rows;
 }
 
-const short = (n: number) => (n % 1000 === 0 ? `${n / 1000}k` : String(n));
-
 export const scaleTable = (rows: ScaleRow[]) =>
-  rows.map((r) => ({ ...r, users: `${short(r.small_users)} → ${short(r.large_users)}`, as_model: r.as_model ?? '-' }));
+  rows.map((r) => ({ ...r, users: `${sizeLabel(r.small_users)} → ${sizeLabel(r.large_users)}`, as_model: r.as_model ?? '-' }));

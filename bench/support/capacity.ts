@@ -1,33 +1,16 @@
 /**
- * The capacity meter: a middleware on the service's client asks every command for `ReturnConsumedCapacity: TOTAL`, adds
- * up what comes back and logs each command (so a Scan anywhere shows).
- *
- * DynamoDB Local miscounts TransactWriteItems: it reports the sum of the *distinct* per-item capacities (forty
- * identical user rewrites count as one) and doubles index writes. So, given a client of its own (not metered), the
- * meter charges every transaction itself: it reads the items the transaction touches just before and after it and
- * applies the developer guide's rules — 2 WCU per KB per item (the larger of before and after; ConditionCheck
- * included), plus each index entry put or deleted (1 per KB), moved (2) or rewritten (1). Reads and other writes are
- * counted as Local reports them: it counts those right.
+ * The capacity meter: a middleware on the service's client asks every command for its consumed capacity and adds it up.
+ * DynamoDB Local miscounts TransactWriteItems (docs/performance.md "Capacity: the minimum of each operation"): given a
+ * client of its own, the meter charges each transaction by DynamoDB's rules from the items it touches, read around it.
  */
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { db } from '../../lib/db/client';
 import { INDEXES, type IndexDefinition, type Key } from '../../lib/db/table';
 import type { Doc } from './dataset';
 import { itemSize, writeUnits, type Item } from './units';
-import { summarize } from './util';
+import { round, summarize, timed } from './util';
 
-export interface Capacity {
-  rcu: number;
-  /** Local's figure for non-transactional writes, plus each transaction charged as above. */
-  wcu: number;
-  /** Of `wcu`, the part written to index entries of transactions. */
-  index_wcu: number;
-  /** What DynamoDB Local reported for the writes (wrong for transactions). */
-  wcu_reported_by_local: number;
-  /** The commands sent, as `GetItem Query×2`. */
-  calls: string;
-  scans: number;
-}
+export type Capacity = ReturnType<typeof consumed>;
 
 type Consumed = { ReadCapacityUnits?: number; WriteCapacityUnits?: number; CapacityUnits?: number };
 const WRITE_COMMANDS = /Put|Update|Delete|TransactWrite|BatchWrite/;
@@ -117,21 +100,21 @@ export function stopMetering(): void {
   sizer = undefined;
 }
 
-const round1 = (n: number) => Math.round(n * 10) / 10;
+/**
+ * What the metered calls since the last reset consumed. `wcu`: Local's figure for non-transactional writes plus each
+ * transaction charged by the rules (`index_wcu` of it); `calls`: the commands sent, as `GetItem Query×2`.
+ */
+function consumed() {
+  const { rcu, wcu, txLocal, txCharged, txIndex, commands } = totals;
+  return {
+    ...{ rcu: round(rcu), wcu: round(wcu - txLocal + txCharged), index_wcu: round(txIndex), wcu_reported_by_local: round(wcu) },
+    ...{ calls: summarize(commands), scans: commands.filter((command) => command === 'ScanCommand').length },
+  };
+}
 
 /** Runs `work` and answers what it consumed (calls made by anything else meanwhile count too: measure alone). */
-export async function measure<T>(work: () => Promise<T>): Promise<{ result: T; capacity: Capacity; ms: number }> {
+export async function measure<T>(work: () => Promise<T>) {
   totals = { rcu: 0, wcu: 0, txLocal: 0, txCharged: 0, txIndex: 0, commands: [] };
-  const start = performance.now();
-  const result = await work();
-  const ms = performance.now() - start;
-  const capacity: Capacity = {
-    rcu: round1(totals.rcu),
-    wcu: round1(totals.wcu - totals.txLocal + totals.txCharged),
-    index_wcu: round1(totals.txIndex),
-    wcu_reported_by_local: round1(totals.wcu),
-    calls: summarize(totals.commands),
-    scans: totals.commands.filter((command) => command === 'ScanCommand').length,
-  };
-  return { result, capacity, ms };
+  const { result, ms } = await timed(work);
+  return { result, capacity: consumed(), ms };
 }

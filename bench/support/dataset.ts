@@ -1,12 +1,18 @@
 /**
- * Loads a consistent dataset straight into a table with BatchWriteItem, its items built by the store's own builders
- * (users, department copies, claims, departments, groups, group names, memberships), its counters raised to match
- * (department usage and list counters, stats shards, login days and last names by the store's counter updates): what
- * test/support/invariants.ts checks holds. Import only after process.env points at the local stack.
+ * Loads a consistent dataset straight into a table, its items built by the store's own builders and its counters raised
+ * to match: what test/support/invariants.ts checks holds. Import only after process.env points at the local stack.
  */
 import { randomBytes } from 'node:crypto';
 import { DeleteTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { BatchWriteCommand, DynamoDBDocumentClient, UpdateCommand, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
+import {
+  BatchGetCommand,
+  BatchWriteCommand,
+  DynamoDBDocumentClient,
+  QueryCommand,
+  type QueryCommandInput,
+  UpdateCommand,
+  type UpdateCommandInput,
+} from '@aws-sdk/lib-dynamodb';
 import type { Write } from '../../lib/db/transact';
 import { NO_USAGE, addUsage, usageOf } from '../../lib/departments/quotas';
 import type { AccountRole } from '../../lib/schemas/enums';
@@ -21,7 +27,7 @@ import { DEPARTMENTS_COUNTER, GROUPS_COUNTER, statsShardKey } from '../../lib/st
 import { cellCode, cellOf, departmentCopyItem, loginMonth, membershipOf, userItem, type Membership, type User } from '../../lib/store/users'; // prettier-ignore
 import { foldCase } from '../../lib/text';
 import { cellCounterName } from '../../lib/users/counters';
-import { pool, progress, sleep } from './util';
+import { chunks, pad, pool, progress, sleep } from './util';
 
 export type Doc = DynamoDBDocumentClient;
 
@@ -35,22 +41,19 @@ export function rawClient(): Doc {
 export async function inTableOfItsOwn<T>(env: Record<string, string>, table: string, work: (table: string) => Promise<T>): Promise<T> {
   const { createTable } = await import('../../infra/local/services');
   await createTable(env.DYNAMODB_ENDPOINT, table, env.AWS_REGION);
-  const client = new DynamoDBClient({ endpoint: env.DYNAMODB_ENDPOINT, region: env.AWS_REGION });
   try {
     return await work(table);
   } finally {
-    await client
-      .send(new DeleteTableCommand({ TableName: table }))
-      .catch((error: unknown) => progress(`could not delete ${table}: ${String(error)}`));
+    const client = new DynamoDBClient({ endpoint: env.DYNAMODB_ENDPOINT, region: env.AWS_REGION });
+    const deleted = client.send(new DeleteTableCommand({ TableName: table }));
+    await deleted.catch((error: unknown) => progress(`could not delete ${table}: ${String(error)}`));
     client.destroy();
   }
 }
 
 /** BatchWriteItem puts, 25 a request, `concurrency` requests at a time, unprocessed items re-sent. */
 export async function batchPut(client: Doc, table: string, items: Record<string, unknown>[], concurrency = 12): Promise<void> {
-  const requests: Record<string, unknown>[][] = [];
-  for (let i = 0; i < items.length; i += 25) requests.push(items.slice(i, i + 25));
-  await pool(requests, concurrency, async (batch) => {
+  await pool(chunks(items, 25), concurrency, async (batch) => {
     let pending: Record<string, unknown>[] = batch.map((Item) => ({ PutRequest: { Item } }));
     for (let round = 0; pending.length > 0; round++) {
       if (round > 0) await sleep(Math.min(1000, 20 * 2 ** round));
@@ -60,70 +63,59 @@ export async function batchPut(client: Doc, table: string, items: Record<string,
   });
 }
 
-export interface DatasetSpec {
-  /** Makes every id and name of this dataset unique in the table. */
-  prefix: string;
-  departments: number;
-  usersPerDepartment: number;
-  /** Users in no department. */
-  unassignedUsers: number;
-  groups: number;
-  /** Members per group, taken round-robin from all users of the dataset. */
-  usersPerGroup: number;
-  /** Write each user's e-mail claim too (default true; the reports dataset skips them: no report reads them). */
-  emailClaims?: boolean;
+type Key = { pk: string; sk: string };
+
+/** BatchGetItem of `keys`, 100 a request, `concurrency` requests at once, unprocessed keys re-sent. */
+export async function batchGet(client: Doc, table: string, keys: Key[], options: { consistent?: boolean; concurrency?: number } = {}) {
+  const found: Record<string, unknown>[] = [];
+  await pool(chunks(keys, 100), options.concurrency ?? 1, async (batch) => {
+    for (let pending = batch; pending.length > 0;) {
+      const request = { RequestItems: { [table]: { Keys: pending, ConsistentRead: options.consistent } } };
+      const result = await client.send(new BatchGetCommand(request));
+      found.push(...(result.Responses?.[table] ?? []));
+      pending = (result.UnprocessedKeys?.[table]?.Keys as Key[] | undefined) ?? [];
+    }
+  });
+  return found;
 }
 
-export interface GroupRecord {
-  id: string;
-  name: string;
-  generation: string;
-  members: string[];
+/**
+ * `prefix` makes every id and name unique in the table; `unassignedUsers` are in no department; group members are
+ * taken round-robin from all users; `emailClaims: false` writes no claims (no report reads them).
+ */
+/** Every item a Query matches, page after page. */
+export async function queryAll(client: Doc, input: QueryCommandInput): Promise<Record<string, unknown>[]> {
+  const items: Record<string, unknown>[] = [];
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const page = await client.send(new QueryCommand({ ...input, ExclusiveStartKey: startKey }));
+    items.push(...(page.Items ?? []));
+    startKey = page.LastEvaluatedKey;
+  } while (startKey);
+  return items;
 }
 
-export interface Dataset {
-  users: User[];
-  departments: string[];
-  /** Users by department. */
-  members: Map<string, string[]>;
-  unassigned: string[];
-  groups: GroupRecord[];
-  items: number;
-}
+type DatasetSizes = Record<'departments' | 'usersPerDepartment' | 'unassignedUsers' | 'groups' | 'usersPerGroup', number>;
+export type DatasetSpec = DatasetSizes & { prefix: string; emailClaims?: boolean };
+export type GroupRecord = { id: string; name: string; generation: string; members: string[] };
 
 const LAST_NAMES = ['Lovelace', 'hopper', 'Turing', 'Hamilton', 'liskov', 'Knuth', 'Ritchie', 'Goldberg', 'Allen', 'Wing', 'Dijkstra', 'Kay']; // prettier-ignore
 const FIRST_NAMES = ['Ada', 'Grace', 'Alan', 'Margaret', 'Barbara', 'Donald', 'Dennis', 'Adele', 'Frances', 'Jeannette'];
 const CREATED_AT = '2026-01-15T09:30:00.000Z';
-const pad = (n: number, width: number) => String(n).padStart(width, '0');
 
 /** The role mix of the generated users: mostly members, a few of each other role. */
-function roleOf(n: number): AccountRole {
-  const slot = n % 20;
-  return slot === 0 ? 'admin' : slot < 3 ? 'manager' : slot < 5 ? 'guest' : 'member';
-}
+const roleOf = (n: number): AccountRole => (n % 20 === 0 ? 'admin' : n % 20 < 3 ? 'manager' : n % 20 < 5 ? 'guest' : 'member');
 
 export function makeUser(id: string, n: number, departmentId: string | null): User {
   return {
-    id,
-    email: `${id}@example.com`,
-    user_name: `${id}@example.com`,
-    external_id: null,
-    first_name: FIRST_NAMES[n % FIRST_NAMES.length],
-    last_name: LAST_NAMES[(n * 7) % LAST_NAMES.length],
-    account_role: roleOf(n),
-    activated: n % 3 !== 0,
-    last_login: n % 4 === 0 ? null : '2026-03-01T08:00:00.000Z',
-    department_id: departmentId,
-    created_at: CREATED_AT,
-    updated_at: CREATED_AT,
+    ...{ id, email: `${id}@example.com`, user_name: `${id}@example.com`, external_id: null },
+    ...{ first_name: FIRST_NAMES[n % FIRST_NAMES.length], last_name: LAST_NAMES[(n * 7) % LAST_NAMES.length], account_role: roleOf(n) },
+    ...{ activated: n % 3 !== 0, last_login: n % 4 === 0 ? null : '2026-03-01T08:00:00.000Z', department_id: departmentId },
+    ...{ created_at: CREATED_AT, updated_at: CREATED_AT },
   };
 }
 
-/**
- * A department item with the counters its `members` make: quota usage, and the list counters per cell (`C#<cell>`) and
- * per login month (`L#<YYYY-MM>`) that lib/store/departments.ts keeps next to it (newDepartmentItem gives the usage
- * only: a department is created empty).
- */
+/** A department item with the counters its `members` make (newDepartmentItem's are those of an empty one). */
 export function departmentItem(id: string, name: string, members: User[], createdAt = CREATED_AT): Record<string, unknown> {
   let usage = NO_USAGE;
   const counters: Record<string, number> = {};
@@ -136,11 +128,7 @@ export function departmentItem(id: string, name: string, members: User[], create
   return { ...newDepartmentItem(id, name, createdAt, usage), ...counters };
 }
 
-/**
- * The login-day and last-name counters of `users` (lib/store/login-counts.ts, name-counts.ts), as the store's own
- * counter updates: one per membership and month (shard 0; lists sum the shards), one per membership (and department)
- * and last name.
- */
+/** The login-day (shard 0) and last-name counters of `users`, as the store's own counter updates. */
 export function listCounterWrites(users: User[]): Write[] {
   const days = new Map<string, Record<string, number>>();
   const names = new Map<string, number>();
@@ -175,15 +163,8 @@ export async function sendCounterWrites(client: Doc, table: string, writes: Writ
   });
 }
 
-export const newGeneration = () => randomBytes(12).toString('base64url');
-
 /** Builds the dataset's items, its service counters and its list counter updates; `loadDataset` writes them. */
-export function makeDataset(spec: DatasetSpec): {
-  dataset: Dataset;
-  items: Record<string, unknown>[];
-  counters: Record<string, number>;
-  counterWrites: Write[];
-} {
+export function makeDataset(spec: DatasetSpec) {
   const items: Record<string, unknown>[] = [];
   const counters: Record<string, number> = {};
   const count = (name: string, delta: number) => (counters[name] = (counters[name] ?? 0) + delta);
@@ -191,10 +172,8 @@ export function makeDataset(spec: DatasetSpec): {
   const members = new Map<string, string[]>();
   const departments: string[] = [];
   const width = String(spec.departments * spec.usersPerDepartment + spec.unassignedUsers).length;
-  let n = 0;
   const addUser = (departmentId: string | null) => {
-    const user = makeUser(`${spec.prefix}u${pad(n, width)}`, n, departmentId);
-    n++;
+    const user = makeUser(`${spec.prefix}u${pad(users.length, width)}`, users.length, departmentId);
     users.push(user);
     items.push(userItem(user, 1));
     if (departmentId) items.push(departmentCopyItem({ ...user, department_id: departmentId }));
@@ -207,10 +186,7 @@ export function makeDataset(spec: DatasetSpec): {
     departments.push(id);
     const departmentUsers: User[] = [];
     for (let i = 0; i < spec.usersPerDepartment; i++) departmentUsers.push(addUser(id));
-    members.set(
-      id,
-      departmentUsers.map((user) => user.id),
-    );
+    members.set(id, departmentUsers.map((user) => user.id)); // prettier-ignore
     items.push(departmentItem(id, `Department ${spec.prefix}${d}`, departmentUsers));
     count(DEPARTMENTS_COUNTER, 1);
   }
@@ -222,27 +198,22 @@ export function makeDataset(spec: DatasetSpec): {
   for (let g = 0; g < spec.groups; g++) {
     const id = `${spec.prefix}g${pad(g, String(spec.groups).length)}`;
     const name = `Group ${spec.prefix}${g}`;
-    const generation = newGeneration();
+    const generation = randomBytes(12).toString('base64url');
     const groupMembers: string[] = [];
     for (let i = 0; i < spec.usersPerGroup && users.length > 0; i++) groupMembers.push(users[next++ % users.length].id);
     const unique = [...new Set(groupMembers)];
     groups.push({ id, name, generation, members: unique });
-    items.push(
-      newGroupItem({ id, name, description: '', external_id: null }, generation, CREATED_AT, {
-        state: 'active',
-        user_count: unique.length,
-        version: 1,
-      }),
-      groupNameItem(id, name),
-    );
+    const published = { state: 'active' as const, user_count: unique.length, version: 1 };
+    items.push(newGroupItem({ id, name, description: '', external_id: null }, generation, CREATED_AT, published), groupNameItem(id, name));
     for (const userId of unique) items.push(...membershipItems({ id, generation }, userId, CREATED_AT));
     count(GROUPS_COUNTER, 1);
   }
-  const dataset: Dataset = { users, departments, members, unassigned, groups, items: items.length };
+  // `members`: user ids by department.
+  const dataset = { users, departments, members, unassigned, groups, items: items.length };
   return { dataset, items, counters, counterWrites: listCounterWrites(users) };
 }
 
-/** Raises the service counters (stats shard 00; the service sums every shard) by `counters`, e.g. `departments` or `USERS#IN#admin.10`. */
+/** Raises the service counters (stats shard 00; the service sums every shard) by `counters`. */
 export async function addCounters(client: Doc, table: string, counters: Record<string, number>): Promise<void> {
   const entries = Object.entries(counters).filter(([, delta]) => delta !== 0);
   if (entries.length === 0) return;
@@ -257,7 +228,7 @@ export async function addCounters(client: Doc, table: string, counters: Record<s
   );
 }
 
-export async function loadDataset(client: Doc, table: string, spec: DatasetSpec, concurrency = 12): Promise<Dataset> {
+export async function loadDataset(client: Doc, table: string, spec: DatasetSpec, concurrency = 12) {
   const { dataset, items, counters, counterWrites } = makeDataset(spec);
   await batchPut(client, table, items, concurrency);
   await addCounters(client, table, counters);

@@ -1,7 +1,6 @@
 /**
- * Calls a route's handler in process, the way Lambda would behind API Gateway: an HTTP API payload 2.0 event (as
- * infra/local/gateway.ts builds it) and a Lambda context. The handler module is `functions/<handler>.ts` of the route
- * table entry, imported on first use.
+ * Calls a route's handler (`functions/<name>.ts`, imported on first use) in process, the way Lambda would behind API
+ * Gateway: an HTTP API payload 2.0 event (as infra/local/gateway.ts builds it) and a Lambda context.
  */
 import { randomUUID } from 'node:crypto';
 import { pathToFileURL } from 'node:url';
@@ -9,29 +8,23 @@ import { join } from 'node:path';
 import type { Context } from 'aws-lambda';
 import { lambdaContext as localContext } from '../../infra/local/event';
 import { routes, type Route } from '../../lib/routes';
+import { projectRoot } from './util';
 
+/** `params`: path parameters; `scimTokenId`: the live token's id the SCIM authorizer hands on (default `bench`). */
 export interface Invocation {
-  /** Path parameters, by name. */
   params?: Record<string, string>;
   query?: Record<string, string>;
   body?: unknown;
-  headers?: Record<string, string>;
-  /** SCIM routes: the id of the token the SCIM authorizer found live (default `bench`; it names the audit actor and the list memo). */
   scimTokenId?: string;
 }
 
-export interface LambdaResult {
-  statusCode: number;
-  headers?: Record<string, string>;
-  body?: string;
-}
+export type LambdaResult = { statusCode: number; headers?: Record<string, string>; body?: string };
 
 type Handler = (event: unknown, context: Context) => Promise<LambdaResult>;
 
-const projectRoot = join(import.meta.dirname, '..', '..');
 const loaded = new Map<string, Promise<Handler>>();
 
-/** Whether `route` is the one the bench names `name`: its name or its contract label (E1…G8). The one place the bench matches a route by name. */
+/** Whether `route` is the one the bench names `name`: its name or its contract label (E1…G8). */
 export const routeNamed = (route: Route, name: string) => route.name === name || route.label === name;
 
 export function routeOf(operationId: string): Route {
@@ -41,14 +34,14 @@ export function routeOf(operationId: string): Route {
 }
 
 export function loadHandler(operationId: string): Promise<Handler> {
-  const route = routeOf(operationId);
-  let handler = loaded.get(route.name);
-  if (!handler) {
-    const file = pathToFileURL(join(projectRoot, 'functions', `${route.name}.ts`)).href;
-    handler = import(file).then((module: { handler: Handler }) => module.handler);
-    loaded.set(route.name, handler);
-  }
-  return handler;
+  const { name } = routeOf(operationId);
+  const file = pathToFileURL(join(projectRoot, 'functions', `${name}.ts`)).href;
+  if (!loaded.has(name))
+    loaded.set(
+      name,
+      import(file).then((module: { handler: Handler }) => module.handler),
+    );
+  return loaded.get(name)!;
 }
 
 /** The event API Gateway sends for this route (JWT authorizer with write scope on protected routes). */
@@ -58,33 +51,16 @@ export function routeEvent(operationId: string, invocation: Invocation = {}) {
   const query = invocation.query && Object.keys(invocation.query).length > 0 ? invocation.query : undefined;
   const rawQueryString = query ? new URLSearchParams(query).toString() : '';
   const now = new Date();
-  const headers: Record<string, string> = {
-    host: 'bench.local',
-    'user-agent': 'bench',
-    ...(invocation.body === undefined
-      ? {}
-      : { 'content-type': routeOf(operationId).access === 'scim' ? 'application/scim+json' : 'application/json' }),
-    ...invocation.headers,
-  };
+  const headers: Record<string, string> = { host: 'bench.local', 'user-agent': 'bench' };
+  if (invocation.body !== undefined) headers['content-type'] = route.access === 'scim' ? 'application/scim+json' : 'application/json';
   return {
-    version: '2.0',
-    routeKey: `${route.method} ${route.path}`,
-    rawPath,
-    rawQueryString,
-    headers,
-    queryStringParameters: query,
-    pathParameters: invocation.params,
+    ...{ version: '2.0', routeKey: `${route.method} ${route.path}`, rawPath, rawQueryString, headers },
+    ...{ queryStringParameters: query, pathParameters: invocation.params },
     requestContext: {
-      accountId: '000000000000',
-      apiId: 'bench',
-      domainName: 'bench.local',
-      domainPrefix: 'bench',
+      ...{ accountId: '000000000000', apiId: 'bench', domainName: 'bench.local', domainPrefix: 'bench' },
       http: { method: route.method, path: rawPath, protocol: 'HTTP/1.1', sourceIp: '127.0.0.1', userAgent: 'bench' },
-      requestId: randomUUID(),
-      routeKey: `${route.method} ${route.path}`,
-      stage: '$default',
-      time: now.toISOString(),
-      timeEpoch: now.getTime(),
+      ...{ requestId: randomUUID(), routeKey: `${route.method} ${route.path}`, stage: '$default' },
+      ...{ time: now.toISOString(), timeEpoch: now.getTime() },
       ...(route.access === 'public'
         ? {}
         : route.access === 'scim'

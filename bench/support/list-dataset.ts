@@ -1,11 +1,7 @@
 /**
- * The list-scale dataset (bench/README.md describes it), the same on every run (a PRNG seeded by the prefix): N users,
- * 90% in departments whose sizes follow a Zipf–Mandelbrot law (rank k ∝ 1/(k + 2)), 10% in none; roles 5% admin, 10%
- * manager, 10% guest; 80% activated; last logins 15% never, else 60% within 6 months of DATASET_NOW and 40% in the 18
- * months before; last names from a pool of 2,000 drawn with a Zipf law (the "Sm" ones placed: the `last_name:Sm`
- * filter); N audit entries; a group per 10 users with skewed `user_count`s (items only: the group list reads nothing
- * else). Items are built by the store's own builders, in `itemsFor`, `groupItemsFor` and `auditItemsFor`: when the
- * store gains counters or index attributes, those are the places to change.
+ * The list-scale dataset (docs/performance.md "Lists"), the same on every run (a PRNG seeded by the prefix). Its items
+ * are built by the store's own builders, in `itemsFor`, `groupItemsFor` and `auditItemsFor`: when the store gains
+ * counters or index attributes, those are the places to change.
  */
 import type { AccountRole } from '../../lib/schemas/enums';
 import { auditPut, type AuditInput } from '../../lib/store/audit';
@@ -13,12 +9,10 @@ import { claimItem } from '../../lib/store/claims';
 import { groupNameItem } from '../../lib/store/group-names';
 import { newGroupItem } from '../../lib/store/groups';
 import { DEPARTMENTS_COUNTER, GROUPS_COUNTER } from '../../lib/store/stats';
-import { departmentCopyItem, userItem, type User } from '../../lib/store/users';
+import { departmentCopyItem, membershipOf, userItem, type User } from '../../lib/store/users';
 import { cellCounterName } from '../../lib/users/counters';
-import { membershipOf } from '../../lib/store/users';
 import { addCounters, batchPut, departmentItem, listCounterWrites, sendCounterWrites, type Doc } from './dataset';
-import type { Write } from '../../lib/db/transact';
-import { progress, round } from './util';
+import { pad, progress, round } from './util';
 
 type Item = Record<string, unknown>;
 
@@ -26,32 +20,11 @@ type Item = Record<string, unknown>;
 export const DATASET_NOW = '2026-11-22T12:00:00.000Z';
 const NOW_MS = Date.parse(DATASET_NOW);
 const DAY_MS = 86_400_000;
+const CREATED_FROM = Date.parse('2023-01-01T00:00:00.000Z');
 
-export interface ListDepartment {
-  id: string;
-  name: string;
-}
-
-export interface ListDatasetSpec {
-  users: number;
-  departments: number;
-  /** Makes ids unique per dataset, and seeds the PRNG. */
-  prefix: string;
-  /** Audit entries (default: as many as users). */
-  auditEntries?: number;
-}
-
-export interface ListDataset {
-  users: User[];
-  departments: ListDepartment[];
-  /** Members per department id. */
-  sizes: Map<string, number>;
-  /** The department with the most members. */
-  largest: { id: string; users: number };
-  audit: AuditInput[];
-}
-
-// --- randomness --------------------------------------------------------------
+export type ListDepartment = { id: string; name: string };
+/** `prefix` makes ids unique per dataset and seeds the PRNG. */
+export type ListDatasetSpec = { users: number; departments: number; prefix: string };
 
 /** mulberry32, seeded from a string: small, fast, reproducible. */
 function prng(seed: string): () => number {
@@ -77,8 +50,7 @@ function zipf(n: number, exponent: number, shift: number, random: () => number):
   for (let k = 0; k < n; k++) cumulative[k] = total += 1 / (k + 1 + shift) ** exponent;
   return () => {
     const u = random() * total;
-    let lo = 0;
-    let hi = n - 1;
+    let [lo, hi] = [0, n - 1];
     while (lo < hi) {
       const mid = (lo + hi) >> 1;
       if (cumulative[mid] < u) lo = mid + 1;
@@ -86,6 +58,13 @@ function zipf(n: number, exponent: number, shift: number, random: () => number):
     }
     return lo;
   };
+}
+
+/** Draws a value of `shares` ([value, share] pairs), else `otherwise`. */
+function drawShare<T>(random: () => number, shares: Array<[T, number]>, otherwise: T): T {
+  let u = random();
+  for (const [value, share] of shares) if ((u -= share) < 0) return value;
+  return otherwise;
 }
 
 function shuffle<T>(values: T[], random: () => number): T[] {
@@ -107,10 +86,7 @@ function apportion(total: number, weights: number[]): number[] {
   return counts;
 }
 
-const pad = (n: number, width: number) => String(n).padStart(width, '0');
 const iso = (ms: number) => new Date(Math.round(ms)).toISOString();
-
-// --- names -------------------------------------------------------------------
 
 const ONSETS = ['B', 'Br', 'C', 'Ch', 'D', 'F', 'G', 'Gr', 'H', 'J', 'K', 'L', 'M', 'N', 'P', 'R', 'S', 'St', 'T', 'V', 'W', 'Z'];
 const VOWELS = ['a', 'e', 'i', 'o', 'u', 'ai', 'ea', 'ou'];
@@ -167,46 +143,29 @@ const ascii = (text: string) =>
     .replace(/[^A-Za-z]/g, '')
     .toLowerCase();
 
-// --- the dataset -------------------------------------------------------------
-
 const ROLES: Array<[AccountRole, number]> = [['admin', 0.05], ['manager', 0.1], ['guest', 0.1], ['member', 0.75]]; // prettier-ignore
-
-function drawRole(random: () => number): AccountRole {
-  let u = random();
-  for (const [role, share] of ROLES) if ((u -= share) < 0) return role;
-  return 'member';
-}
 
 /** Never (15%); else within the last 6 months (60%) or the 18 months before (40%). */
 function drawLastLogin(random: () => number): string | null {
   if (random() < 0.15) return null;
   const halfYear = 182 * DAY_MS;
-  const recent = random() < 0.6;
-  const ago = recent ? random() * halfYear : halfYear + random() * 3 * halfYear;
+  const ago = random() < 0.6 ? random() * halfYear : halfYear + random() * 3 * halfYear;
   return iso(NOW_MS - ago);
 }
 
 /** Users, departments and audit entries of one size (records only; `itemsFor` and `auditItemsFor` make the items). */
-export function makeListDataset(spec: ListDatasetSpec): ListDataset {
+export function makeListDataset(spec: ListDatasetSpec) {
   const random = prng(`list-dataset:${spec.prefix}`);
   const surnames = surnamePool(random);
   const surname = zipf(surnames.length, 1, 5, random);
 
   // Departments: ranked sizes, the ranks dealt to ids at random (the largest is not d0000).
-  const departments: ListDepartment[] = [];
   const width = String(spec.departments).length + 1;
-  for (let d = 0; d < spec.departments; d++) {
-    const id = `${spec.prefix}d${pad(d, width)}`;
-    departments.push({
-      id,
-      name: `${DEPARTMENT_FUNCTIONS[d % DEPARTMENT_FUNCTIONS.length]} ${SITES[Math.floor(d / DEPARTMENT_FUNCTIONS.length) % SITES.length]} ${d}`,
-    });
-  }
-  const members = Math.round(spec.users * 0.9);
-  const rankedSizes = apportion(
-    members,
-    departments.map((_, k) => 1 / (k + 3)),
-  );
+  const departments = Array.from({ length: spec.departments }, (_, d) => ({
+    id: `${spec.prefix}d${pad(d, width)}`,
+    name: `${DEPARTMENT_FUNCTIONS[d % DEPARTMENT_FUNCTIONS.length]} ${SITES[Math.floor(d / DEPARTMENT_FUNCTIONS.length) % SITES.length]} ${d}`,
+  }));
+  const rankedSizes = apportion(Math.round(spec.users * 0.9), departments.map((_, k) => 1 / (k + 3))); // prettier-ignore
   const ranked = shuffle([...departments], random);
   const sizes = new Map(ranked.map((d, k) => [d.id, rankedSizes[k]]));
   const seats: Array<string | null> = [];
@@ -216,33 +175,25 @@ export function makeListDataset(spec: ListDatasetSpec): ListDataset {
 
   const userWidth = String(spec.users).length;
   const users: User[] = [];
-  const createdFrom = Date.parse('2023-01-01T00:00:00.000Z');
   for (let n = 0; n < spec.users; n++) {
     const id = `${spec.prefix}u${pad(n, userWidth)}`;
     const first = FIRST_NAMES[Math.floor(random() * FIRST_NAMES.length)];
     const last = surnames[surname()];
     const lastLogin = drawLastLogin(random);
     const createdBefore = lastLogin ? Date.parse(lastLogin) : NOW_MS;
-    const created = iso(createdFrom + random() * (createdBefore - createdFrom));
+    const created = iso(CREATED_FROM + random() * (createdBefore - CREATED_FROM));
+    const email = `${ascii(first)}.${ascii(last)}.${n}@example.com`;
     users.push({
-      id,
-      email: `${ascii(first)}.${ascii(last)}.${n}@example.com`,
-      user_name: `${ascii(first)}.${ascii(last)}.${n}@example.com`,
-      external_id: null,
-      first_name: first,
-      last_name: last,
-      account_role: drawRole(random),
-      activated: random() < 0.8,
-      last_login: lastLogin,
-      department_id: seats[n],
-      created_at: created,
-      updated_at: lastLogin ?? created,
+      ...{ id, email, user_name: email, external_id: null, first_name: first, last_name: last },
+      ...{ account_role: drawShare(random, ROLES, 'member'), activated: random() < 0.8, last_login: lastLogin, department_id: seats[n] },
+      ...{ created_at: created, updated_at: lastLogin ?? created },
     });
   }
   const [largestId, largestSize] = [...sizes].reduce((a, b) => (b[1] > a[1] ? b : a));
 
-  const audit = makeAuditEntries(spec.auditEntries ?? spec.users, users, departments, random, spec.prefix);
-  return { users, departments, sizes, largest: { id: largestId, users: largestSize }, audit };
+  const audit = makeAuditEntries(spec.users, users, departments, random, spec.prefix);
+  // `largest`: the department with the most members.
+  return { users, departments, largest: { id: largestId, users: largestSize }, audit };
 }
 
 const ACTORS = [
@@ -260,14 +211,7 @@ function makeAuditEntries(n: number, users: User[], departments: ListDepartment[
   const hex = (length: number) => Array.from({ length }, () => Math.floor(random() * 16).toString(16)).join('');
   const entries: AuditInput[] = [];
   for (let i = 0; i < n; i++) {
-    let u = random();
-    let operation = 'updateUser';
-    for (const [op, share] of OPERATIONS) {
-      if ((u -= share) < 0) {
-        operation = op;
-        break;
-      }
-    }
+    const operation = drawShare(random, OPERATIONS, 'updateUser');
     const at = iso(NOW_MS - random() * 365 * DAY_MS);
     const base = { at, actor: ACTORS[actor()], operation, request_id: `${hex(8)}-${hex(4)}-4${hex(3)}-a${hex(3)}-${hex(12)}` };
     const user = anyUser();
@@ -285,12 +229,8 @@ function makeAuditEntries(n: number, users: User[], departments: ListDepartment[
       entries.push({ ...base, resource_type: 'user', resource_id: user.id, changes });
     } else if (operation === 'E2') {
       const from = random() < 0.3 ? anyDepartment() : undefined;
-      entries.push({
-        ...base,
-        resource_type: 'department',
-        resource_id: user.department_id ?? anyDepartment(),
-        changes: { added_user_ids: [user.id], ...(from ? { moved_from: { [user.id]: from } } : {}) },
-      });
+      const changes = { added_user_ids: [user.id], ...(from ? { moved_from: { [user.id]: from } } : {}) };
+      entries.push({ ...base, resource_type: 'department', resource_id: user.department_id ?? anyDepartment(), changes });
     } else if (operation === 'E3') {
       const ids = Array.from({ length: 2 + Math.floor(random() * 39) }, () => anyUser().id);
       entries.push({ ...base, resource_type: 'department', resource_id: anyDepartment(), changes: { added_user_ids: [...new Set(ids)] } });
@@ -302,32 +242,24 @@ function makeAuditEntries(n: number, users: User[], departments: ListDepartment[
   return entries;
 }
 
-// --- items -------------------------------------------------------------------
-
 /** Users with their claims and department copies, departments with their members' counters, the service counters. */
-export function itemsFor(
-  users: User[],
-  departments: ListDepartment[],
-): { items: Item[]; counters: Record<string, number>; counterWrites: Write[] } {
+export function itemsFor(users: User[], departments: ListDepartment[]) {
   const items: Item[] = [];
   const counters: Record<string, number> = {};
   const count = (name: string, delta: number) => (counters[name] = (counters[name] ?? 0) + delta);
-  const members = new Map<string, User[]>();
+  const members = new Map(departments.map((d) => [d.id, [] as User[]]));
   for (const user of users) {
     items.push(userItem(user, 1), claimItem('email', user.email, user.id), claimItem('user_name', user.user_name, user.id));
     if (user.department_id) {
       items.push(departmentCopyItem({ ...user, department_id: user.department_id }));
-      const list = members.get(user.department_id);
-      if (list) list.push(user);
-      else members.set(user.department_id, [user]);
+      members.get(user.department_id)!.push(user);
     }
     count(cellCounterName(membershipOf(user.department_id), user), 1);
   }
-  const createdFrom = Date.parse('2023-01-01T00:00:00.000Z');
-  const createdStep = (NOW_MS - createdFrom) / Math.max(1, departments.length);
+  const createdStep = (NOW_MS - CREATED_FROM) / Math.max(1, departments.length);
   for (const [index, department] of departments.entries()) {
     // One a little later than the other, so a created_at sort has an order to keep.
-    const createdAt = iso(createdFrom + Math.floor(index * createdStep));
+    const createdAt = iso(CREATED_FROM + Math.floor(index * createdStep));
     items.push(departmentItem(department.id, department.name, members.get(department.id) ?? [], createdAt));
     count(DEPARTMENTS_COUNTER, 1);
   }
@@ -339,25 +271,15 @@ export function groupItemsFor(users: number, prefix: string): { items: Item[]; c
   const random = prng(`list-groups:${prefix}`);
   const n = Math.max(1, Math.round(users / 10));
   const width = String(n).length + 1;
-  const ranked = shuffle(
-    apportion(
-      Math.round(users * 1.5),
-      Array.from({ length: n }, (_, k) => 1 / (k + 3)),
-    ),
-    random,
-  );
-  const createdFrom = Date.parse('2023-01-01T00:00:00.000Z');
+  const weights = Array.from({ length: n }, (_, k) => 1 / (k + 3));
+  const ranked = shuffle(apportion(Math.round(users * 1.5), weights), random);
   const items: Item[] = [];
   for (let g = 0; g < n; g++) {
     const id = `${prefix}g${pad(g, width)}`;
     const name = `${DEPARTMENT_FUNCTIONS[g % DEPARTMENT_FUNCTIONS.length]} circle ${g}`;
-    const createdAt = iso(createdFrom + random() * (NOW_MS - createdFrom));
-    const group = newGroupItem({ id, name, description: '', external_id: null }, `gen${g}`, createdAt, {
-      state: 'active',
-      user_count: Math.min(10_000, ranked[g]),
-      version: 1,
-    });
-    items.push(group, groupNameItem(id, name));
+    const createdAt = iso(CREATED_FROM + random() * (NOW_MS - CREATED_FROM));
+    const published = { state: 'active' as const, user_count: Math.min(10_000, ranked[g]), version: 1 };
+    items.push(newGroupItem({ id, name, description: '', external_id: null }, `gen${g}`, createdAt, published), groupNameItem(id, name));
   }
   return { items, counters: { [GROUPS_COUNTER]: n } };
 }
@@ -371,42 +293,30 @@ export function auditItemsFor(entries: AuditInput[]): Item[] {
   });
 }
 
-// --- loading -----------------------------------------------------------------
-
-/** BatchWriteItem, `concurrency` requests in flight, progress on stderr every ~10,000 items. */
-export async function putAll(client: Doc, table: string, items: Item[], label: string, concurrency = 16): Promise<void> {
-  const started = performance.now();
-  const chunk = 10_000;
-  for (let i = 0; i < items.length; i += chunk) {
-    await batchPut(client, table, items.slice(i, i + chunk), concurrency);
-    const done = Math.min(items.length, i + chunk);
-    const seconds = (performance.now() - started) / 1000;
-    progress(`list: ${label}: ${done}/${items.length} items (${round(seconds, 0)} s, ${round(done / seconds, 0)} items/s)`);
-  }
-}
-
-export interface LoadedListDataset extends ListDataset {
-  /** The key of each user's, department's, group's and audit entry's stored item, by id (to read the items back for their sizes). */
-  keys: Map<string, { pk: string; sk: string }>;
-  items: number;
-}
-
-/** Makes and loads the dataset: users, departments, claims, counters, audit entries. */
-export async function loadListDataset(client: Doc, table: string, spec: ListDatasetSpec): Promise<LoadedListDataset> {
+/** Makes and loads the dataset; answers it with the key of each user's, department's, group's and audit entry's item by id. */
+export async function loadListDataset(client: Doc, table: string, spec: ListDatasetSpec) {
   const dataset = makeListDataset(spec);
   const { items, counters, counterWrites } = itemsFor(dataset.users, dataset.departments);
   const audit = auditItemsFor(dataset.audit);
   const groups = groupItemsFor(spec.users, spec.prefix);
   const keys = new Map<string, { pk: string; sk: string }>();
   for (const item of [...items, ...audit, ...groups.items]) {
-    if (['user', 'audit', 'department', 'group'].includes(String(item.type)) && typeof item.id === 'string') {
-      keys.set(item.id, { pk: String(item.pk), sk: String(item.sk) });
-    }
+    if (['user', 'audit', 'department', 'group'].includes(String(item.type)))
+      keys.set(String(item.id), { pk: String(item.pk), sk: String(item.sk) });
   }
-  await putAll(client, table, items, `${spec.users} users, ${spec.departments} departments`);
-  await putAll(client, table, groups.items, `${groups.counters[GROUPS_COUNTER]} groups`);
+  const started = performance.now();
+  /** BatchWriteItem, 16 requests in flight, progress every 10,000 items. */
+  const putAll = async (all: Item[], label: string) => {
+    for (let done = 0; done < all.length;) {
+      await batchPut(client, table, all.slice(done, (done += 10_000)), 16);
+      const seconds = (performance.now() - started) / 1000;
+      progress(`list: ${label}: ${Math.min(done, all.length)}/${all.length} items (${round(seconds, 0)} s)`);
+    }
+  };
+  await putAll(items, `${spec.users} users, ${spec.departments} departments`);
+  await putAll(groups.items, `${groups.counters[GROUPS_COUNTER]} groups`);
   await addCounters(client, table, { ...counters, ...groups.counters });
   await sendCounterWrites(client, table, counterWrites);
-  await putAll(client, table, audit, `${audit.length} audit entries`);
+  await putAll(audit, `${audit.length} audit entries`);
   return { ...dataset, keys, items: items.length + audit.length + groups.items.length };
 }

@@ -1,13 +1,10 @@
 /**
- * The floor an operation's handler is compared against: the same DynamoDB calls, in the same order and with the same
- * concurrency, sent directly with the bench's own document client — no middleware, validation, logging, error mapping
- * or response shaping. Its keys, items and transactions are the service's own (the store's builders and the write
- * builders of lib/users, lib/departments/bulk-move and lib/groups), so the floor cannot drift from what the service
- * writes; only the sequence of calls is written here (E2: lib/departments/membership.ts; E3: bulk-move/driver.ts; E1:
- * lists/users/; G1: groups/groups.ts; G4: groups/members.ts).
+ * The floor an operation's handler is compared against: the same DynamoDB calls, in the same order and concurrency,
+ * sent directly with the bench's own client (docs/performance.md "Overhead and bulk"). Keys, items and transactions
+ * are the service's own builders'; only the sequence of calls is written here.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
-import { BatchGetCommand, GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { recordChange, type ChangeContext } from '../../lib/audit/context';
 import { INDEXES } from '../../lib/db/table';
 import type { Write } from '../../lib/db/transact';
@@ -31,7 +28,7 @@ import { STATS_PARTITION } from '../../lib/store/stats';
 import { toStoredUser, userKey, userLists } from '../../lib/store/users';
 import { userChangeWrites } from '../../lib/users/changes';
 import { userRepresentation } from '../../lib/users/user';
-import type { Doc } from './dataset';
+import { batchGet, queryAll, type Doc } from './dataset';
 
 /** Who writes the floor's audit entries: the bench's caller, as the handlers see it (JWT `sub`). */
 const ctx = (operationId: string): ChangeContext => ({ actor: 'bench', operationId, requestId: randomUUID() });
@@ -43,21 +40,15 @@ const transact = (client: Doc, writes: Write[]) =>
 const getItem = async (client: Doc, table: string, key: Record<string, unknown>) =>
   (await client.send(new GetCommand({ TableName: table, Key: key, ConsistentRead: true }))).Item;
 
-/** BatchGetItem of users, 100 a request, at most `concurrency` requests at once. */
-async function readUsers(client: Doc, table: string, ids: string[], concurrency: number) {
-  const batches: string[][] = [];
-  for (let i = 0; i < ids.length; i += 100) batches.push(ids.slice(i, i + 100));
-  const found: Array<Record<string, unknown>> = [];
-  let next = 0;
-  const worker = async () => {
-    while (next < batches.length) {
-      const keys = batches[next++].map(userKey);
-      const result = await client.send(new BatchGetCommand({ RequestItems: { [table]: { Keys: keys, ConsistentRead: true } } }));
-      found.push(...(result.Responses?.[table] ?? []));
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(concurrency, batches.length) }, worker));
-  return found;
+/** BatchGetItem of users, 100 a request, up to 16 at once. */
+export const readUsers = (client: Doc, table: string, ids: string[]) =>
+  batchGet(client, table, ids.map(userKey), { consistent: true, concurrency: 16 });
+
+/** The user ids of a group's member partition (consistent, ids only). */
+export async function memberIds(client: Doc, table: string, group: { id: string; generation: string }): Promise<string[]> {
+  const input = { TableName: table, KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': membersPartition(group) } };
+  const members = await queryAll(client, { ...input, ConsistentRead: true, ProjectionExpression: 'user_id' });
+  return members.map((member) => String(member.user_id));
 }
 
 /** E2: read the user, one transaction moving it into `departmentId`. */
@@ -73,12 +64,9 @@ export async function rawE2(client: Doc, table: string, departmentId: string, us
   ]);
 }
 
-/**
- * E3: the target and the users read in parallel, then one transaction when the move fits in one, else the bulk
- * protocol: reserve, hold each part (the last commits), apply each part, finish.
- */
+/** E3: the target and the users read in parallel, then one transaction, or the bulk protocol when it does not fit. */
 export async function rawE3(client: Doc, table: string, departmentId: string, userIds: string[]): Promise<void> {
-  const [target, found] = await Promise.all([getItem(client, table, departmentKey(departmentId)), readUsers(client, table, userIds, 16)]);
+  const [target, found] = await Promise.all([getItem(client, table, departmentKey(departmentId)), readUsers(client, table, userIds)]);
   const byId = new Map(found.map((item) => [String(item.id), toStoredUser(item)]));
   const users = userIds.map((id) => byId.get(id)!).filter((user) => user.department_id !== departmentId);
   if (users.length === 0) return;
@@ -121,37 +109,17 @@ export async function rawE1(client: Doc, table: string, count: number): Promise<
     ),
     client.send(
       new QueryCommand({
-        TableName: table,
-        IndexName: members.index.name,
-        KeyConditionExpression: '#ipk = :ipk',
-        ExpressionAttributeNames: { '#ipk': INDEXES.byName.partitionKey },
-        ExpressionAttributeValues: { ':ipk': members.partition },
-        Limit: count + 1,
+        ...{ TableName: table, IndexName: members.index.name, KeyConditionExpression: '#ipk = :ipk', Limit: count + 1 },
+        ...{ ExpressionAttributeNames: { '#ipk': INDEXES.byName.partitionKey }, ExpressionAttributeValues: { ':ipk': members.partition } },
       }),
     ),
   ]);
 }
 
-/** G1: the group, its member partition (consistent, user ids only), the users (BatchGetItem, up to 16 at once). */
+/** G1: the group, its member partition, the users. */
 export async function rawG1(client: Doc, table: string, groupId: string): Promise<void> {
   const group = (await getItem(client, table, groupKey(groupId)))!;
-  const ids: string[] = [];
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const page = await client.send(
-      new QueryCommand({
-        TableName: table,
-        KeyConditionExpression: 'pk = :pk',
-        ExpressionAttributeValues: { ':pk': membersPartition({ id: groupId, generation: String(group.generation) }) },
-        ConsistentRead: true,
-        ProjectionExpression: 'user_id',
-        ExclusiveStartKey: startKey,
-      }),
-    );
-    for (const item of page.Items ?? []) ids.push(String(item.user_id));
-    startKey = page.LastEvaluatedKey;
-  } while (startKey);
-  await readUsers(client, table, ids, 16);
+  await readUsers(client, table, await memberIds(client, table, { id: groupId, generation: String(group.generation) }));
 }
 
 /** G4: the group and the user in parallel, then one transaction; the member put's condition answers "already a member". */

@@ -1,25 +1,17 @@
 /**
- * The Node.js the bench runs on: the Lambda runtime's (infra/bundling.ts FUNCTION_RUNTIME), not the machine's.
- * tools/lambda-node pins the registry's binary package of it (installed by the root postinstall; not a root dependency,
- * or npm would put its `node` first in every script's PATH); `LAMBDA_NODE=/path/to/node` uses another binary. Light (no
- * lib/, no CDK): bench/run.ts uses it first, to start itself again on that binary.
+ * The Node.js the bench runs on: the Lambda runtime's, from the binary package tools/lambda-node pins (not a root
+ * dependency, or npm would put its `node` first in every script's PATH), or `LAMBDA_NODE`. Light (no lib/, no CDK).
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, relative } from 'node:path';
+import { projectRoot } from './util';
 
-const projectRoot = join(import.meta.dirname, '..', '..');
 export const LAMBDA_NODE_PROJECT = join(projectRoot, 'tools', 'lambda-node');
 
-export interface LambdaNode {
-  /** Absolute path of the binary. */
-  path: string;
-  /** Its version without the v, e.g. 22.23.3. */
-  version: string;
-  /** Where it came from: the npm package and version, or LAMBDA_NODE. */
-  source: string;
-}
+/** The binary's absolute path, its version without the v, and where it came from (the npm package, or LAMBDA_NODE). */
+export type LambdaNode = { path: string; version: string; source: string };
 
 /** The package of the registry that holds Node's binary for this machine (the `node` package's own naming). */
 export function binaryPackage(platform: string = process.platform, arch: string = process.arch): string {
@@ -32,10 +24,7 @@ function versionOf(path: string): string | undefined {
   return result.status === 0 ? result.stdout.trim().replace(/^v/, '') : undefined;
 }
 
-/**
- * The Lambda runtime's Node binary, or undefined with the reason. Does not install anything: `npm ci` (the postinstall)
- * does.
- */
+/** The Lambda runtime's Node binary, or the reason it is missing (`npm ci` installs it). */
 export function findLambdaNode(): { node?: LambdaNode; reason?: string } {
   const override = process.env.LAMBDA_NODE;
   if (override) {

@@ -34,6 +34,12 @@ export function itemSize(item: Item | undefined): number {
 export const readUnits = (bytes: number) => Math.max(1, Math.ceil(bytes / 4096));
 export const writeUnits = (bytes: number) => Math.max(1, Math.ceil(bytes / 1024));
 
+/** The units a DynamoDB answer says it consumed (`ReturnConsumedCapacity: TOTAL`). */
+export function consumedUnits(output: unknown): number {
+  const consumed = (output as { ConsumedCapacity?: { CapacityUnits?: number } | Array<{ CapacityUnits?: number }> }).ConsumedCapacity;
+  return [consumed ?? []].flat().reduce((n, c) => n + (c.CapacityUnits ?? 0), 0);
+}
+
 /** One Query request that read these items (an index Query is always eventually consistent). */
 export const query = (items: Array<Item | number>, consistent: boolean) => ({
   rcu:

@@ -1,27 +1,31 @@
 /** Small helpers shared by the benchmark sections: statistics, rounding, tables, logging, child processes. */
 import { spawn, type SpawnOptions } from 'node:child_process';
+import { join } from 'node:path';
 
-/** Runs `node <args>` to its exit and answers its exit code and what it printed. */
+export const projectRoot = join(import.meta.dirname, '..', '..');
+
+/** Runs `node <args>` (or `node`) in the project's root (or `cwd`) to its exit; `show` its stderr or all its output live. */
 export function runNode(
   args: string[],
-  options: Pick<SpawnOptions, 'cwd' | 'env'>,
-): Promise<{ code: number | null; out: string; err: string }> {
+  options: Pick<SpawnOptions, 'cwd' | 'env'> & { node?: string; show?: 'progress' | 'all' },
+): Promise<{ code: number; out: string; err: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, args, { ...options, stdio: ['ignore', 'pipe', 'pipe'] });
+    const stdio: SpawnOptions['stdio'] = options.show === 'all' ? 'inherit' : ['ignore', 'pipe', options.show ? 2 : 'pipe'];
+    const child = spawn(options.node ?? process.execPath, args, { env: options.env, cwd: options.cwd ?? projectRoot, stdio });
     let out = '';
     let err = '';
-    child.stdout!.on('data', (chunk) => (out += chunk));
-    child.stderr!.on('data', (chunk) => (err += chunk));
+    child.stdout?.on('data', (chunk) => (out += chunk));
+    child.stderr?.on('data', (chunk) => (err += chunk));
     child.on('error', reject);
-    child.on('exit', (code) => resolve({ code, out, err }));
+    child.on('exit', (code, signal) => resolve({ code: code ?? (signal ? 1 : 0), out, err }));
   });
 }
 
 export const round = (value: number, digits = 1) => Number(value.toFixed(digits));
+export const pad = (n: number, width: number) => String(n).padStart(width, '0');
 
 /** The median (mean of the two middle values for an even count). */
 export function median(values: number[]): number {
-  if (values.length === 0) return NaN;
   const sorted = [...values].sort((a, b) => a - b);
   const middle = Math.floor(sorted.length / 2);
   return sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
@@ -29,10 +33,22 @@ export function median(values: number[]): number {
 
 export const ratio = (value: number, base: number) => (base > 0 ? value / base : Number.POSITIVE_INFINITY);
 
+/** A dataset size as the tables name it: 10000 as 10k. */
+export const sizeLabel = (n: number) => (n % 1000 === 0 ? `${n / 1000}k` : String(n));
+
+/** Wall and CPU time (user + system, of this process) of `work`, in ms. */
+export async function timed<T>(work: () => Promise<T>): Promise<{ result: T; ms: number; cpu: number }> {
+  const cpu = process.cpuUsage();
+  const start = performance.now();
+  const result = await work();
+  const ms = performance.now() - start;
+  const used = process.cpuUsage(cpu);
+  return { result, ms, cpu: (used.user + used.system) / 1000 };
+}
+
 /** A fixed-width text table; numbers are right-aligned. */
 export function table(headers: string[], rows: Array<Array<string | number>>): string {
-  if (rows.some((row) => row.length !== headers.length)) throw new Error(`table: rows must have ${headers.length} cells`);
-  const cells = [headers, ...rows.map((row) => row.map((cell) => (typeof cell === 'number' ? String(cell) : cell)))];
+  const cells = [headers, ...rows.map((row) => row.map(String))];
   const widths = headers.map((_, column) => Math.max(...cells.map((row) => (row[column] ?? '').length)));
   const numeric = headers.map((_, column) => rows.every((row) => typeof row[column] === 'number' || row[column] === '-'));
   const line = (row: string[]) =>
@@ -51,23 +67,21 @@ export function progress(message: string): void {
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Runs `task` over `items`, at most `concurrency` at a time. */
-export async function pool<T>(items: readonly T[], concurrency: number, task: (item: T, index: number) => Promise<void>): Promise<void> {
+export async function pool<T>(items: readonly T[], concurrency: number, task: (item: T) => Promise<void>): Promise<void> {
   let next = 0;
   const worker = async () => {
-    while (next < items.length) {
-      const index = next++;
-      await task(items[index], index);
-    }
+    while (next < items.length) await task(items[next++]);
   };
   await Promise.all(Array.from({ length: Math.max(1, Math.min(concurrency, items.length)) }, worker));
 }
 
+/** `items` in slices of `size`. */
+export const chunks = <T>(items: readonly T[], size: number) =>
+  Array.from({ length: Math.ceil(items.length / size) }, (_, i) => items.slice(i * size, i * size + size));
+
 /** The DynamoDB commands a request sent, as `GetItem Query×2`: each name once, with its count. */
 export function summarize(commands: string[]): string {
   const counts = new Map<string, number>();
-  for (const command of commands) {
-    const name = command.replace(/Command$/, '');
-    counts.set(name, (counts.get(name) ?? 0) + 1);
-  }
+  for (const name of commands.map((command) => command.replace(/Command$/, ''))) counts.set(name, (counts.get(name) ?? 0) + 1);
   return [...counts].map(([name, n]) => (n > 1 ? `${name}×${n}` : name)).join(' ');
 }

@@ -15,7 +15,10 @@ export function capacityFigures() {
     .slice(1);
   return new Map(
     rows.map((line) => {
-      const [operation, rcu, wcu, minRcu, minWcu, why] = line.split('|').slice(1, -1).map((cell) => cell.trim()); // prettier-ignore
+      const [operation, rcu, wcu, minRcu, minWcu, why] = line
+        .split('|')
+        .slice(1, -1)
+        .map((cell) => cell.trim());
       return [operation, { rcu: Number(rcu), wcu: Number(wcu), min_rcu: Number(minRcu), min_wcu: Number(minWcu), why }];
     }),
   );

@@ -31,11 +31,11 @@ const exportsHandler = (source: string) =>
 
 /**
  * A function of the stack; `declared`: the clients its table entry says it uses (none for a module in neither table).
- * `--functions=` selects it by its name (a route's label, else its name) or its handler's.
+ * `--functions=` selects it by its name, its handler's or its contract label.
  */
-const entry = (name: string, handler: string, kind: 'route' | 'background' | 'module', declared?: ClientSet) => ({
+const entry = (name: string, handler: string, kind: 'route' | 'background' | 'module', declared?: ClientSet, label?: string) => ({
   ...{ name, handler, kind, declared },
-  named: (wanted: string) => wanted === name || wanted === handler,
+  named: (wanted: string) => wanted === name || wanted === handler || wanted === label,
 });
 
 /** Every function of the stack, with the clients its table entry says it uses; then any other functions/ module with a handler. */
@@ -43,7 +43,7 @@ export function stackFunctions(projectRoot: string): FunctionEntry[] {
   const entries: FunctionEntry[] = [
     ...routes.map((route) => {
       const clients = uses({ dynamodb: route.access !== 'public', presign: route.reportsBucket === 'presign' });
-      return entry(route.label ?? route.name, route.name, 'route', clients);
+      return entry(route.name, route.name, 'route', clients, route.label);
     }),
     // The `$default` route's function: no client, so its floor is the empty handler.
     entry(FALLBACK_FUNCTION.name, FALLBACK_FUNCTION.handler, 'route', uses({})),

@@ -53,9 +53,18 @@ const parameters = (label: string): ParameterSet => ({
 /** The parameter sets of each user list (a page of 100: count's default). */
 export const PARAMETER_SETS: ParameterSet[] = [
   ...[
-    'default', 'query=account_role:admin', 'activated=true', 'activated=false', 'last_login=never', 'last_login=since:2026-05-01',
-    'sort=last_login:desc', 'sort=account_role', 'query=account_role:admin&activated=true', 'query=last_name:Sm', 'offset=10000',
-  ].map(parameters), // prettier-ignore
+    'default',
+    'query=account_role:admin',
+    'activated=true',
+    'activated=false',
+    'last_login=never',
+    'last_login=since:2026-05-01',
+    'sort=last_login:desc',
+    'sort=account_role',
+    'query=account_role:admin&activated=true',
+    'query=last_name:Sm',
+    'offset=10000',
+  ].map(parameters),
   { label: `cursor, page ${CURSOR_DEPTH + 1}`, query: {}, cursorDepth: CURSOR_DEPTH },
 ];
 

@@ -48,7 +48,11 @@ function printRows(title: string, rows: object[], spec: string) {
   const cell = (value: unknown) =>
     typeof value === 'number' ? value : typeof value === 'boolean' ? (value ? 'yes' : 'NO') : String(value ?? '-');
   const cells = rows.map((row) => columns.map(([, field]) => cell((row as Record<string, unknown>)[field])));
-  print(title, columns.map(([header]) => header), cells); // prettier-ignore
+  print(
+    title,
+    columns.map(([header]) => header),
+    cells,
+  );
 }
 
 /** Starts this script again on the Lambda runtime's Node unless it runs on it already; answers the child's exit code. */

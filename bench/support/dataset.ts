@@ -24,7 +24,16 @@ import { addLoginDays, dayAttribute } from '../../lib/store/login-counts';
 import { membershipItems } from '../../lib/store/memberships';
 import { addNameCount } from '../../lib/store/name-counts';
 import { DEPARTMENTS_COUNTER, GROUPS_COUNTER, statsShardKey } from '../../lib/store/stats';
-import { cellCode, cellOf, departmentCopyItem, loginMonth, membershipOf, userItem, type Membership, type User } from '../../lib/store/users'; // prettier-ignore
+import {
+  cellCode,
+  cellOf,
+  departmentCopyItem,
+  loginMonth,
+  membershipOf,
+  userItem,
+  type Membership,
+  type User,
+} from '../../lib/store/users';
 import { foldCase } from '../../lib/text';
 import { cellCounterName } from '../../lib/users/counters';
 import { chunks, pad, pool, progress, sleep } from './util';
@@ -186,7 +195,10 @@ export function makeDataset(spec: DatasetSpec) {
     departments.push(id);
     const departmentUsers: User[] = [];
     for (let i = 0; i < spec.usersPerDepartment; i++) departmentUsers.push(addUser(id));
-    members.set(id, departmentUsers.map((user) => user.id)); // prettier-ignore
+    members.set(
+      id,
+      departmentUsers.map((user) => user.id),
+    );
     items.push(departmentItem(id, `Department ${spec.prefix}${d}`, departmentUsers));
     count(DEPARTMENTS_COUNTER, 1);
   }

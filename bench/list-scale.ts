@@ -1,11 +1,11 @@
 /**
  * List scale (docs/performance.md "Lists"): each list request at each size, a page of 100 through its handler, metered.
  * Each size loads support/list-dataset.ts into a table of its own from a fresh process (this file with BENCH_LIST_CHILD
- * set: lib/config.ts reads TABLE_NAME once, and no warm state crosses sizes); the parent pairs the sizes (judge).
+ * set: the handlers' warm state, client and caches included, does not cross sizes); the parent pairs the sizes (judge).
  */
 import { batchGet, inTableOfItsOwn, queryAll, type Doc } from './support/dataset';
 import { consumedUnits, itemSize, query as queryUnits } from './support/units';
-import { median, progress, round, runNode, sizeLabel, sleep, summarize } from './support/util';
+import { exitOnError, median, progress, round, runNode, sizeLabel, sleep, summarize } from './support/util';
 
 export const LIST_GOALS = { ratio: 1.2, overMin: 2, ms: 300 } as const;
 /** A call slower than SLOW_CALL_MS runs once; handlers are told they have Lambda's longest left, so a slow list is
@@ -338,9 +338,4 @@ async function pageCost(client: Doc, table: string, body: Record<string, unknown
   return { rcu: queryUnits(sizes, false).rcu, items: returned.length, bytes: sizes.reduce((a, b) => a + b, 0), approximated };
 }
 
-if (process.env.BENCH_LIST_CHILD) {
-  child().catch((error: unknown) => {
-    console.error(error);
-    process.exit(1);
-  });
-}
+if (process.env.BENCH_LIST_CHILD) exitOnError(child());

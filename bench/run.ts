@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import type { ListScaleRow } from './list-scale';
 import type { G1ScaleResult, ReportResult } from './reports';
 import { findLambdaNode, major } from './support/runtime';
-import { progress, projectRoot, round, runNode, table } from './support/util';
+import { exitOnError, progress, projectRoot, round, runNode, table } from './support/util';
 
 const argument = (name: string) => process.argv.find((arg) => arg.startsWith(`--${name}=`))?.slice(name.length + 3);
 /** `--<name>=A,B`: integers of at least `min`, smallest first; undefined unless every one is. */
@@ -114,7 +114,7 @@ async function measureSections(results: Record<string, unknown>) {
   progress('starting DynamoDB Local, s3rver and the SES stand-in');
   const { startLocalServices } = await import('../infra/local/services');
   const services = await startLocalServices({ tableName: 'bench' });
-  // Before any lib/ module is imported: lib/config.ts and the logger read the environment once.
+  // Before any lib/ module is imported: the logger reads the environment once (lib/config.ts at each call).
   Object.assign(process.env, services.env, { POWERTOOLS_LOG_LEVEL: 'SILENT', AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' });
   delete process.env.DEPARTMENT_SEATS;
   try {
@@ -266,7 +266,4 @@ async function main() {
   );
 }
 
-main().catch((error: unknown) => {
-  console.error(error);
-  process.exit(1);
-});
+exitOnError(main());

@@ -85,3 +85,10 @@ export function summarize(commands: string[]): string {
   for (const name of commands.map((command) => command.replace(/Command$/, ''))) counts.set(name, (counts.get(name) ?? 0) + 1);
   return [...counts].map(([name, n]) => (n > 1 ? `${name}×${n}` : name)).join(' ');
 }
+
+/** A script's last line: `work`'s error printed, and exit code 1. */
+export const exitOnError = (work: Promise<unknown>) =>
+  work.catch((error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  });

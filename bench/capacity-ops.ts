@@ -102,19 +102,10 @@ export async function runCapacityScenario(client: Doc, table: string): Promise<C
     request('G5', { params: { group_id: newGroup, user_id: g4User } }),
     request('G6 (10 users)', { params: { group_id: newGroup } }),
     request('deleteUser', { params: { user_id: newUser } }),
-    {
-      operation: 'E9',
-      run: async () => {
-        const result = await invoke('E9');
-        reportId = (JSON.parse(result.body!) as { id: string }).id;
-      },
-    },
+    { operation: 'E9', run: async () => void (reportId = (JSON.parse((await invoke('E9')).body!) as { id: string }).id) },
     {
       operation: 'getDepartmentsReport',
-      setup: async () => {
-        const { runReport } = await import('../lib/reports/worker');
-        await runReport(reportId);
-      },
+      setup: async () => (await import('../lib/reports/worker')).runReport(reportId),
       run: () => invoke('getDepartmentsReport', { params: { report_id: reportId } }),
     },
     request('listAudit', { query: { count: '100' } }),
@@ -158,9 +149,7 @@ export async function runCapacityScenario(client: Doc, table: string): Promise<C
         // A warm container: the lists' state read once (another client's list, so that no page of the walk is kept).
         await invoke('scimListUsers', { query: { count: '1' }, scimTokenId: 'bench-warm' });
       },
-      run: async () => {
-        firstPageHasMore = (await scimPage(1)).more;
-      },
+      run: async () => void (firstPageHasMore = (await scimPage(1)).more),
     },
     {
       operation: `SCIM list pages 2+ (startIndex step ${SCIM_PAGE}, sum)`,

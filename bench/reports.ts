@@ -43,12 +43,8 @@ export const REPORT_GOALS = { ratio: 1.3, rssMb: 100 };
 const USERS_PER_DEPARTMENT = 10;
 const USERS_PER_GROUP = 10;
 
-export interface ReportSizes {
-  /** User counts, smallest first; report and raw runs of each type at each size. */
-  users: number[];
-  runs: { departments: number; groups: number };
-  g1Runs: number;
-}
+/** `users`: user counts, smallest first; `runs`: report and raw runs of each type at each size. */
+export type ReportSizes = { users: number[]; runs: { departments: number; groups: number }; g1Runs: number };
 
 async function runChild<T = ChildResult>(env: Record<string, string>, type: string, mode: 'report' | 'raw' | 'g1'): Promise<T> {
   const { code, out, err } = await runNode(['--import', 'tsx', 'bench/report-child.ts'], {

@@ -195,10 +195,8 @@ export function makeDataset(spec: DatasetSpec) {
     departments.push(id);
     const departmentUsers: User[] = [];
     for (let i = 0; i < spec.usersPerDepartment; i++) departmentUsers.push(addUser(id));
-    members.set(
-      id,
-      departmentUsers.map((user) => user.id),
-    );
+    const ids = departmentUsers.map((user) => user.id);
+    members.set(id, ids);
     items.push(departmentItem(id, `Department ${spec.prefix}${d}`, departmentUsers));
     count(DEPARTMENTS_COUNTER, 1);
   }

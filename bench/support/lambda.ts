@@ -11,12 +11,7 @@ import { routes, type Route } from '../../lib/routes';
 import { projectRoot } from './util';
 
 /** `params`: path parameters; `scimTokenId`: the live token's id the SCIM authorizer hands on (default `bench`). */
-export interface Invocation {
-  params?: Record<string, string>;
-  query?: Record<string, string>;
-  body?: unknown;
-  scimTokenId?: string;
-}
+export type Invocation = { params?: Record<string, string>; query?: Record<string, string>; body?: unknown; scimTokenId?: string };
 
 export type LambdaResult = { statusCode: number; headers?: Record<string, string>; body?: string };
 
@@ -24,11 +19,9 @@ type Handler = (event: unknown, context: Context) => Promise<LambdaResult>;
 
 const loaded = new Map<string, Promise<Handler>>();
 
-/** Whether `route` is the one the bench names `name`: its name or its contract label (E1…G8). */
-export const routeNamed = (route: Route, name: string) => route.name === name || route.label === name;
-
+/** The route the bench names `operationId`: by its name or its contract label (E1…G8). */
 export function routeOf(operationId: string): Route {
-  const route = routes.find((r) => routeNamed(r, operationId));
+  const route = routes.find((r) => r.name === operationId || r.label === operationId);
   if (!route) throw new Error(`no route named ${operationId}`);
   return route;
 }
@@ -36,12 +29,9 @@ export function routeOf(operationId: string): Route {
 export function loadHandler(operationId: string): Promise<Handler> {
   const { name } = routeOf(operationId);
   const file = pathToFileURL(join(projectRoot, 'functions', `${name}.ts`)).href;
-  if (!loaded.has(name))
-    loaded.set(
-      name,
-      import(file).then((module: { handler: Handler }) => module.handler),
-    );
-  return loaded.get(name)!;
+  const handler = loaded.get(name) ?? import(file).then((module: { handler: Handler }) => module.handler);
+  loaded.set(name, handler);
+  return handler;
 }
 
 /** The event API Gateway sends for this route (JWT authorizer with write scope on protected routes). */

@@ -165,10 +165,8 @@ export function makeListDataset(spec: ListDatasetSpec) {
     id: `${spec.prefix}d${pad(d, width)}`,
     name: `${DEPARTMENT_FUNCTIONS[d % DEPARTMENT_FUNCTIONS.length]} ${SITES[Math.floor(d / DEPARTMENT_FUNCTIONS.length) % SITES.length]} ${d}`,
   }));
-  const rankedSizes = apportion(
-    Math.round(spec.users * 0.9),
-    departments.map((_, k) => 1 / (k + 3)),
-  );
+  const weights = departments.map((_, k) => 1 / (k + 3));
+  const rankedSizes = apportion(Math.round(spec.users * 0.9), weights);
   const ranked = shuffle([...departments], random);
   const sizes = new Map(ranked.map((d, k) => [d.id, rankedSizes[k]]));
   const seats: Array<string | null> = [];

@@ -22,7 +22,7 @@
  *   sources by id.
  *
  * Each source reads about its share of the page: the first Query asks for
- * the share its expected count gives it, plus a margin (`firstReads`); later
+ * the share its expected count gives it, and one to look ahead (`firstReads`); later
  * ones for twice that share of what the page still lacks; each divided by the
  * share of what it reads that its residual filter lets through, and in a
  * merge at least what the read unit a Query pays anyway holds. Whether

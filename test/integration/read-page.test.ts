@@ -61,9 +61,9 @@ function countQueries(): { count: number } {
 }
 
 describe('readPage', () => {
-  it('sizes first reads by share, with a spread and a look-ahead, never beyond the page or the partition', () => {
+  it('sizes first reads by share, with a look-ahead, never beyond the page or the partition', () => {
     expect(firstReads(101, undefined, 2)).toEqual([101, 101]);
-    expect(firstReads(101, [900, 100], 2)).toEqual([95, 15]);
+    expect(firstReads(101, [900, 100], 2)).toEqual([92, 12]);
     expect(firstReads(101, [0, 0], 2)).toEqual([101, 101]);
     expect(firstReads(101, [3, 1000], 2)).toEqual([2, 101]);
   });

@@ -54,7 +54,7 @@ export const map = required(
 export const oneOf = <const V extends string>(values: readonly V[]) =>
   required(values.join(' | '), (value): value is V => values.some((allowed) => allowed === value));
 
-/** Holds null, or `type`; the item may lack it (written before it): it reads as null. */
+/** Holds null, or `type`; an item that lacks it (a null left out, say) reads as null. */
 export const nullable = <T>(type: AttributeType<T, false>): AttributeType<T | null, false> => ({
   expected: `${type.expected} or null`,
   holds: (value): value is T | null => value === null || type.holds(value),
@@ -65,7 +65,7 @@ export const nullable = <T>(type: AttributeType<T, false>): AttributeType<T | nu
 /** The item may lack it: so may what is read of the item. */
 export const optional = <T>(type: AttributeType<T, false>): AttributeType<T, true> => ({ ...type, optional: true });
 
-/** The item may lack it (written before it): it reads as `value`. */
+/** An item that lacks it reads as `value` (a counter that no ADD has made yet, say). */
 export const orElse = <T>(type: AttributeType<T, false>, value: T): AttributeType<T, false> => ({ ...type, absent: { value } });
 
 /** Attributes by name. */

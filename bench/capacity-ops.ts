@@ -75,7 +75,7 @@ export async function runCapacityScenario(client: Doc, table: string): Promise<C
     request('listDepartments'),
     {
       operation: 'E1',
-      // A container reads the lists' state (lib/store/meta.ts) on its first list request only: measure a warm one.
+      // A warm container, as every other row: its client connected by a first list request.
       setup: async () => void (await invoke('E1', { query: { count: '1' } })),
       run: () => invoke('E1', { query: { count: '100' } }),
     },
@@ -146,7 +146,7 @@ export async function runCapacityScenario(client: Doc, table: string): Promise<C
         progress(`capacity: loading ${SCIM_PAGE_USERS.toLocaleString('en-US')} more users for the SCIM startIndex pages`);
         const spec = { prefix: 's', departments: SCIM_PAGE_USERS / 200, usersPerDepartment: 180, groups: 0, usersPerGroup: 0 };
         await loadDataset(client, table, { ...spec, unassignedUsers: SCIM_PAGE_USERS / 10 });
-        // A warm container: the lists' state read once (another client's list, so that no page of the walk is kept).
+        // A warm container (another client's list, so that no page of the walk is kept).
         await invoke('scimListUsers', { query: { count: '1' }, scimTokenId: 'bench-warm' });
       },
       run: async () => void (firstPageHasMore = (await scimPage(1)).more),

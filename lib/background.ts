@@ -27,7 +27,7 @@ export const backgroundFunctions: readonly BackgroundFunction[] = [
   {
     name: 'Maintenance',
     handler: 'maintenance',
-    summary: 'Finishes bulk moves whose driver died and clears what deleted resources leave behind',
+    summary: 'Finishes bulk moves and group changes whose driver died, repairs stalled reports, clears what deleted groups leave behind',
     trigger: { everyMinutes: 1 },
     // Finishing a bulk move or a group change of many users can outlast a request's 10 s.
     timeoutSeconds: 60,

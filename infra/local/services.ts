@@ -340,6 +340,22 @@ export function tableDefinition(tableName: string): CreateTableCommandInput {
   };
 }
 
+/**
+ * A table kept from an earlier start must have today's indexes: until the first release the data model changes
+ * without migrations (README), so a table of another version is refused with what to do rather than answering 500s.
+ */
+async function refuseOtherDataModel(client: DynamoDBClient, tableName: string): Promise<void> {
+  const { Table } = await client.send(new DescribeTableCommand({ TableName: tableName }));
+  const present = new Set((Table?.GlobalSecondaryIndexes ?? []).map((index) => index.IndexName));
+  const missing = indexList.map((index) => index.name).filter((name) => !present.has(name));
+  if (missing.length > 0) {
+    throw new Error(
+      `The table ${tableName} was made by another version of the data model (it lacks ${missing.join(', ')}): ` +
+        'delete the local data directory (LOCAL_DATA_DIR, .local/ by default) and start again.',
+    );
+  }
+}
+
 /** Creates the single table (same keys and indexes as the CDK stack) unless it exists (made by an earlier start). */
 export async function createTable(endpoint: string, tableName: string, region = DEFAULT_REGION): Promise<void> {
   const client = new DynamoDBClient({ endpoint, region, credentials: LOCAL_CREDENTIALS });
@@ -347,8 +363,9 @@ export async function createTable(endpoint: string, tableName: string, region = 
     try {
       await client.send(new CreateTableCommand(tableDefinition(tableName)));
     } catch (error) {
-      if (error instanceof ResourceInUseException) return;
-      throw error;
+      if (!(error instanceof ResourceInUseException)) throw error;
+      await refuseOtherDataModel(client, tableName);
+      return;
     }
     try {
       await client.send(

@@ -51,8 +51,7 @@ export function keyAttributes(index: IndexDefinition): { partition: KeyAttribute
  * indexes share attributes (every name-sorted index sorts on `gsi1sk`), and
  * each item kind fills the attributes of the indexes it is listed in (its
  * store module says which). An item without both attributes of an index is
- * not in it. (There is no gsi3: the names are not renumbered, since documents
- * and tools refer to them.)
+ * not in it.
  */
 export const INDEXES = {
   /** Lists in name or key order: users by membership (USERS#IN|OUT), one department's users, departments, groups, audit, queues. */

@@ -82,9 +82,10 @@ function indexedFilters(filter: Resolved | undefined): UserFilters | undefined {
     if (part.op === 'eq' && part.path.canonical === 'active' && typeof part.value === 'boolean') filters.activated = part.value;
     else if (part.op === 'sw' && part.path.canonical === 'name.familyName' && typeof part.value === 'string' && part.value !== '') {
       filters.lastNamePrefixes = [part.value.toLowerCase()];
-    } else if (part.op === 'eq' && part.path.canonical === 'roles.value' && typeof part.value === 'string')
-      filters.roles = [part.value as AccountRole];
-    else return undefined;
+    } else if (part.op === 'eq' && part.path.canonical === 'roles.value' && typeof part.value === 'string') {
+      // roles.value is not case-exact and roles are lower-case; a value that is no role matches no cell: an empty list.
+      filters.roles = [part.value.toLowerCase() as AccountRole];
+    } else return undefined;
   }
   return filters;
 }

@@ -1,6 +1,6 @@
 /**
  * The service's users and groups as SCIM resources (the mapping identity
- * providers are told to keep: README, "Connect your identity provider"),
+ * providers are told to keep: docs/identity-providers.md),
  * and the `attributes` / `excludedAttributes` projection of an answer.
  */
 import type { User } from '../store/users';

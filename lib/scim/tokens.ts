@@ -1,5 +1,5 @@
 /**
- * SCIM tokens (README, "Connect your identity provider"): long-lived secrets an administrator
+ * SCIM tokens (docs/identity-providers.md): long-lived secrets an administrator
  * makes for an identity provider. A token is `scim_<id>.<secret>`: the id
  * finds its item with one key read, the secret (32 random bytes) is kept
  * only as its SHA-256 and compared in constant time. Slow password hashes

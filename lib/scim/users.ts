@@ -145,7 +145,7 @@ async function lookUp(keys: UserKey[]): Promise<StoredUser[]> {
 }
 
 const SORT: UserListRequest['sort'] = { field: 'last_name', direction: 'asc' };
-/** The deepest offset a list reads (README, Lists at any size); deeper pages come by the cursor the page before left. */
+/** The deepest offset a list reads (docs/lists-at-scale.md); deeper pages come by the cursor the page before left. */
 const MAX_OFFSET = 10_000;
 
 /**

@@ -71,7 +71,7 @@ function expectOutcome(label: string, response: ApiResponse, allowed: string[]) 
 describe('parallel E3 against one limit', () => {
   it.each([
     { requests: 6, size: 5, limit: 12 },
-    { requests: 4, size: 100, limit: 250 }, // each request takes the chunked path of bulk-move.ts
+    { requests: 4, size: 100, limit: 250 }, // each request takes the chunked path of lib/departments/bulk-move/
   ])(
     '$requests parallel E3 of $size users each against a users limit of $limit: never over it, each request all or nothing',
     async ({ requests, size, limit }) => {
@@ -259,7 +259,7 @@ describe('PATCHes of what the list counters count, racing moves, bulk moves and 
 });
 
 describe('E8 racing E3 into the same department', () => {
-  // E8 starts `delay` ms after the two E3 (before them when negative); 120 users take the chunked path of bulk-move.ts.
+  // E8 starts `delay` ms after the two E3 (before them when negative); 120 users take the chunked path of lib/departments/bulk-move/.
   it.each([
     { size: 5, delay: -10 },
     { size: 5, delay: 0 },

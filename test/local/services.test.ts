@@ -2,11 +2,19 @@
  * The local AWS stand-ins start, hold the table and bucket the service needs,
  * and leave no process behind.
  */
-import { DescribeTableCommand, DescribeTimeToLiveCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { CreateTableCommand, DescribeTableCommand, DescribeTimeToLiveCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { HeadBucketCommand, S3Client } from '@aws-sdk/client-s3';
 import { execFileSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTable, ensureBucket, freePort, LOCAL_CREDENTIALS, startLocalServices, type LocalServices } from '../../infra/local/services';
+import {
+  createTable,
+  ensureBucket,
+  freePort,
+  LOCAL_CREDENTIALS,
+  startLocalServices,
+  tableDefinition,
+  type LocalServices,
+} from '../../infra/local/services';
 import { INDEXES, keyAttributes, PARTITION_KEY, SORT_KEY, TTL_ATTRIBUTE } from '../../lib/db/table';
 
 interface ChildProcessInfo {
@@ -93,6 +101,18 @@ describe('local services', () => {
     await createTable(services.endpoints.dynamodb, 'per-test-file', services.env.AWS_REGION);
     const { Table } = await dynamodb.send(new DescribeTableCommand({ TableName: 'per-test-file' }));
     expect(Table?.GlobalSecondaryIndexes).toHaveLength(Object.keys(INDEXES).length);
+  });
+
+  it('refuses a kept table of another data model, saying what to do', async () => {
+    const today = tableDefinition('older-data-model');
+    const indexes = today.GlobalSecondaryIndexes!.slice(0, -1);
+    const keyNames = new Set([...today.KeySchema!, ...indexes.flatMap((index) => index.KeySchema!)].map((key) => key.AttributeName));
+    const AttributeDefinitions = today.AttributeDefinitions!.filter((attribute) => keyNames.has(attribute.AttributeName));
+    await dynamodb.send(new CreateTableCommand({ ...today, AttributeDefinitions, GlobalSecondaryIndexes: indexes }));
+    const lacking = today.GlobalSecondaryIndexes!.at(-1)!.IndexName;
+    await expect(createTable(services.endpoints.dynamodb, 'older-data-model', services.env.AWS_REGION)).rejects.toThrow(
+      `lacks ${lacking}): delete the local data directory`,
+    );
   });
 
   it('creates the reports bucket, and tolerates an existing one', async () => {

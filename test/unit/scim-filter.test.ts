@@ -158,6 +158,8 @@ describe('which reads GET /Users takes', () => {
     { filter: 'active eq true', read: { by: 'index', filters: { activated: true } } },
     { filter: 'name.familyName sw "Sm"', read: { by: 'index', filters: { lastNamePrefixes: ['sm'] } } },
     { filter: 'roles.value eq "admin"', read: { by: 'index', filters: { roles: ['admin'] } } },
+    // roles.value is not case-exact: "Admin" is the admins.
+    { filter: 'roles.value eq "Admin"', read: { by: 'index', filters: { roles: ['admin'] } } },
     { filter: 'roles eq "guest"', read: { by: 'index', filters: { roles: ['guest'] } } },
     {
       filter: 'active eq false and name.familyName sw "O\'Br"',

@@ -31,9 +31,8 @@ const QUERY_COST_ITEMS = 8;
  * What each source reads beyond its share of the page, in items: in a merge,
  * its first Query asks for its share plus one to look ahead and rounds up
  * (firstReads in lib/db/query.ts), so about 2 more. Chosen, not measured:
- * the standard deviation firstReads adds too (√share of the page) is left
- * out, and a lone source reads no margin at all; changing firstReads' margin
- * is what would change this. Added to QUERY_COST_ITEMS, it makes a fixed
+ * a lone source reads no margin at all; changing firstReads' margin is what
+ * would change this. Added to QUERY_COST_ITEMS, it makes a fixed
  * 10 items per source: only that sum decides between ways.
  */
 const MARGIN_ITEMS_PER_SOURCE = 2;

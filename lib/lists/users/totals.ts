@@ -11,7 +11,7 @@
  * The last row reads what it counts: it is the exception to "a total is
  * never counted by reading", which it cannot meet at bounded cost (counters for every
  * combination of a range or a prefix with the cells would be written by
- * every change), and README's Performance section gives its measured cost.
+ * every change), and docs/performance.md gives its measured cost.
  */
 import { allOf, countMatches, type IndexQuery } from '../../db/query';
 import { cellCode, userFilters, userLists, type ScopeKey } from '../../store/users';

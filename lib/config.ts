@@ -61,7 +61,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServiceConfig 
 /**
  * The configuration, read from the environment at each call (a few µs): no
  * copy to keep in step, so tests and the local stack that point the service
- * at another table or setting only change the environment.
+ * at another table or setting only change the environment. The AWS clients
+ * (lib/db/client.ts, lib/aws/) keep the endpoint and region of their first use.
  */
 export function config(): ServiceConfig {
   return loadConfig();

@@ -1,5 +1,6 @@
 /** Small builders the test files share. */
 import { expect } from 'vitest';
+import type { User } from '../../lib/schemas/responses';
 import type { Api } from './api';
 
 let sequence = 0;
@@ -17,3 +18,19 @@ export async function createDepartment(api: Api, limits: Record<string, number> 
   }
   return response.body.id as string;
 }
+
+/** A user as the service answers it, for checks that need no stored user. */
+export const ADA: User = {
+  id: 'ada',
+  user_name: 'ada@example.com',
+  external_id: null,
+  email: 'ada@example.com',
+  first_name: 'Ada',
+  last_name: 'Lovelace',
+  account_role: 'member',
+  activated: false,
+  last_login: null,
+  department_id: null,
+  created_at: '2026-11-21T09:30:00.000Z',
+  updated_at: '2026-11-21T09:30:00.000Z',
+};

@@ -16,6 +16,7 @@ import { PROBLEM_STATUS, type ProblemSlug } from '../../lib/problems';
 import { problemComponent, type OpenApiDocument } from '../../lib/openapi/document';
 import { generateDocument, loadRequestSpecs } from '../../lib/openapi/generate';
 import { operationDocs, type OperationDoc } from '../../lib/openapi/operations';
+import { ADA } from '../support/fixtures';
 import { routes } from '../../lib/routes';
 import { OpenApiChecker } from '../support/openapi-check';
 
@@ -150,20 +151,7 @@ describe('the OpenAPI document', () => {
 });
 
 describe('the drift check of the HTTP tests', () => {
-  const user = {
-    id: 'ada',
-    user_name: 'ada@example.com',
-    external_id: null,
-    email: 'ada@example.com',
-    first_name: 'Ada',
-    last_name: 'Lovelace',
-    account_role: 'member',
-    activated: false,
-    last_login: null,
-    department_id: null,
-    created_at: '2026-11-21T09:30:00.000Z',
-    updated_at: '2026-11-21T09:30:00.000Z',
-  };
+  const user = ADA;
   const json = (status: number, body: unknown, headers: Record<string, string> = {}, type = 'application/json') => ({
     status,
     headers: new Headers({ 'content-type': type, ...headers }),

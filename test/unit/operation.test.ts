@@ -5,6 +5,7 @@ import { Problem } from '../../lib/problems';
 import { operation, type HttpEvent } from '../../lib/http/operation';
 import type { OperationName } from '../../lib/routes';
 import type { User } from '../../lib/schemas/responses';
+import { ADA } from '../support/fixtures';
 
 const context = { awsRequestId: 'aws-req-1', functionName: 'test', getRemainingTimeInMillis: () => 1000 } as unknown as Context;
 
@@ -90,20 +91,7 @@ describe('operation pipeline', () => {
 });
 
 /** A user as the service answers it. */
-const user: User = {
-  id: 'ada',
-  user_name: 'ada@example.com',
-  external_id: null,
-  email: 'ada@example.com',
-  first_name: 'Ada',
-  last_name: 'Lovelace',
-  account_role: 'member',
-  activated: true,
-  last_login: null,
-  department_id: 'eng',
-  created_at: '2026-01-01T00:00:00.000Z',
-  updated_at: '2026-01-01T00:00:00.000Z',
-};
+const user: User = { ...ADA, activated: true, department_id: 'eng' };
 
 // Checked by `tsc --noEmit` (npm test runs it): each `@ts-expect-error` fails the check if its line stops being an error.
 describe('operation names and replies (types)', () => {

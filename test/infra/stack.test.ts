@@ -599,6 +599,11 @@ describe('API', () => {
     });
   });
 
+  it('logs the id of the SCIM token (what the SCIM authorizer hands on) with each request', () => {
+    const [, stage] = onlyResource(template, 'AWS::ApiGatewayV2::Stage');
+    expect(JSON.parse(stage.Properties.AccessLogSettings.Format)).toMatchObject({ scimTokenId: '$context.authorizer.tokenId' });
+  });
+
   it('keeps CORS closed unless origins are given', () => {
     const [, api] = onlyResource(template, 'AWS::ApiGatewayV2::Api');
     expect(api.Properties.CorsConfiguration).toBeUndefined();

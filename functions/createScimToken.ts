@@ -5,5 +5,5 @@ import { createScimToken } from '../lib/scim/tokens';
 /** A token for an identity provider; its secret is in this answer only. */
 export const handler = operation('createScimToken', { body: createScimTokenBody }, async ({ body, ctx }) => ({
   status: 201,
-  body: await createScimToken(ctx, body.description),
+  body: await createScimToken(ctx, body),
 }));

@@ -1,25 +1,41 @@
 /**
- * What each kind of route (by `Route.access`) may do, in one place: the stack
- * grants from here and the tests assert against it.
+ * What each function may do on the table, in one place: the stack grants
+ * from here and the tests assert against it.
+ *
+ * A function gets what its kind of route (`Route.access`) needs, narrowed by
+ * item kind (a `dynamodb:LeadingKeys` condition on the partition keys'
+ * prefixes, each from its item kind in lib/store) where it writes less:
+ *
+ * - the audit trail only grows: audit entries are put, once, in the
+ *   transaction of the change they record, and no function may update or
+ *   delete one (expired entries go by the table's TTL, which needs no
+ *   permission);
+ * - SCIM tokens are made by createScimToken, deleted by deleteScimToken and
+ *   marked used by the SCIM authorizer, and changed by no other function;
+ * - SCIM's lists write only their page memo (lib/store/scim-pages.ts), the
+ *   report worker only report jobs.
+ *
+ * TransactWriteItems is not an IAM action: DynamoDB checks each item of a
+ * transaction against the matching single-item action (Put → PutItem, …,
+ * ConditionCheck → ConditionCheckItem), with that item's key, so the
+ * conditions below hold inside transactions too.
  */
-import type { Access, Route } from '../lib/routes';
+import { AUDIT_KEY_PREFIX } from '../lib/store/audit';
+import { REPORT_KEY_PREFIX } from '../lib/store/reports';
+import { SCIM_PAGE_KEY_PREFIX } from '../lib/store/scim-pages';
+import { SCIM_TOKEN_KEY_PREFIX } from '../lib/store/scim-tokens';
+import type { BackgroundFunction } from '../lib/background';
+import type { Access, OperationName, Route } from '../lib/routes';
+
+export { AUDIT_KEY_PREFIX, REPORT_KEY_PREFIX, SCIM_PAGE_KEY_PREFIX, SCIM_TOKEN_KEY_PREFIX };
 
 const TABLE_READ_ACTIONS = ['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:BatchGetItem'] as const;
 
-/**
- * TransactWriteItems and TransactGetItems are not IAM actions: DynamoDB checks
- * each item of a transaction against the matching single-item action, so
- * these also cover the audit-trail transactions.
- */
-const TABLE_WRITE_ACTIONS = [
-  'dynamodb:PutItem',
-  'dynamodb:UpdateItem',
-  'dynamodb:DeleteItem',
-  'dynamodb:ConditionCheckItem',
-  'dynamodb:BatchWriteItem',
-] as const;
+/** The actions that change an item (BatchWriteItem puts and deletes). */
+const ITEM_WRITE_ACTIONS = ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem'] as const;
+const TABLE_WRITE_ACTIONS = [...ITEM_WRITE_ACTIONS, 'dynamodb:ConditionCheckItem'] as const;
 
-/** DynamoDB actions a route function gets on the table and its indexes. No Scan, no DescribeTable. */
+/** DynamoDB actions of each kind of route, on the table and its indexes. No Scan, no DescribeTable. */
 export const TABLE_ACTIONS: Readonly<Record<Access, readonly string[]>> = {
   public: [],
   read: TABLE_READ_ACTIONS,
@@ -27,22 +43,88 @@ export const TABLE_ACTIONS: Readonly<Record<Access, readonly string[]>> = {
   scim: [...TABLE_READ_ACTIONS, ...TABLE_WRITE_ACTIONS],
 };
 
+/** The actions only a write route may use; no other route may hold any of them unconditioned. */
+export const TABLE_WRITE_ONLY_ACTIONS: readonly string[] = TABLE_WRITE_ACTIONS;
+
 /**
- * The actions of one route. SCIM's discovery documents are constants (no
- * table access); its lists read and remember where a page ended (PutItem,
- * lib/store/scim-pages.ts); its changes write.
+ * One statement on the table. With `items`, only items whose partition key
+ * starts with one of these prefixes, and only the base table: an Allow
+ * holds for a request whose keys all match (ForAllValues), a Deny for one
+ * with any key that matches (ForAnyValue). Without, the table and its indexes.
  */
-export function tableActionsFor(route: Route): readonly string[] {
-  if (route.access !== 'scim') return TABLE_ACTIONS[route.access];
-  if (!/\/(Users|Groups)(\/|$)/.test(route.path)) return [];
-  if (route.method === 'GET') return [...TABLE_READ_ACTIONS, 'dynamodb:PutItem'];
-  return TABLE_ACTIONS.scim;
+export interface TableStatement {
+  effect: 'Allow' | 'Deny';
+  actions: readonly string[];
+  items?: readonly string[];
 }
 
-/** What the SCIM authorizer may do: read a token item, and record its use (lib/scim/tokens.ts). */
-export const SCIM_AUTHORIZER_ACTIONS = ['dynamodb:GetItem', 'dynamodb:UpdateItem'] as const;
-/** The only items it may touch: SCIM tokens (a dynamodb:LeadingKeys condition). */
-export const SCIM_TOKEN_KEY_PREFIX = 'SCIMTOKEN#';
+const allow = (actions: readonly string[], items?: readonly string[]): TableStatement => ({
+  effect: 'Allow',
+  actions,
+  ...(items ? { items } : {}),
+});
+const deny = (actions: readonly string[], items: readonly string[]): TableStatement => ({ effect: 'Deny', actions, items });
 
-/** The actions only a write route may use; no other route may hold any of them. */
-export const TABLE_WRITE_ONLY_ACTIONS: readonly string[] = TABLE_WRITE_ACTIONS;
+/** The SCIM token writes of the only routes that make or delete one. */
+const SCIM_TOKEN_WRITES: Readonly<Record<string, readonly string[]>> = {
+  createScimToken: ['dynamodb:PutItem'],
+  deleteScimToken: ['dynamodb:DeleteItem'],
+} satisfies Partial<Record<OperationName, readonly string[]>>;
+
+/**
+ * What a function that may write anything else must never do: change an
+ * audit entry after its put, or change a SCIM token beyond `tokenWrites`.
+ */
+export function fencedWrites(tokenWrites: readonly string[] = []): TableStatement[] {
+  return [
+    deny(
+      ITEM_WRITE_ACTIONS.filter((action) => action !== 'dynamodb:PutItem'),
+      [AUDIT_KEY_PREFIX],
+    ),
+    deny(
+      ITEM_WRITE_ACTIONS.filter((action) => !tokenWrites.includes(action)),
+      [SCIM_TOKEN_KEY_PREFIX],
+    ),
+  ];
+}
+
+/** The table statements of one route. */
+export function tableStatementsFor(route: Route): TableStatement[] {
+  if (route.access === 'public') return [];
+  if (route.access === 'read') return [allow(TABLE_ACTIONS.read)];
+  if (route.access === 'scim') {
+    // Discovery documents are constants; lists read, and remember where a page ended.
+    if (!/\/(Users|Groups)(\/|$)/.test(route.path)) return [];
+    if (route.method === 'GET') return [allow(TABLE_ACTIONS.read), allow(['dynamodb:PutItem'], [SCIM_PAGE_KEY_PREFIX])];
+  }
+  return [allow(TABLE_ACTIONS[route.access]), ...fencedWrites(SCIM_TOKEN_WRITES[route.name])];
+}
+
+/**
+ * The table statements of each background function (lib/background.ts): a
+ * new one must say here what it writes.
+ */
+const BACKGROUND_TABLE_STATEMENTS: Readonly<Record<string, readonly TableStatement[]>> = {
+  // Finishes bulk moves and group changes (users, departments, counters, memberships, their audit entries), repairs report jobs.
+  Maintenance: [allow(TABLE_ACTIONS.write), ...fencedWrites()],
+  // Reads what a report lists; writes only its job's progress.
+  ReportWorker: [allow(TABLE_ACTIONS.read), allow(['dynamodb:UpdateItem'], [REPORT_KEY_PREFIX])],
+};
+
+export function tableStatementsForJob(job: BackgroundFunction): readonly TableStatement[] {
+  const statements = BACKGROUND_TABLE_STATEMENTS[job.name];
+  if (!statements) throw new Error(`infra/access.ts: say what background function ${job.name} may do on the table`);
+  return statements;
+}
+
+/** The SCIM authorizer: reads a token item and records its use (lib/scim/tokens.ts), and touches no other item. */
+export const SCIM_AUTHORIZER_STATEMENTS: readonly TableStatement[] = [
+  allow(['dynamodb:GetItem', 'dynamodb:UpdateItem'], [SCIM_TOKEN_KEY_PREFIX]),
+];
+
+/** Every action a function is allowed, whatever the items. */
+export const allowedActions = (statements: readonly TableStatement[]): string[] =>
+  statements.filter((statement) => statement.effect === 'Allow').flatMap((statement) => statement.actions);
+
+/** The actions a route is allowed, on some items or all. */
+export const tableActionsFor = (route: Route): string[] => allowedActions(tableStatementsFor(route));

@@ -38,7 +38,8 @@ export interface ServiceApiProps {
 
 /**
  * Who called what and how it ended, without bodies or tokens: the request id
- * finds the function's log lines, `sub` is the token's subject.
+ * finds the function's log lines, `sub` is the token's subject, `scimTokenId`
+ * the id (never the secret) of the SCIM token a SCIM request came with.
  */
 const ACCESS_LOG_FORMAT = AccessLogFormat.custom(
   JSON.stringify({
@@ -50,6 +51,7 @@ const ACCESS_LOG_FORMAT = AccessLogFormat.custom(
     latencyMs: '$context.responseLatency',
     responseLength: '$context.responseLength',
     sub: '$context.authorizer.claims.sub',
+    scimTokenId: '$context.authorizer.tokenId',
     authorizerError: '$context.authorizer.error',
     integrationError: '$context.integrationErrorMessage',
   }),

@@ -17,7 +17,7 @@ import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import type { BackgroundFunction } from '../lib/background';
-import { TABLE_ACTIONS } from './access';
+import { tableStatementsForJob } from './access';
 import { ServiceFunction } from './service-function';
 
 export interface BackgroundJobProps {
@@ -39,7 +39,7 @@ export class BackgroundJob extends Construct {
     this.function = new ServiceFunction(this, 'Function', {
       handler: job.handler,
       description: job.summary,
-      tableActions: TABLE_ACTIONS.write,
+      tableStatements: tableStatementsForJob(job),
       projectRoot,
       environment,
       table,

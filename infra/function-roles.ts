@@ -8,16 +8,15 @@
  * grants are the key that shares it), which test/infra asserts per function.
  */
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
-import { ManagedPolicy, PolicyStatement, Role, ServicePrincipal, type IRole } from 'aws-cdk-lib/aws-iam';
+import { Effect, ManagedPolicy, PolicyStatement, Role, ServicePrincipal, type IRole } from 'aws-cdk-lib/aws-iam';
 import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
+import type { TableStatement } from './access';
 
 /** What a route function may do besides writing its own logs. */
 export interface FunctionGrants {
-  /** DynamoDB actions on the table (and its indexes unless `leadingKeyPrefix`). */
-  tableActions: readonly string[];
-  /** Only items whose partition key starts with this (a `dynamodb:LeadingKeys` condition), and no index. */
-  leadingKeyPrefix?: string;
+  /** What it may and may not do on the table (infra/access.ts). */
+  table: readonly TableStatement[];
   /** Read report objects (to sign download links). */
   readsReports?: boolean;
 }
@@ -40,7 +39,7 @@ export class FunctionRoles extends Construct {
 
   /** The role for these grants: made on first use, shared after. */
   roleFor(grants: FunctionGrants): IRole {
-    const key = JSON.stringify([[...grants.tableActions].sort(), grants.leadingKeyPrefix ?? null, grants.readsReports ?? false]);
+    const key = JSON.stringify([grants.table, grants.readsReports ?? false]);
     const existing = this.roles.get(key);
     if (existing) return existing;
     const role = new Role(this, `Role${this.roles.size + 1}`, {
@@ -48,21 +47,37 @@ export class FunctionRoles extends Construct {
       managedPolicies: [ManagedPolicy.fromAwsManagedPolicyName('service-role/AWSLambdaBasicExecutionRole')],
     });
     const { table, reportsBucket } = this.resources;
-    if (grants.tableActions.length > 0) {
-      role.addToPolicy(
-        grants.leadingKeyPrefix === undefined
-          ? new PolicyStatement({ actions: [...grants.tableActions], resources: [table.tableArn, `${table.tableArn}/index/*`] })
-          : new PolicyStatement({
-              actions: [...grants.tableActions],
-              resources: [table.tableArn],
-              conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [`${grants.leadingKeyPrefix}*`] } },
-            }),
-      );
-    }
+    for (const statement of tablePolicyStatements(table, grants.table)) role.addToPolicy(statement);
     // A signed link works only if its signer may read the object.
     if (grants.readsReports)
       role.addToPolicy(new PolicyStatement({ actions: ['s3:GetObject'], resources: [reportsBucket.arnForObjects('reports/*')] }));
     this.roles.set(key, role);
     return role;
   }
+}
+
+/**
+ * The IAM statements of table statements. Item-scoped ones name the base
+ * table only: their actions never read an index, and a `dynamodb:LeadingKeys`
+ * condition is about the table's partition key.
+ */
+export function tablePolicyStatements(table: ITable, statements: readonly TableStatement[]): PolicyStatement[] {
+  return statements.map(({ effect, actions, items }) =>
+    items === undefined
+      ? new PolicyStatement({
+          effect: effect === 'Allow' ? Effect.ALLOW : Effect.DENY,
+          actions: [...actions],
+          resources: [table.tableArn, `${table.tableArn}/index/*`],
+        })
+      : new PolicyStatement({
+          effect: effect === 'Allow' ? Effect.ALLOW : Effect.DENY,
+          actions: [...actions],
+          resources: [table.tableArn],
+          conditions: {
+            [effect === 'Allow' ? 'ForAllValues:StringLike' : 'ForAnyValue:StringLike']: {
+              'dynamodb:LeadingKeys': items.map((prefix) => `${prefix}*`),
+            },
+          },
+        }),
+  );
 }

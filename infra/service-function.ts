@@ -6,10 +6,12 @@
 import { join } from 'node:path';
 import type { Duration } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
-import { PolicyStatement, type IRole } from 'aws-cdk-lib/aws-iam';
+import type { IRole } from 'aws-cdk-lib/aws-iam';
 import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
+import type { TableStatement } from './access';
+import { tablePolicyStatements } from './function-roles';
 import { FUNCTION_ARCHITECTURE, FUNCTION_MEMORY_MB, FUNCTION_RUNTIME, FUNCTION_TIMEOUT, functionBundling } from './bundling';
 
 export const LOG_RETENTION = RetentionDays.ONE_MONTH;
@@ -18,13 +20,11 @@ export interface ServiceFunctionProps {
   /** Module name under `functions/`. */
   handler: string;
   description: string;
-  /** DynamoDB actions on the table and its indexes (none: no access). */
-  tableActions: readonly string[];
-  /** Only items whose partition key starts with this (a `dynamodb:LeadingKeys` condition), and no index. */
-  leadingKeyPrefix?: string;
+  /** What it may and may not do on the table (infra/access.ts; none: no access). */
+  tableStatements: readonly TableStatement[];
   /**
-   * A role that already holds this function's grants (infra/function-roles.ts); `tableActions` and
-   * `leadingKeyPrefix` are then not granted again. Without one the function gets a role of its own.
+   * A role that already holds this function's grants (infra/function-roles.ts); `tableStatements`
+   * are then not granted again. Without one the function gets a role of its own.
    */
   role?: IRole;
   /** Defaults to FUNCTION_TIMEOUT (route functions answer within API Gateway's limit). */
@@ -41,7 +41,7 @@ export class ServiceFunction extends Construct {
   constructor(
     scope: Construct,
     id: string,
-    { handler, description, tableActions, leadingKeyPrefix, role, timeout, projectRoot, environment, table }: ServiceFunctionProps,
+    { handler, description, tableStatements, role, timeout, projectRoot, environment, table }: ServiceFunctionProps,
   ) {
     super(scope, id);
     // An explicit log group, rather than the `logRetention` option, avoids a
@@ -65,18 +65,6 @@ export class ServiceFunction extends Construct {
     });
 
     if (role) return;
-    if (tableActions.length > 0 && leadingKeyPrefix !== undefined) {
-      this.function.addToRolePolicy(
-        new PolicyStatement({
-          actions: [...tableActions],
-          resources: [table.tableArn],
-          conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [`${leadingKeyPrefix}*`] } },
-        }),
-      );
-    } else if (tableActions.length > 0) {
-      this.function.addToRolePolicy(
-        new PolicyStatement({ actions: [...tableActions], resources: [table.tableArn, `${table.tableArn}/index/*`] }),
-      );
-    }
+    for (const statement of tablePolicyStatements(table, tableStatements)) this.function.addToRolePolicy(statement);
   }
 }

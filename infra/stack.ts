@@ -15,7 +15,7 @@ import type { Construct } from 'constructs';
 import { loadConfig, SERVICE_NAME } from '../lib/config';
 import { backgroundFunctions } from '../lib/background';
 import { FALLBACK_FUNCTION, routes } from '../lib/routes';
-import { SCIM_AUTHORIZER_ACTIONS, SCIM_TOKEN_KEY_PREFIX, tableActionsFor } from './access';
+import { SCIM_AUTHORIZER_STATEMENTS, tableStatementsFor } from './access';
 import { ServiceAlarms } from './alarms';
 import { ServiceApi } from './api';
 import { ApiAuth, type ExternalIssuer } from './auth';
@@ -75,12 +75,11 @@ export class DeptAdminStack extends Stack {
     const projectRoot = props.projectRoot ?? REPOSITORY_ROOT;
     const roles = new FunctionRoles(this, 'FunctionRoles', { table, reportsBucket });
     this.functionRoles = roles;
-    const authorizerGrants = { tableActions: SCIM_AUTHORIZER_ACTIONS, leadingKeyPrefix: SCIM_TOKEN_KEY_PREFIX };
     const scimAuthorizerFunction = new ServiceFunction(this, 'ScimAuthorizer', {
       handler: 'scimAuthorizer',
       description: 'SCIM routes: checks the SCIM token of each request (lib/scim/tokens.ts)',
-      ...authorizerGrants,
-      role: roles.roleFor(authorizerGrants),
+      tableStatements: SCIM_AUTHORIZER_STATEMENTS,
+      role: roles.roleFor({ table: SCIM_AUTHORIZER_STATEMENTS }),
       projectRoot,
       environment,
       table,
@@ -102,11 +101,11 @@ export class DeptAdminStack extends Stack {
     this.api = api;
 
     for (const route of routes) {
-      const grants = { tableActions: tableActionsFor(route), readsReports: route.reportsBucket === 'presign' };
+      const grants = { table: tableStatementsFor(route), readsReports: route.reportsBucket === 'presign' };
       const { function: handler } = new ServiceFunction(this, route.name, {
         handler: route.name,
         description: `${route.label ? `${route.name} (${route.label})` : route.name}: ${route.method} ${route.path}`,
-        tableActions: grants.tableActions,
+        tableStatements: grants.table,
         role: roles.roleFor(grants),
         timeout: route.timeoutSeconds === undefined ? undefined : Duration.seconds(route.timeoutSeconds),
         projectRoot,
@@ -120,8 +119,8 @@ export class DeptAdminStack extends Stack {
     this.fallbackFunction = new ServiceFunction(this, FALLBACK_FUNCTION.name, {
       handler: FALLBACK_FUNCTION.handler,
       description: `${FALLBACK_FUNCTION.name}: ${FALLBACK_FUNCTION.routeKey}`,
-      tableActions: [],
-      role: roles.roleFor({ tableActions: [] }),
+      tableStatements: [],
+      role: roles.roleFor({ table: [] }),
       projectRoot,
       environment,
       table,

@@ -11,6 +11,7 @@ import type {
   Context,
 } from 'aws-lambda';
 import { jwtAuthorizer, type Principal } from './auth';
+import type { ScimAuthorizerContext } from '../../lib/http/scim-wire';
 
 /** The event a handler gets; `authorizer` is present on protected routes only, as on AWS. */
 export type GatewayEvent = APIGatewayProxyEventV2 & {
@@ -127,8 +128,8 @@ export interface EventInput {
   rawQueryString: string;
   body: Buffer;
   principal?: Principal;
-  /** On a SCIM route: what the SCIM authorizer hands on ('' for no live token). */
-  scimTokenId?: string;
+  /** On a SCIM route: what the SCIM authorizer hands on (tokenId '' for no live token). */
+  scimAuthorizer?: ScimAuthorizerContext;
   requestId: string;
   receivedAt: Date;
 }
@@ -141,7 +142,7 @@ export function buildEvent({
   rawQueryString,
   body,
   principal,
-  scimTokenId,
+  scimAuthorizer,
   requestId,
   receivedAt,
 }: EventInput): GatewayEvent {
@@ -178,7 +179,7 @@ export function buildEvent({
       time: requestTime(receivedAt),
       timeEpoch: receivedAt.getTime(),
       ...(principal ? { authorizer: jwtAuthorizer(principal) } : {}),
-      ...(scimTokenId !== undefined ? { authorizer: { lambda: { tokenId: scimTokenId } } as never } : {}),
+      ...(scimAuthorizer !== undefined ? { authorizer: { lambda: scimAuthorizer } as never } : {}),
     },
     ...encodeBody(body, headers['content-type']),
   };

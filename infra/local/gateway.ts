@@ -18,6 +18,7 @@ import type { APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { fallbackHandler } from '../../lib/http/fallback';
 import { problemResponse } from '../../lib/http/problem';
 import type { HttpResponse } from '../../lib/http/response';
+import type { ScimAuthorizerContext } from '../../lib/http/scim-wire';
 import { createRouter } from '../../lib/http/router';
 import type { ProblemSlug } from '../../lib/problems';
 import { FALLBACK_FUNCTION, routeKeys, routes as routeTable, type Route } from '../../lib/routes';
@@ -39,7 +40,7 @@ export interface GatewayOptions {
   loadHandler?: (route: Route) => Promise<LambdaHandler>;
   /** Defaults to the route table; tests pass a fixture (the fallback answers from the same list). */
   routes?: readonly Route[];
-  /** One line per request (method, path, status, ms); off when absent. */
+  /** One line per request (method, path, status, ms, and the SCIM token's id on SCIM routes); off when absent. */
   accessLog?: (line: string) => void;
 }
 
@@ -144,7 +145,12 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
   const authenticate = createAuthenticator(options.tokens);
   const loadHandler = options.loadHandler ?? functionHandlers();
 
-  async function respond(request: IncomingMessage, requestId: string, receivedAt: Date): Promise<{ wire: WireResponse; close?: boolean }> {
+  /** The answer, and the SCIM token the request was made with (for the access log). */
+  async function respond(
+    request: IncomingMessage,
+    requestId: string,
+    receivedAt: Date,
+  ): Promise<{ wire: WireResponse; close?: boolean; scimTokenId?: string }> {
     const target = request.url ?? '/';
     const queryStart = target.indexOf('?');
     const rawPath = queryStart === -1 ? target : target.slice(0, queryStart);
@@ -161,10 +167,11 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
     const { route } = match.compiled;
 
     let principal: Principal | undefined;
-    let scimTokenId: string | undefined;
+    let scimAuthorizer: ScimAuthorizerContext | undefined;
     if (route.access === 'scim') {
       // As the SCIM authorizer does on AWS (functions/scimAuthorizer.ts): the route refuses a request without a live token.
-      scimTokenId = (await verifyScimToken(request.headers.authorization)) ?? '';
+      const token = await verifyScimToken(request.headers.authorization);
+      scimAuthorizer = { tokenId: token?.id ?? '', expiresAt: token?.expires_at ?? '' };
     } else if (route.access !== 'public') {
       principal = authenticate(request.headers.authorization);
       if (!principal) {
@@ -192,12 +199,13 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
       rawQueryString,
       body,
       principal,
-      scimTokenId,
+      scimAuthorizer,
       requestId,
       receivedAt,
     });
     const handler = await loadHandler(route);
-    return { wire: toWireResponse(await handler(event, lambdaContext(route.name, requestId))) };
+    const wire = toWireResponse(await handler(event, lambdaContext(route.name, requestId)));
+    return { wire, scimTokenId: scimAuthorizer?.tokenId || undefined };
   }
 
   const server = createServer((request, response) => {
@@ -207,11 +215,16 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
       .catch((error: unknown) => {
         console.error(`[gateway] ${request.method} ${request.url} failed (request ${requestId}):`, error);
         // Like errorToProblem: no internals, only the id that finds the logged error.
-        return { wire: problem('internal', 'An unexpected error occurred.', {}, { request_id: requestId }), close: false };
+        return {
+          wire: problem('internal', 'An unexpected error occurred.', {}, { request_id: requestId }),
+          close: false,
+          scimTokenId: undefined,
+        };
       })
-      .then(({ wire, close }) => {
+      .then(({ wire, close, scimTokenId }) => {
         send(response, wire, close, request.method === 'HEAD');
-        options.accessLog?.(`${request.method} ${request.url} ${wire.statusCode} ${Date.now() - receivedAt.getTime()}ms`);
+        const token = scimTokenId ? ` scim_token_id=${scimTokenId}` : '';
+        options.accessLog?.(`${request.method} ${request.url} ${wire.statusCode} ${Date.now() - receivedAt.getTime()}ms${token}`);
       });
   });
 

@@ -6,6 +6,7 @@
  * only this (scim-document.ts).
  */
 import type { ScimType } from '../scim/errors';
+import { scimTokenExpired } from '../scim/token-expiry';
 import { SECURITY_HEADERS, type HttpEvent, type HttpResponse } from './response';
 
 export const SCIM_CONTENT_TYPE = 'application/scim+json';
@@ -23,14 +24,21 @@ export function scimErrorResponse(status: number, detail: string, scimType?: Sci
   };
 }
 
-/** What the SCIM authorizer hands on (simple responses' `context`), as the event carries it. */
-interface ScimAuthorizerContext {
-  lambda?: { tokenId?: string };
+/** What the SCIM authorizer hands on (simple responses' `context`): a live token's id and expiry, '' for none. */
+export interface ScimAuthorizerContext {
+  tokenId: string;
+  expiresAt: string;
 }
 
-/** The id of the live SCIM token the authorizer found, or '' / undefined when there is none. */
-export const scimTokenIdOf = (event: HttpEvent): string | undefined =>
-  (event.requestContext?.authorizer as unknown as ScimAuthorizerContext | undefined)?.lambda?.tokenId;
+/**
+ * The id of the live SCIM token the authorizer found, or '' / undefined when
+ * there is none or it has expired since (on AWS the authorizer's answer is
+ * cached for minutes; the expiry is not).
+ */
+export function scimTokenIdOf(event: HttpEvent, now = Date.now()): string | undefined {
+  const context = (event.requestContext?.authorizer as unknown as { lambda?: Partial<ScimAuthorizerContext> } | undefined)?.lambda;
+  return context && !scimTokenExpired(context.expiresAt, now) ? context.tokenId : undefined;
+}
 
 /** SCIM's answer to a request that carries no live token (the authorizer lets it through without an id). */
 export const missingScimToken = (): HttpResponse =>

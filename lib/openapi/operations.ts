@@ -382,7 +382,7 @@ export const operationDocs = {
   // --- SCIM tokens -----------------------------------------------------------
   createScimToken: {
     description:
-      'A token for an identity provider\'s SCIM connection (Okta, Entra ID: "Secret token"). The answer carries its secret, `token`, this once: the service keeps only a hash. Paste it in the identity provider with the SCIM base URL `{base_url}/scim/v2`.',
+      'A token for an identity provider\'s SCIM connection (Okta, Entra ID: "Secret token"). The answer carries its secret, `token`, this once: the service keeps only a hash. Paste it in the identity provider with the SCIM base URL `{base_url}/scim/v2`. With `expires_at` (a time in the future) the token stops working at that time, to the millisecond on AWS too (each SCIM request checks it, whatever the authorizer\'s cache holds); without it, it works until it is deleted.',
     responses: { 201: { description: 'The token, with its secret.', schema: responses.scimTokenCreated } },
     requestExample: { description: 'Okta production' },
   },

@@ -72,13 +72,20 @@ export const group = z.strictObject({
 export const users = z.strictObject({ users: z.array(user) });
 
 /** A SCIM token as listed: never its secret. */
-export const scimToken = z.strictObject({ id, description: z.string(), created_at: time, last_used_at: z.nullable(time) });
+export const scimToken = z.strictObject({
+  id,
+  description: z.string(),
+  created_at: time,
+  expires_at: z.nullable(time),
+  last_used_at: z.nullable(time),
+});
 /** A new SCIM token: its secret (`token`) is shown this once. */
 export const scimTokenCreated = z.strictObject({
   id,
   description: z.string(),
   token: z.string(),
   created_at: time,
+  expires_at: z.nullable(time),
   last_used_at: z.null(),
 });
 export const scimTokenList = z.strictObject({ tokens: z.array(scimToken) });

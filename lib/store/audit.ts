@@ -23,9 +23,12 @@ import { KEY_SEPARATOR } from '../text';
 
 export type { AuditEntry };
 
+/** The partition keys of audit entries start with this (the stack lets no function change one by it). */
+export const AUDIT_KEY_PREFIX = 'AUDIT#';
+
 const auditKind = attr.itemKind({
   type: 'audit',
-  key: (id: string): Key => ({ pk: `AUDIT#${id}`, sk: 'AUDIT' }),
+  key: (id: string): Key => ({ pk: `${AUDIT_KEY_PREFIX}${id}`, sk: 'AUDIT' }),
   attributes: {
     id: attr.string,
     at: attr.string,

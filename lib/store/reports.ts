@@ -32,9 +32,12 @@ const email = attr.required(
     attr.map.holds(value) && attr.stringList.holds(value.recipients) && emailStatus.holds(value.status),
 );
 
+/** The partition keys of report jobs start with this (the only items the report worker may write). */
+export const REPORT_KEY_PREFIX = 'REPORT#';
+
 const reportKind = attr.itemKind({
   type: 'report',
-  key: (id: string): Key => ({ pk: `REPORT#${id}`, sk: 'REPORT' }),
+  key: (id: string): Key => ({ pk: `${REPORT_KEY_PREFIX}${id}`, sk: 'REPORT' }),
   attributes: {
     id: attr.string,
     report_type: attr.oneOf(REPORT_TYPES),

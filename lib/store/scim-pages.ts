@@ -12,10 +12,12 @@ import { getItem, putItem } from '../db/items';
 import { TTL_ATTRIBUTE, type Key } from '../db/table';
 
 const KEEP_SECONDS = 3600;
+/** The partition keys of page memos start with this (the only items SCIM's lists may write). */
+export const SCIM_PAGE_KEY_PREFIX = 'SCIMPAGE#';
 
 const pageKind = attr.itemKind({
   type: 'scim-page',
-  key: (list: string, startIndex: number): Key => ({ pk: `SCIMPAGE#${list}`, sk: String(startIndex) }),
+  key: (list: string, startIndex: number): Key => ({ pk: `${SCIM_PAGE_KEY_PREFIX}${list}`, sk: String(startIndex) }),
   attributes: { cursor: attr.string, [TTL_ATTRIBUTE]: attr.number },
   indexAttributes: {},
 });

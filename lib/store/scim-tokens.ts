@@ -1,6 +1,7 @@
 /**
  * SCIM tokens: `SCIMTOKEN#<id>` / `SCIMTOKEN`, holding the SHA-256 of the
- * token's secret (never the secret), its description and times; listed by
+ * token's secret (never the secret), its description, times and optional
+ * expiry; listed by
  * creation in byName partition `SCIMTOKENS`. The authorizer reads one by its
  * key and nothing else (lib/scim/tokens.ts).
  */
@@ -13,6 +14,8 @@ import { isConditionFailure, put, remove, type Explain, type Write } from '../db
 import { KEY_SEPARATOR } from '../text';
 
 const PARTITION = 'SCIMTOKENS';
+/** The partition keys of SCIM tokens start with this (the stack fences these items off by it). */
+export const SCIM_TOKEN_KEY_PREFIX = 'SCIMTOKEN#';
 
 export interface StoredScimToken {
   id: string;
@@ -20,17 +23,21 @@ export interface StoredScimToken {
   /** Hex SHA-256 of the secret. */
   secret_hash: string;
   created_at: string;
+  /** After this the token stops working; null: until it is deleted. */
+  expires_at: string | null;
   last_used_at: string | null;
 }
 
 const scimTokenKind = attr.itemKind({
   type: 'scim-token',
-  key: (id: string): Key => ({ pk: `SCIMTOKEN#${id}`, sk: 'SCIMTOKEN' }),
+  key: (id: string): Key => ({ pk: `${SCIM_TOKEN_KEY_PREFIX}${id}`, sk: 'SCIMTOKEN' }),
   attributes: {
     id: attr.string,
     description: attr.string,
     secret_hash: attr.string,
     created_at: attr.string,
+    /** Absent on a token that never expires. */
+    expires_at: attr.optional(attr.string),
     /** Absent until its first use (touchScimToken's condition needs it so). */
     last_used_at: attr.optional(attr.string),
   },
@@ -40,15 +47,16 @@ const scimTokenKind = attr.itemKind({
 export const scimTokenKey = scimTokenKind.key;
 
 function toToken(item: Item): StoredScimToken {
-  const { last_used_at, ...token } = scimTokenKind.read(item);
-  return { ...token, last_used_at: last_used_at ?? null };
+  const { expires_at, last_used_at, ...token } = scimTokenKind.read(item);
+  return { ...token, expires_at: expires_at ?? null, last_used_at: last_used_at ?? null };
 }
 
 /** A new token, never used yet. */
-export const scimTokenPut = (token: Omit<StoredScimToken, 'last_used_at'>): Write =>
+export const scimTokenPut = ({ expires_at, ...token }: Omit<StoredScimToken, 'last_used_at'>): Write =>
   put(
     scimTokenKind.item(scimTokenKey(token.id), {
       ...token,
+      ...(expires_at === null ? {} : { expires_at }),
       gsi1pk: PARTITION,
       gsi1sk: `${token.created_at}${KEY_SEPARATOR}${token.id}`,
     }),

@@ -195,7 +195,13 @@ async function seed(): Promise<string> {
     ]);
   }
   await transactWrite([
-    scimTokenPut({ id: SEED.scimTokenId, description: 'example', secret_hash: '00'.repeat(32), created_at: new Date().toISOString() }),
+    scimTokenPut({
+      id: SEED.scimTokenId,
+      description: 'example',
+      secret_hash: '00'.repeat(32),
+      created_at: new Date().toISOString(),
+      expires_at: null,
+    }),
   ]);
   return (await newScimToken(api, 'Postman collection')).token;
 }

@@ -41,6 +41,7 @@ describe('SCIM tokens', () => {
       description: 'Okta production',
       token: expect.any(String),
       created_at: expect.any(String),
+      expires_at: null,
       last_used_at: null,
     });
     const use = () => api.get('/scim/v2/ServiceProviderConfig', { token: made.token });
@@ -50,6 +51,7 @@ describe('SCIM tokens', () => {
       id: made.id,
       description: 'Okta production',
       created_at: (made as unknown as { created_at: string }).created_at,
+      expires_at: null,
       last_used_at: expect.any(String),
     });
     expect(JSON.stringify(listed)).not.toContain(made.token.split('.')[1]);

@@ -20,16 +20,25 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { indexList, keyAttributes, PARTITION_KEY, SORT_KEY, TTL_ATTRIBUTE } from '../../lib/db/table';
 import { FALLBACK_FUNCTION, type Route, routeKeys, routes, servedPaths } from '../../lib/routes';
 import {
-  SCIM_AUTHORIZER_ACTIONS,
+  allowedActions,
+  AUDIT_KEY_PREFIX,
+  REPORT_KEY_PREFIX,
+  SCIM_AUTHORIZER_STATEMENTS,
+  SCIM_PAGE_KEY_PREFIX,
   SCIM_TOKEN_KEY_PREFIX,
   TABLE_ACTIONS,
   TABLE_WRITE_ONLY_ACTIONS,
   tableActionsFor,
+  tableStatementsForJob,
 } from '../../infra/access';
 import { requiredScope } from '../../lib/routes';
 import { stackPropsFromContext } from '../../infra/context';
 import { LOG_RETENTION } from '../../infra/service-function';
 import { backgroundFunctions } from '../../lib/background';
+import { auditKey } from '../../lib/store/audit';
+import { reportKey } from '../../lib/store/reports';
+import { scimTokenKey } from '../../lib/store/scim-tokens';
+import { userKey } from '../../lib/store/users';
 import { DEFAULT_THROTTLE, DeptAdminStack, REPOSITORY_ROOT } from '../../infra/stack';
 
 type Json = any; // CloudFormation fragments: free-form by nature.
@@ -245,11 +254,12 @@ describe('functions', () => {
         }
       }
       // Stream readers also hold the stream actions (DescribeStream, GetRecords, GetShardIterator, ListStreams).
-      expect(
-        sorted(
-          actionsOf(functionId).filter((action) => action.startsWith('dynamodb:') && !/Stream|GetRecords|GetShardIterator/.test(action)),
-        ),
-      ).toEqual(sorted(TABLE_ACTIONS.write));
+      const allowed = statementsOf(functionId)
+        .filter((statement: Json) => statement.Effect === 'Allow')
+        .flatMap((statement: Json) => asList<string>(statement.Action));
+      const tableActions = allowed.filter((action) => action.startsWith('dynamodb:') && !/Stream|GetRecords|GetShardIterator/.test(action));
+      expect(sorted(tableActions)).toEqual(sorted(allowedActions(tableStatementsForJob(job))));
+      expect(tableActions.filter((action) => !TABLE_ACTIONS.write.includes(action))).toEqual([]);
     },
   );
 
@@ -445,7 +455,9 @@ describe('IAM', () => {
 
   it.each(routes.map((route) => [route.name, route] as const))('%s holds exactly the actions of its access level', (_, route) => {
     const { policyStatements } = wiring.get(route)!;
-    const actions = policyStatements.flatMap((statement) => asList<string>(statement.Action));
+    const actions = policyStatements
+      .filter((statement) => statement.Effect === 'Allow')
+      .flatMap((statement) => asList<string>(statement.Action));
     const bucketActions = route.reportsBucket === 'presign' ? ['s3:GetObject'] : [];
     expect(sorted(actions)).toEqual(sorted([...tableActionsFor(route), ...bucketActions]));
     if (route.access === 'read' || route.access === 'public') {
@@ -473,7 +485,7 @@ describe('IAM', () => {
       asList<string>(statement.Action).some((action) => action.startsWith('dynamodb:')),
     );
     expect(statements).toHaveLength(1);
-    expect(sorted(asList<string>(statements[0].Action))).toEqual(sorted(SCIM_AUTHORIZER_ACTIONS));
+    expect(sorted(asList<string>(statements[0].Action))).toEqual(sorted(allowedActions(SCIM_AUTHORIZER_STATEMENTS)));
     expect(asList(statements[0].Resource)).toEqual([{ 'Fn::GetAtt': [tableId, 'Arn'] }]);
     expect(statements[0].Condition).toEqual({ 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [`${SCIM_TOKEN_KEY_PREFIX}*`] } });
   });
@@ -485,10 +497,14 @@ describe('IAM', () => {
       const [bucketId] = onlyResource(template, 'AWS::S3::Bucket');
       const tableArn = { 'Fn::GetAtt': [tableId, 'Arn'] };
       for (const statement of wiring.get(route)!.policyStatements) {
-        expect(statement.Effect).toBe('Allow');
         if (asList(statement.Action)[0].startsWith('s3:')) {
+          expect(statement.Effect).toBe('Allow');
           expect(asList(statement.Resource)).toEqual([{ 'Fn::Join': ['', [{ 'Fn::GetAtt': [bucketId, 'Arn'] }, '/reports/*']] }]);
+        } else if (statement.Condition) {
+          // Item-scoped (allowed or denied by partition key): the base table only.
+          expect(asList(statement.Resource)).toEqual([tableArn]);
         } else {
+          expect(statement.Effect).toBe('Allow');
           expect(asList(statement.Resource)).toEqual([tableArn, { 'Fn::Join': ['', [tableArn, '/index/*']] }]);
         }
       }
@@ -502,6 +518,145 @@ describe('IAM', () => {
       expect(JSON.stringify(managed)).toMatch(/AWSLambdaBasicExecutionRole/);
       expect(managed).toHaveLength(1);
     }
+  });
+});
+
+// --- which items each function may change ---------------------------------------
+
+/**
+ * Whether the role of a function lets it do an item write `action` on the
+ * table item whose partition key is `pk`, by IAM's rules for the statement
+ * shapes this stack writes: an explicit Deny wins, then any Allow; a
+ * statement applies if it names the action and the base table, and, under
+ * a `dynamodb:LeadingKeys` StringLike condition, if the key matches one of
+ * its patterns (for one key ForAllValues and ForAnyValue agree). Any other
+ * condition fails the test rather than being guessed at.
+ */
+function mayWriteItem(functionId: string, action: string, pk: string): boolean {
+  const [tableId] = onlyResource(template, 'AWS::DynamoDB::Table');
+  const tableArn = { 'Fn::GetAtt': [tableId, 'Arn'] };
+  const applies = (statement: Json) => {
+    if (!asList<string>(statement.Action).includes(action)) return false;
+    if (!asList<Json>(statement.Resource).some((resource) => JSON.stringify(resource) === JSON.stringify(tableArn))) return false;
+    if (!statement.Condition) return true;
+    const [[operator, keys], ...others] = Object.entries<Json>(statement.Condition);
+    expect(others, JSON.stringify(statement.Condition)).toEqual([]);
+    expect(['ForAllValues:StringLike', 'ForAnyValue:StringLike'], JSON.stringify(statement.Condition)).toContain(operator);
+    expect(Object.keys(keys)).toEqual(['dynamodb:LeadingKeys']);
+    const patterns = asList<string>(keys['dynamodb:LeadingKeys']);
+    return patterns.some((pattern) =>
+      new RegExp(
+        `^${pattern
+          .split('*')
+          .map((part) => part.replace(/[.+?^${}()|[\]\\#]/g, '\\$&'))
+          .join('.*')}$`,
+      ).test(pk),
+    );
+  };
+  const statements = statementsOfFunction(functionId);
+  if (statements.some((statement) => statement.Effect === 'Deny' && applies(statement))) return false;
+  return statements.some((statement) => statement.Effect === 'Allow' && applies(statement));
+}
+
+const ITEM_WRITES = ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem'];
+
+describe('item writes', () => {
+  /** Every function of the stack, by a readable name: route functions by operation, the others by role. */
+  const functionsByName = (): Map<string, string> => {
+    const named = new Map<string, string>();
+    for (const [route, { functionId }] of wiring) named.set(route.name, functionId);
+    for (const job of backgroundFunctions) named.set(job.name, backgroundFunctionId(template, job.summary));
+    named.set('scimAuthorizer', scimAuthorizerFunctionId(template));
+    named.set('fallback', fallbackFunctionId(template));
+    expect(named.size).toBe(Object.keys(resourcesOf(template, 'AWS::Lambda::Function')).length);
+    return named;
+  };
+  const writesData = (route: Route) => route.access === 'write' || (route.access === 'scim' && route.method !== 'GET');
+
+  it('keeps the audit trail growing only: writers put entries, no function updates or deletes one', () => {
+    const entry = auditKey('entry').pk;
+    const writers = new Set([...routes.filter(writesData).map((route) => route.name), 'Maintenance']);
+    for (const [name, functionId] of functionsByName()) {
+      expect(mayWriteItem(functionId, 'dynamodb:PutItem', entry), `${name} PutItem audit`).toBe(writers.has(name));
+      for (const action of ITEM_WRITES.filter((write) => write !== 'dynamodb:PutItem')) {
+        expect(mayWriteItem(functionId, action, entry), `${name} ${action} audit`).toBe(false);
+      }
+    }
+  });
+
+  it('lets only createScimToken put a SCIM token, deleteScimToken delete one and the authorizer mark one used', () => {
+    const token = scimTokenKey('token').pk;
+    const only: Record<string, string | undefined> = {
+      'dynamodb:PutItem': 'createScimToken',
+      'dynamodb:DeleteItem': 'deleteScimToken',
+      'dynamodb:UpdateItem': 'scimAuthorizer',
+      'dynamodb:BatchWriteItem': undefined,
+    };
+    for (const [name, functionId] of functionsByName()) {
+      for (const action of ITEM_WRITES)
+        expect(mayWriteItem(functionId, action, token), `${name} ${action} token`).toBe(only[action] === name);
+    }
+  });
+
+  it('denies those changes by partition-key prefix, the prefixes of the store, to every function that may write other items', () => {
+    for (const [name, functionId] of functionsByName()) {
+      const statements = statementsOfFunction(functionId);
+      const writesAnything = statements.some(
+        (statement) =>
+          statement.Effect === 'Allow' &&
+          !statement.Condition &&
+          asList<string>(statement.Action).some((action) => ITEM_WRITES.includes(action)),
+      );
+      if (!writesAnything) continue;
+      const denies = statements.filter((statement) => statement.Effect === 'Deny');
+      const prefixes = denies.map((statement) => statement.Condition?.['ForAnyValue:StringLike']?.['dynamodb:LeadingKeys']);
+      expect(sorted(prefixes.flat()), name).toEqual(sorted([`${AUDIT_KEY_PREFIX}*`, `${SCIM_TOKEN_KEY_PREFIX}*`]));
+    }
+  });
+
+  it('lets SCIM lists write only their page memo, and no other item', () => {
+    const lists = routes.filter((route) => route.access === 'scim' && route.method === 'GET' && tableActionsFor(route).length > 0);
+    expect(lists.map((route) => route.name).sort()).toEqual(['scimGetGroup', 'scimGetUser', 'scimListGroups', 'scimListUsers']);
+    for (const route of lists) {
+      const { functionId, policyStatements } = wiring.get(route)!;
+      const puts = policyStatements.filter((statement) => asList<string>(statement.Action).includes('dynamodb:PutItem'));
+      expect(puts, route.name).toEqual([
+        expect.objectContaining({
+          Effect: 'Allow',
+          Action: 'dynamodb:PutItem',
+          Condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [`${SCIM_PAGE_KEY_PREFIX}*`] } },
+        }),
+      ]);
+      expect(mayWriteItem(functionId, 'dynamodb:PutItem', `${SCIM_PAGE_KEY_PREFIX}users`), route.name).toBe(true);
+      for (const pk of [userKey('u').pk, auditKey('a').pk, scimTokenKey('t').pk, reportKey('r').pk]) {
+        for (const action of ITEM_WRITES) expect(mayWriteItem(functionId, action, pk), `${route.name} ${action} ${pk}`).toBe(false);
+      }
+      for (const action of ITEM_WRITES.filter((write) => write !== 'dynamodb:PutItem')) {
+        expect(mayWriteItem(functionId, action, `${SCIM_PAGE_KEY_PREFIX}users`), `${route.name} ${action} memo`).toBe(false);
+      }
+    }
+  });
+
+  it('lets the report worker update report jobs only, and maintenance write what it repairs', () => {
+    const names = functionsByName();
+    const worker = names.get('ReportWorker')!;
+    expect(mayWriteItem(worker, 'dynamodb:UpdateItem', reportKey('r').pk)).toBe(true);
+    expect(REPORT_KEY_PREFIX).toBe(reportKey('r').pk.slice(0, REPORT_KEY_PREFIX.length));
+    for (const action of ITEM_WRITES) {
+      expect(mayWriteItem(worker, action, userKey('u').pk), `ReportWorker ${action} user`).toBe(false);
+      if (action !== 'dynamodb:UpdateItem')
+        expect(mayWriteItem(worker, action, reportKey('r').pk), `ReportWorker ${action} report`).toBe(false);
+    }
+    const maintenance = names.get('Maintenance')!;
+    for (const action of ITEM_WRITES) expect(mayWriteItem(maintenance, action, userKey('u').pk), `Maintenance ${action} user`).toBe(true);
+  });
+
+  it('still lets a write route change its own items (createUser: users, and their audit entry)', () => {
+    const functionId = wiring.get(routes.find((route) => route.name === 'createUser')!)!.functionId;
+    for (const action of ITEM_WRITES) expect(mayWriteItem(functionId, action, userKey('u').pk), action).toBe(true);
+    expect(mayWriteItem(functionId, 'dynamodb:PutItem', auditKey('a').pk)).toBe(true);
+    expect(mayWriteItem(functionId, 'dynamodb:UpdateItem', auditKey('a').pk)).toBe(false);
+    expect(mayWriteItem(functionId, 'dynamodb:PutItem', scimTokenKey('t').pk)).toBe(false);
   });
 });
 
@@ -597,6 +752,11 @@ describe('API', () => {
         ThrottlingBurstLimit: DEFAULT_THROTTLE.burstLimit,
       },
     });
+  });
+
+  it('logs the id of the SCIM token (what the SCIM authorizer hands on) with each request', () => {
+    const [, stage] = onlyResource(template, 'AWS::ApiGatewayV2::Stage');
+    expect(JSON.parse(stage.Properties.AccessLogSettings.Format)).toMatchObject({ scimTokenId: '$context.authorizer.tokenId' });
   });
 
   it('keeps CORS closed unless origins are given', () => {

@@ -521,7 +521,7 @@ describe('local gateway authorization over the real route table', () => {
           body: route.method === 'GET' || route.method === 'DELETE' ? undefined : '{}',
         });
         // As on AWS: the authorizer lets the request through with no token id, and the route answers its SCIM 401.
-        expect(seen.at(-1)?.requestContext?.authorizer).toEqual({ lambda: { tokenId: '' } });
+        expect(seen.at(-1)?.requestContext?.authorizer).toEqual({ lambda: { tokenId: '', expiresAt: '' } });
       }
       expect(called).toEqual([route.name, route.name, route.name, route.name]);
     },

@@ -12,7 +12,8 @@ import type { ChangeContext } from '../audit/context';
 import { useLambdaContext } from '../log';
 import { SCIM_BASE_PATH, type OperationName } from '../routes';
 import { ID_PATTERN } from '../schemas/common';
-import { ScimError } from '../scim/errors';
+import { Problem, type FieldError } from '../problems';
+import { invalidSyntax, ScimError } from '../scim/errors';
 import { shortened } from '../scim/input';
 import { definedValues, lowerCaseHeaders, parseJsonBody } from './parse';
 import { SECURITY_HEADERS, type HttpEvent, type HttpResponse } from './response';
@@ -61,6 +62,17 @@ function pathIds(event: HttpEvent): Record<string, string> {
   return params;
 }
 
+/** The JSON body, as parse.ts reads every body (size, media type, depth); one it cannot read is SCIM's `invalidSyntax`. */
+function scimBody(event: HttpEvent, headers: Record<string, string | undefined>): unknown {
+  try {
+    return parseJsonBody(event.body, event.isBase64Encoded, headers['content-type']);
+  } catch (error) {
+    if (!(error instanceof Problem && error.slug === 'validation')) throw error;
+    const errors = (error.extra as { errors?: FieldError[] }).errors ?? [];
+    throw invalidSyntax(errors.map((e) => e.message).join(' ') || error.message);
+  }
+}
+
 function toResponse(reply: ScimReply): HttpResponse {
   const status = reply.status ?? 200;
   const headers: Record<string, string> = { ...SECURITY_HEADERS, ...reply.headers };
@@ -91,7 +103,7 @@ export function scimOperation(name: OperationName, run: (input: ScimInput) => Pr
       const input: ScimInput = {
         params: pathIds(event),
         query: definedValues(event.queryStringParameters),
-        body: parseJsonBody(event.body, event.isBase64Encoded, headers['content-type']),
+        body: scimBody(event, headers),
         headers,
         base: baseOf(event, headers),
         ctx: { actor: `scim:${tokenId}`, requestId: event.requestContext?.requestId ?? context.awsRequestId, operationId: name },

@@ -19,7 +19,7 @@ import { updateDepartmentBody } from '../schemas/departments';
 import type { AccountRole } from '../schemas/enums';
 import { createGroupBody, groupUserIds, updateGroupBody } from '../schemas/groups';
 import { createUserBody, updateUserBody } from '../schemas/users';
-import { invalidValue } from './errors';
+import { invalidSyntax, invalidValue } from './errors';
 import { ENTERPRISE_SCHEMA, resolvePath, type Attribute } from './schema';
 
 export type Canonical = Record<string, unknown>;
@@ -63,7 +63,7 @@ function assign(target: Canonical, schema: string, attribute: Attribute, value: 
 
 /** A whole resource body in canonical form. */
 export function canonical(kind: Kind, body: unknown): Canonical {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw invalidValue('The body must be a JSON object.');
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw invalidSyntax('The body must be a JSON object.');
   const out: Canonical = {};
   for (const [key, value] of Object.entries(body as Record<string, unknown>)) {
     // The extension as one object: `{"urn:…:enterprise:2.0:User": {"department": "x"}}`.

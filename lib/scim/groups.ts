@@ -211,12 +211,12 @@ const withoutMembers = ({ members: _members, ...rest }: ScimResource): ScimResou
 async function lookUp(keys: GroupKey[], members: string[]): Promise<StoredGroup[]> {
   const storable = (key: GroupKey) =>
     'id' in key
-      ? couldBeStored('Group', 'id', key.id)
+      ? couldBeStored('id', key.id)
       : 'externalId' in key
-        ? couldBeStored('Group', 'external_id', key.externalId)
-        : couldBeStored('Group', 'name', key.displayName);
+        ? couldBeStored('external_id', key.externalId)
+        : couldBeStored('name', key.displayName);
   // A value the rules refuse is held by no group or user, and would be no key.
-  if (!keys.every(storable) || !members.every((member) => couldBeStored('User', 'id', member))) return [];
+  if (!keys.every(storable) || !members.every((member) => couldBeStored('id', member))) return [];
   const ids = new Set<string>();
   for (const key of keys) {
     const id =

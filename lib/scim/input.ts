@@ -14,11 +14,12 @@
  */
 import { safeParse } from 'zod/mini';
 import type { $ZodType } from 'zod/v4/core';
-import { ID_PATTERN } from '../schemas/common';
+import { ID_PATTERN, MAX_CHARACTERS } from '../schemas/common';
 import { updateDepartmentBody } from '../schemas/departments';
 import type { AccountRole } from '../schemas/enums';
 import { createGroupBody, groupUserIds, updateGroupBody } from '../schemas/groups';
-import { createUserBody, updateUserBody } from '../schemas/users';
+import { userFieldsChange } from '../schemas/users';
+import { NO_CONTROL_CHARACTERS } from '../text';
 import { invalidSyntax, invalidValue } from './errors';
 import { ENTERPRISE_SCHEMA, resolvePath, type Attribute } from './schema';
 
@@ -173,17 +174,18 @@ const USER_ATTRIBUTES: Record<keyof UserFields, string> = {
 
 /**
  * Holds the fields to the admin API's own schemas, so that a value either
- * door refuses the other refuses too: a new user's to POST /v2/users's, a
- * change's (only the values it changes, so that a value stored before these
- * rules does not block a deactivation) to PATCH /v2/users/{id}'s; the
- * department, a name or an id, to a department name's.
+ * door refuses the other refuses too: the user's to the fields of PATCH
+ * /v2/users/{id} (those of POST /v2/users, field by field), a change's only
+ * in the values it changes, so that a value stored before these rules does
+ * not block a deactivation; the department, a name or an id, to a
+ * department name's.
  */
 function checkUserFields(fields: UserFields, attributes: Record<keyof UserFields, string>, before?: Partial<UserFields>): void {
   const { department, ...service } = fields;
   const given = Object.fromEntries(
     Object.entries(service).filter(([key, value]) => value !== undefined && (!before || value !== before[key as keyof UserFields])),
   );
-  checkFields(before ? updateUserBody : createUserBody, given, ([field]) => attributes[field as keyof UserFields]);
+  checkFields(userFieldsChange, given, ([field]) => attributes[field as keyof UserFields]);
   if (department !== null && department !== before?.department) {
     checkFields(updateDepartmentBody, { name: department }, () => attributes.department);
   }
@@ -261,18 +263,24 @@ function groupAttribute(field: string, member?: string): string {
 }
 
 /**
- * Whether a value a filter looks up by key could be a stored one: a value
- * the rules refuse is held by no user or group, so it is not looked up (a
- * 3,000-character one would be no DynamoDB key).
+ * Whether a value a filter looks up by key could be a stored one: one longer
+ * than its field holds, with control characters, or an id of another shape
+ * is held by no user or group, so it is not looked up (a 3,000-character one
+ * would be no DynamoDB key). Without zod, as the list functions need no other schema.
  */
-export function couldBeStored(
-  kind: Kind,
-  field: 'id' | 'user_name' | 'external_id' | 'email' | 'last_name' | 'name',
-  value: string,
-): boolean {
+export function couldBeStored(field: 'id' | keyof typeof FILTER_KEY_FIELDS, value: string): boolean {
   if (field === 'id') return ID_PATTERN.test(value);
-  return safeParse(kind === 'User' ? updateUserBody : updateGroupBody, { [field]: value }).success;
+  return value.length <= MAX_CHARACTERS[FILTER_KEY_FIELDS[field]] && NO_CONTROL_CHARACTERS.test(value);
 }
+
+/** The fields SCIM filters look users and groups up by, and the text rule of each. */
+const FILTER_KEY_FIELDS = {
+  user_name: 'userName',
+  external_id: 'externalId',
+  email: 'email',
+  last_name: 'displayName',
+  name: 'displayName',
+} as const satisfies Record<string, keyof typeof MAX_CHARACTERS>;
 
 /** A value a caller sent, for an error's detail: its start, when it is long. */
 export const shortened = (value: string): string => (value.length > 70 ? `${value.slice(0, 64)}… (${value.length} characters)` : value);

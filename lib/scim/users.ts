@@ -144,7 +144,7 @@ export interface ListRequest {
 
 /** The users every key finds (the look-ups identity providers send). */
 async function lookUp(keys: UserKey[]): Promise<StoredUser[]> {
-  if (!keys.every((key) => ('id' in key ? couldBeStored('User', 'id', key.id) : couldBeStored('User', key.claim, key.value)))) return [];
+  if (!keys.every((key) => ('id' in key ? couldBeStored('id', key.id) : couldBeStored(key.claim, key.value)))) return [];
   let ids: Set<string> | undefined;
   for (const key of keys) {
     const id = 'id' in key ? key.id : await claimHolder(key.claim, key.value, false);
@@ -178,7 +178,7 @@ export async function listScimUsers(
   }
   if (read.by === 'index') {
     // A prefix no last name may start with (over 200 characters, say) finds nobody, and is no key condition.
-    if (read.filters.lastNamePrefixes?.some((prefix) => !couldBeStored('User', 'last_name', prefix))) return { resources: [], total: 0 };
+    if (read.filters.lastNamePrefixes?.some((prefix) => !couldBeStored('last_name', prefix))) return { resources: [], total: 0 };
     const list = createHash('sha256')
       .update(`${request.client}|users|${request.filter?.trim() ?? ''}`)
       .digest('base64url');

@@ -11,6 +11,10 @@ import type { Context } from 'aws-lambda';
 import type { ChangeContext } from '../audit/context';
 import { useLambdaContext } from '../log';
 import { SCIM_BASE_PATH, type OperationName } from '../routes';
+import { ID_PATTERN } from '../schemas/common';
+import { Problem, type FieldError } from '../problems';
+import { invalidSyntax, ScimError } from '../scim/errors';
+import { shortened } from '../scim/input';
 import { definedValues, lowerCaseHeaders, parseJsonBody } from './parse';
 import { SECURITY_HEADERS, type HttpEvent, type HttpResponse } from './response';
 import { logServerError } from './problem';
@@ -41,6 +45,34 @@ function baseOf(event: HttpEvent, headers: Record<string, string | undefined>): 
   return host ? `${proto}://${host}${SCIM_BASE_PATH}` : SCIM_BASE_PATH;
 }
 
+/** What each path parameter of a SCIM route names. */
+const RESOURCE_OF: Record<string, string> = { user_id: 'User', group_id: 'Group' };
+
+/**
+ * The path parameters, each an id of the admin API's pattern: one that is
+ * not cannot name a resource, so it is a 404 before any read (a 3,000-character
+ * one is no DynamoDB key).
+ */
+function pathIds(event: HttpEvent): Record<string, string> {
+  const params = definedValues(event.pathParameters);
+  for (const [name, value] of Object.entries(params)) {
+    if (ID_PATTERN.test(value)) continue;
+    throw new ScimError(undefined, `${RESOURCE_OF[name] ?? 'Resource'} "${shortened(value)}" does not exist.`, 404);
+  }
+  return params;
+}
+
+/** The JSON body, as parse.ts reads every body (size, media type, depth); one it cannot read is SCIM's `invalidSyntax`. */
+function scimBody(event: HttpEvent, headers: Record<string, string | undefined>): unknown {
+  try {
+    return parseJsonBody(event.body, event.isBase64Encoded, headers['content-type']);
+  } catch (error) {
+    if (!(error instanceof Problem && error.slug === 'validation')) throw error;
+    const errors = (error.extra as { errors?: FieldError[] }).errors ?? [];
+    throw invalidSyntax(errors.map((e) => e.message).join(' ') || error.message);
+  }
+}
+
 function toResponse(reply: ScimReply): HttpResponse {
   const status = reply.status ?? 200;
   const headers: Record<string, string> = { ...SECURITY_HEADERS, ...reply.headers };
@@ -69,9 +101,9 @@ export function scimOperation(name: OperationName, run: (input: ScimInput) => Pr
       // The authorizer hands on the id of a live token only (see functions/scimAuthorizer.ts): refused here, as SCIM says.
       if (!tokenId) return missingScimToken();
       const input: ScimInput = {
-        params: definedValues(event.pathParameters),
+        params: pathIds(event),
         query: definedValues(event.queryStringParameters),
-        body: parseJsonBody(event.body, event.isBase64Encoded, headers['content-type']),
+        body: scimBody(event, headers),
         headers,
         base: baseOf(event, headers),
         ctx: { actor: `scim:${tokenId}`, requestId: event.requestContext?.requestId ?? context.awsRequestId, operationId: name },

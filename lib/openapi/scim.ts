@@ -402,6 +402,12 @@ const DOCS: Record<string, ScimDoc> = {
   },
 };
 
+/** What any route that takes a body answers for one it does not read (lib/http/parse.ts). */
+const BODY_ERRORS: Record<number, string> = {
+  413: 'The body is over 1 MiB.',
+  415: 'A body that is not `application/scim+json` or `application/json`.',
+};
+
 /** The operation object of a SCIM route; `problems` collects what keeps it from being documented. */
 export function scimOperationObject(route: Route, problems: string[]): Json {
   const doc = DOCS[route.name];
@@ -412,6 +418,7 @@ export function scimOperationObject(route: Route, problems: string[]): Json {
   const errors: Record<number, string> = {
     401: 'No SCIM token, or one that is unknown or revoked.',
     ...doc.errors,
+    ...(doc.body ? BODY_ERRORS : {}),
     500: 'An unexpected error.',
     503: 'The service is overloaded (DynamoDB throttled): retry.',
   };

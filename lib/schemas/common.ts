@@ -18,13 +18,23 @@ export const ID_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
 
 export const id = /* @__PURE__ */ built(() => z.string().check(z.regex(ID_PATTERN, 'must be 1–64 characters of A–Z, a–z, 0–9, _ or -')));
 
+/**
+ * The most characters each text field holds: the schemas hold values to
+ * them, and a look-up by a longer value (a SCIM filter's) finds nothing
+ * without a read, as no stored value is longer. Each fits a DynamoDB key.
+ */
+export const MAX_CHARACTERS = { displayName: 200, firstName: 200, externalId: 255, userName: 255, email: 254 } as const;
+
+/** At most `max` characters, as the message says. */
+export const atMost = (max: number) => z.maxLength(max, `must be at most ${max} characters`);
+
 /** A display name: 1–200 characters, no control characters. */
 export const displayName = /* @__PURE__ */ built(() =>
   z
     .string()
     .check(
       z.minLength(1, 'must not be empty'),
-      z.maxLength(200, 'must be at most 200 characters'),
+      atMost(MAX_CHARACTERS.displayName),
       z.regex(NO_CONTROL_CHARACTERS, 'must not contain control characters'),
     ),
 );
@@ -36,7 +46,7 @@ export const externalId = /* @__PURE__ */ built(() =>
       .string()
       .check(
         z.minLength(1, 'must not be empty'),
-        z.maxLength(255, 'must be at most 255 characters'),
+        atMost(MAX_CHARACTERS.externalId),
         z.regex(NO_CONTROL_CHARACTERS, 'must not contain control characters'),
       ),
   ),

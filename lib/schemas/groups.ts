@@ -14,6 +14,11 @@ const description = /* @__PURE__ */ built(() =>
 export const groupIdParams = /* @__PURE__ */ built(() => z.strictObject({ group_id: id }));
 export const groupUserParams = /* @__PURE__ */ built(() => z.strictObject({ group_id: id, user_id: id }));
 
+/** User ids given at once to a group: as many as twice the group size limit, so that a bad request's answer stays small. */
+export const groupUserIds = /* @__PURE__ */ built(() =>
+  z.array(id).check(z.maxLength(20_000, 'must list at most 20000 ids (a group holds at most 10000 users)')),
+);
+
 /**
  * G3. Repeated user ids are ignored; more than 10,000 different ones is a 409
  * (the group size limit), so the list itself may be longer, up to a bound that keeps a bad
@@ -25,7 +30,7 @@ export const createGroupBody = /* @__PURE__ */ built(() =>
     name: displayName,
     description: z.optional(description),
     external_id: z.optional(externalId),
-    user_ids: z.optional(z.array(id).check(z.maxLength(20_000, 'must list at most 20000 ids (a group holds at most 10000 users)'))),
+    user_ids: z.optional(groupUserIds),
   }),
 );
 

@@ -1,15 +1,11 @@
 import * as z from 'zod/mini';
 import { ACCOUNT_ROLES } from './enums';
-import { built, displayName, externalId, id, isoTime, pagination, queryParam, sortParam } from './common';
+import { atMost, built, displayName, externalId, id, isoTime, MAX_CHARACTERS, pagination, queryParam, sortParam } from './common';
 import { NO_CONTROL_CHARACTERS } from '../text';
 
-const email = /* @__PURE__ */ built(() =>
-  z.email({ message: 'must be an e-mail address' }).check(z.maxLength(254, 'must be at most 254 characters')),
-);
+const email = /* @__PURE__ */ built(() => z.email({ message: 'must be an e-mail address' }).check(atMost(MAX_CHARACTERS.email)));
 const firstName = /* @__PURE__ */ built(() =>
-  z
-    .string()
-    .check(z.maxLength(200, 'must be at most 200 characters'), z.regex(NO_CONTROL_CHARACTERS, 'must not contain control characters')),
+  z.string().check(atMost(MAX_CHARACTERS.firstName), z.regex(NO_CONTROL_CHARACTERS, 'must not contain control characters')),
 );
 const accountRole = /* @__PURE__ */ built(() => z.enum(ACCOUNT_ROLES, { message: `must be one of ${ACCOUNT_ROLES.join(', ')}` }));
 const activated = /* @__PURE__ */ built(() => z.boolean({ message: 'must be true or false' }));
@@ -20,7 +16,7 @@ const userName = /* @__PURE__ */ built(() =>
     .string()
     .check(
       z.minLength(1, 'must not be empty'),
-      z.maxLength(255, 'must be at most 255 characters'),
+      atMost(MAX_CHARACTERS.userName),
       z.regex(NO_CONTROL_CHARACTERS, 'must not contain control characters'),
     ),
 );
@@ -39,8 +35,12 @@ export const createUserBody = /* @__PURE__ */ built(() =>
   }),
 );
 
-/** department_id is not accepted here: membership changes through E2–E5. */
-export const updateUserBody = /* @__PURE__ */ built(() =>
+/**
+ * The fields of a user PATCH /v2/users/{id} changes, but last_login: also
+ * what SCIM sets (lib/scim/input.ts holds its users to it, so that one door
+ * refuses what the other does).
+ */
+export const userFieldsChange = /* @__PURE__ */ built(() =>
   z.strictObject({
     email: z.optional(email),
     first_name: z.optional(firstName),
@@ -49,9 +49,11 @@ export const updateUserBody = /* @__PURE__ */ built(() =>
     external_id: z.optional(externalId),
     account_role: z.optional(accountRole),
     activated: z.optional(activated),
-    last_login: z.optional(lastLogin),
   }),
 );
+
+/** department_id is not accepted here: membership changes through E2–E5. */
+export const updateUserBody = /* @__PURE__ */ built(() => z.strictObject({ ...userFieldsChange.shape, last_login: z.optional(lastLogin) }));
 
 /** The E1 parameters, shared by every user list. */
 export const userListQuery = /* @__PURE__ */ built(() =>

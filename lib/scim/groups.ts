@@ -44,7 +44,7 @@ import { queryStream } from '../db/query';
 import { cleanupMarkerPut, membersAmong, membershipDeletes, memberIds } from '../store/memberships';
 import { matches, parseFilter } from './filter';
 import { groupListRead, type GroupKey } from './filter-reads';
-import { canonical, groupFields } from './input';
+import { canonical, checkGroupChange, couldBeStored, checkMemberIds, checkNewGroup, groupFields } from './input';
 import { groupChanges, normalizeOperations, type GroupChanges } from './patch';
 import { scimGroup, type ScimResource } from './resources';
 
@@ -55,6 +55,7 @@ export async function asScimGroup(group: StoredGroup, base: string, withMembers:
 
 export async function createScimGroup(ctx: ChangeContext, body: unknown): Promise<StoredGroup> {
   const fields = groupFields(canonical('Group', body));
+  checkNewGroup(fields);
   const { group } = await createGroup(ctx, { name: fields.name, external_id: fields.external_id, user_ids: fields.member_ids });
   return group;
 }
@@ -67,6 +68,7 @@ export async function replaceScimGroup(ctx: ChangeContext, id: string, body: unk
   const fields = groupFields(canonical('Group', body));
   const changes: GroupChanges = { name: fields.name, external_id: fields.external_id, clear: false, adds: new Set(), removes: new Set() };
   if (fields.member_ids !== undefined) {
+    checkMemberIds(fields.member_ids);
     changes.clear = true;
     fields.member_ids.forEach((m) => changes.adds.add(m));
   }
@@ -74,7 +76,10 @@ export async function replaceScimGroup(ctx: ChangeContext, id: string, body: unk
 }
 
 export async function patchScimGroup(ctx: ChangeContext, id: string, body: unknown, expectedVersion?: number): Promise<StoredGroup> {
-  return changeGroup(ctx, id, groupChanges(normalizeOperations(body)), expectedVersion);
+  const changes = groupChanges(normalizeOperations(body));
+  checkMemberIds(changes.adds);
+  checkMemberIds(changes.removes);
+  return changeGroup(ctx, id, changes, expectedVersion);
 }
 
 export async function deleteScimGroup(ctx: ChangeContext, id: string, expectedVersion?: number): Promise<void> {
@@ -115,6 +120,8 @@ async function changeGroupAsRead(ctx: ChangeContext, id: string, changes: GroupC
   if (startsOver) [adds, removes] = [[...changes.adds], []]; // the old generation goes whole
   const name = changes.name !== undefined && changes.name !== before.name ? changes.name : undefined;
   const externalId = changes.external_id !== undefined && changes.external_id !== before.external_id ? changes.external_id : undefined;
+  // Only what changes is checked: a name stored before the admin API's rules held for SCIM does not block a change of members.
+  checkGroupChange({ name, external_id: externalId });
   if (!startsOver && adds.length === 0 && removes.length === 0 && name === undefined && externalId === undefined) return before;
   if (!startsOver && adds.length + removes.length > limit) {
     return changeGroupMembersInParts(ctx, { group: before, adds, removes, name, external_id: externalId, expectedVersion });
@@ -202,6 +209,14 @@ const withoutMembers = ({ members: _members, ...rest }: ScimResource): ScimResou
 
 /** The group every key names, if it has every member named. */
 async function lookUp(keys: GroupKey[], members: string[]): Promise<StoredGroup[]> {
+  const storable = (key: GroupKey) =>
+    'id' in key
+      ? couldBeStored('id', key.id)
+      : 'externalId' in key
+        ? couldBeStored('external_id', key.externalId)
+        : couldBeStored('name', key.displayName);
+  // A value the rules refuse is held by no group or user, and would be no key.
+  if (!keys.every(storable) || !members.every((member) => couldBeStored('id', member))) return [];
   const ids = new Set<string>();
   for (const key of keys) {
     const id =

@@ -7,10 +7,20 @@
  * whichever way it came, booleans from Entra's strings (`"False"`), and
  * every attribute the service does not keep — or may not be written — left
  * out. `userFields` and `groupFields` then map a canonical resource to the
- * service's fields (the reverse of resources.ts's mapping).
+ * service's fields (the reverse of resources.ts's mapping), and those are
+ * held to the admin API's own request schemas (lib/schemas): a value one door
+ * refuses the other refuses too, here as a 400 `invalidValue` that names the
+ * SCIM attribute it came from.
  */
-import { ACCOUNT_ROLES, type AccountRole } from '../schemas/enums';
-import { invalidValue } from './errors';
+import { safeParse } from 'zod/mini';
+import type { $ZodType } from 'zod/v4/core';
+import { ID_PATTERN, MAX_CHARACTERS } from '../schemas/common';
+import { updateDepartmentBody } from '../schemas/departments';
+import type { AccountRole } from '../schemas/enums';
+import { createGroupBody, groupUserIds, updateGroupBody } from '../schemas/groups';
+import { userFieldsChange } from '../schemas/users';
+import { NO_CONTROL_CHARACTERS } from '../text';
+import { invalidSyntax, invalidValue } from './errors';
 import { ENTERPRISE_SCHEMA, resolvePath, type Attribute } from './schema';
 
 export type Canonical = Record<string, unknown>;
@@ -54,7 +64,7 @@ function assign(target: Canonical, schema: string, attribute: Attribute, value: 
 
 /** A whole resource body in canonical form. */
 export function canonical(kind: Kind, body: unknown): Canonical {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw invalidValue('The body must be a JSON object.');
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw invalidSyntax('The body must be a JSON object.');
   const out: Canonical = {};
   for (const [key, value] of Object.entries(body as Record<string, unknown>)) {
     // The extension as one object: `{"urn:…:enterprise:2.0:User": {"department": "x"}}`.
@@ -112,33 +122,90 @@ function chosen(list: Multi, type?: string): Record<string, unknown> | undefined
 }
 
 /**
- * A canonical user as the service's fields. `active` absent stays absent
- * (a PUT without it leaves the account as it is); every other attribute
- * absent takes its default.
+ * A canonical user as the service's fields, each held to the admin API's
+ * rules (see checkUserFields). `active` absent stays absent (a PUT without
+ * it leaves the account as it is); every other attribute absent takes its
+ * default. `before`: the user a PUT or PATCH changes, whose values it leaves
+ * as they are are not checked again.
  */
-export function userFields(user: Canonical): UserFields {
+export function userFields(user: Canonical, before?: Partial<UserFields>): UserFields {
   const userName = user.userName;
   if (typeof userName !== 'string' || userName.trim() === '') throw invalidValue('userName is required.');
-  const email = chosen(user.emails as Multi, 'work')?.value ?? (userName.includes('@') ? userName : undefined);
+  const listed = chosen(user.emails as Multi, 'work')?.value;
+  const email = listed ?? (userName.includes('@') ? userName : undefined);
   if (typeof email !== 'string' || email === '') throw invalidValue('An e-mail address is required (emails, or a userName that is one).');
   const name = (user.name ?? {}) as Canonical;
   const familyName = typeof name.familyName === 'string' && name.familyName.trim() !== '' ? name.familyName : undefined;
+  const displayName = typeof user.displayName === 'string' && user.displayName.trim() !== '' ? user.displayName : undefined;
   const role = chosen(user.roles as Multi)?.value;
-  if (role !== undefined && !(ACCOUNT_ROLES as readonly unknown[]).includes(role)) {
-    throw invalidValue(`roles must be one of ${ACCOUNT_ROLES.join(', ')}; got "${String(role)}".`);
-  }
   const department = (user[ENTERPRISE_SCHEMA] as Canonical | undefined)?.department;
-  return {
+  const fields: UserFields = {
     user_name: userName,
     external_id: typeof user.externalId === 'string' && user.externalId !== '' ? user.externalId : null,
     email,
     first_name: typeof name.givenName === 'string' ? name.givenName : '',
-    last_name: familyName ?? (typeof user.displayName === 'string' && user.displayName.trim() !== '' ? user.displayName : userName),
+    last_name: familyName ?? displayName ?? userName,
     ...(typeof user.active === 'boolean' ? { activated: user.active } : {}),
     account_role: (role as AccountRole | undefined) ?? 'member',
     department: typeof department === 'string' && department.trim() !== '' ? department.trim() : null,
   };
+  const attributes: Record<keyof UserFields, string> = {
+    ...USER_ATTRIBUTES,
+    email: listed === undefined ? 'userName (the e-mail address when emails has none)' : 'emails.value',
+    last_name: familyName
+      ? 'name.familyName'
+      : `${displayName ? 'displayName' : 'userName'} (the family name when name.familyName is absent)`,
+  };
+  checkUserFields(fields, attributes, before);
+  return fields;
 }
+
+/** The SCIM attribute each field of the service comes from. */
+const USER_ATTRIBUTES: Record<keyof UserFields, string> = {
+  user_name: 'userName',
+  external_id: 'externalId',
+  email: 'emails.value',
+  first_name: 'name.givenName',
+  last_name: 'name.familyName',
+  activated: 'active',
+  account_role: 'roles.value',
+  department: `${ENTERPRISE_SCHEMA}:department`,
+};
+
+/**
+ * Holds the fields to the admin API's own schemas, so that a value either
+ * door refuses the other refuses too: the user's to the fields of PATCH
+ * /v2/users/{id} (those of POST /v2/users, field by field), a change's only
+ * in the values it changes, so that a value stored before these rules does
+ * not block a deactivation; the department, a name or an id, to a
+ * department name's.
+ */
+function checkUserFields(fields: UserFields, attributes: Record<keyof UserFields, string>, before?: Partial<UserFields>): void {
+  const { department, ...service } = fields;
+  const given = Object.fromEntries(
+    Object.entries(service).filter(([key, value]) => value !== undefined && (!before || value !== before[key as keyof UserFields])),
+  );
+  checkFields(userFieldsChange, given, ([field]) => attributes[field as keyof UserFields]);
+  if (department !== null && department !== before?.department) {
+    checkFields(updateDepartmentBody, { name: department }, () => attributes.department);
+  }
+}
+
+/**
+ * Checks `fields` with a schema of the admin API; what it refuses is a 400
+ * `invalidValue` naming the SCIM attribute of each refused value (a few of
+ * them: a list of 20,000 bad member ids is not repeated back).
+ */
+function checkFields(schema: $ZodType, value: unknown, attributeOf: (path: readonly PropertyKey[]) => string): void {
+  const result = safeParse(schema, value);
+  if (result.success) return;
+  const issues = result.error.issues;
+  const shown = issues.slice(0, MAX_ISSUES_SHOWN).map((issue) => `${attributeOf(issue.path)}: ${issue.message}`);
+  if (issues.length > shown.length) shown.push(`and ${issues.length - shown.length} more`);
+  throw invalidValue(shown.join('; '));
+}
+
+const MAX_ISSUES_SHOWN = 5;
 
 // --- groups ------------------------------------------------------------------------------
 
@@ -158,6 +225,7 @@ export function memberIdsOf(value: unknown): string[] {
   });
 }
 
+/** A canonical group as the service's fields (checkNewGroup, checkMemberIds and checkGroupChange hold them to the admin API's rules). */
 export function groupFields(group: Canonical): GroupFields {
   if (typeof group.displayName !== 'string' || group.displayName.trim() === '') throw invalidValue('displayName is required.');
   return {
@@ -166,3 +234,53 @@ export function groupFields(group: Canonical): GroupFields {
     ...(group.members === undefined || group.members === null ? {} : { member_ids: [...new Set(memberIdsOf(group.members))] }),
   };
 }
+
+/** A new group, held to POST /v2/groups's schema (its members as user_ids). */
+export function checkNewGroup({ member_ids, ...rest }: GroupFields): void {
+  checkFields(createGroupBody, { ...rest, ...(member_ids ? { user_ids: member_ids } : {}) }, ([field, index]) =>
+    groupAttribute(String(field), typeof index === 'number' ? member_ids?.[index] : undefined),
+  );
+}
+
+/** A new name or external id of a group (only what differs from the group's), held to PATCH /v2/groups/{id}'s schema. */
+export function checkGroupChange(change: { name?: string; external_id?: string | null }): void {
+  const given = Object.fromEntries(Object.entries(change).filter(([, value]) => value !== undefined));
+  checkFields(updateGroupBody, given, ([field]) => groupAttribute(String(field)));
+}
+
+/** Member ids added or removed: user ids, as many as POST /v2/groups takes. */
+export function checkMemberIds(ids: Iterable<string>): void {
+  const list = [...ids];
+  checkFields(groupUserIds, list, ([index]) => groupAttribute('user_ids', typeof index === 'number' ? list[index] : undefined));
+}
+
+const GROUP_ATTRIBUTES: Record<string, string> = { name: 'displayName', external_id: 'externalId', user_ids: 'members' };
+
+/** The SCIM attribute of a group's field; a member by its value (shortened: it may be thousands of characters). */
+function groupAttribute(field: string, member?: string): string {
+  if (member === undefined) return GROUP_ATTRIBUTES[field] ?? field;
+  return `members[value eq ${JSON.stringify(shortened(member))}]`;
+}
+
+/**
+ * Whether a value a filter looks up by key could be a stored one: one longer
+ * than its field holds, with control characters, or an id of another shape
+ * is held by no user or group, so it is not looked up (a 3,000-character one
+ * would be no DynamoDB key). Without zod, as the list functions need no other schema.
+ */
+export function couldBeStored(field: 'id' | keyof typeof FILTER_KEY_FIELDS, value: string): boolean {
+  if (field === 'id') return ID_PATTERN.test(value);
+  return value.length <= MAX_CHARACTERS[FILTER_KEY_FIELDS[field]] && NO_CONTROL_CHARACTERS.test(value);
+}
+
+/** The fields SCIM filters look users and groups up by, and the text rule of each. */
+const FILTER_KEY_FIELDS = {
+  user_name: 'userName',
+  external_id: 'externalId',
+  email: 'email',
+  last_name: 'displayName',
+  name: 'displayName',
+} as const satisfies Record<string, keyof typeof MAX_CHARACTERS>;
+
+/** A value a caller sent, for an error's detail: its start, when it is long. */
+export const shortened = (value: string): string => (value.length > 70 ? `${value.slice(0, 64)}… (${value.length} characters)` : value);

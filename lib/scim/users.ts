@@ -16,7 +16,7 @@ import { resolveDepartment } from './departments';
 import { invalidValue } from './errors';
 import { matches, parseFilter } from './filter';
 import { userListRead, type UserKey } from './filter-reads';
-import { canonical, userFields, type Canonical, type UserFields } from './input';
+import { canonical, couldBeStored, userFields, type Canonical, type UserFields } from './input';
 import { applyToUser, normalizeOperations, touchesExtension } from './patch';
 import { scimUser, type ScimResource } from './resources';
 import { ENTERPRISE_SCHEMA } from './schema';
@@ -62,10 +62,21 @@ export async function createScimUser(ctx: ChangeContext, body: unknown): Promise
   return { user, departmentName };
 }
 
+/** A PUT: the values it leaves as they are are not checked again (userFields), hence the fields are made from the user read. */
 export async function replaceScimUser(ctx: ChangeContext, id: string, body: unknown, expectedVersion?: number): Promise<ProvisionedUser> {
-  const fields = userFields(canonical('User', body));
-  const { change, departmentName } = await changeFor(ctx, fields);
-  return { user: await changeUser(ctx, id, () => change, expectedVersion), departmentName };
+  const resource = canonical('User', body);
+  let departmentName: string | null = null;
+  const user = await changeUser(
+    ctx,
+    id,
+    async (before) => {
+      const changed = await changeFor(ctx, userFields(resource, before));
+      departmentName = changed.departmentName;
+      return changed.change;
+    },
+    expectedVersion,
+  );
+  return { user, departmentName };
 }
 
 /** The user as a canonical SCIM resource: what PATCH operations apply to. */
@@ -95,7 +106,7 @@ export async function patchScimUser(ctx: ChangeContext, id: string, body: unknow
     id,
     async (before) => {
       const current = touchesDepartment ? await departmentNameOf(before) : null;
-      const { department, ...rest } = userFields(applyToUser(canonicalOf(before, current), operations));
+      const { department, ...rest } = userFields(applyToUser(canonicalOf(before, current), operations), { ...before, department: current });
       // Untouched, or named as it is: the department stays, without a look-up.
       if (!touchesDepartment || (department !== null && before.department_id && department === current)) {
         departmentName = touchesDepartment ? current : undefined;
@@ -133,6 +144,7 @@ export interface ListRequest {
 
 /** The users every key finds (the look-ups identity providers send). */
 async function lookUp(keys: UserKey[]): Promise<StoredUser[]> {
+  if (!keys.every((key) => ('id' in key ? couldBeStored('id', key.id) : couldBeStored(key.claim, key.value)))) return [];
   let ids: Set<string> | undefined;
   for (const key of keys) {
     const id = 'id' in key ? key.id : await claimHolder(key.claim, key.value, false);
@@ -165,6 +177,8 @@ export async function listScimUsers(
     return { resources: matching.slice(request.startIndex - 1, request.startIndex - 1 + request.count), total: matching.length };
   }
   if (read.by === 'index') {
+    // A prefix no last name may start with (over 200 characters, say) finds nobody, and is no key condition.
+    if (read.filters.lastNamePrefixes?.some((prefix) => !couldBeStored('last_name', prefix))) return { resources: [], total: 0 };
     const list = createHash('sha256')
       .update(`${request.client}|users|${request.filter?.trim() ?? ''}`)
       .digest('base64url');

@@ -186,7 +186,10 @@ describe('applyToUser', () => {
 
   it.each([
     { operations: [{ op: 'replace', value: { active: false } }], fields: { activated: false } },
-    { operations: [{ op: 'replace', path: 'emails[type eq "work"].value', value: 'a@b.c' }], fields: { email: 'a@b.c' } },
+    {
+      operations: [{ op: 'replace', path: 'emails[type eq "work"].value', value: 'ann@work.example' }],
+      fields: { email: 'ann@work.example' },
+    },
     { operations: [{ op: 'remove', path: `${ENTERPRISE}:department` }], fields: { department: null } },
     { operations: [{ op: 'remove', path: 'name.familyName' }], fields: { last_name: 'ann@example.com' } }, // the user name stands in
     { operations: [{ op: 'add', path: 'roles', value: [{ value: 'guest', primary: true }] }], fields: { account_role: 'guest' } },

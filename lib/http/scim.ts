@@ -10,7 +10,9 @@ import middy from '@middy/core';
 import type { Context } from 'aws-lambda';
 import type { ChangeContext } from '../audit/context';
 import { useLambdaContext } from '../log';
+import { notFound } from '../problems';
 import { SCIM_BASE_PATH, type OperationName } from '../routes';
+import { ID_PATTERN } from '../schemas/common';
 import { definedValues, lowerCaseHeaders, parseJsonBody } from './parse';
 import { SECURITY_HEADERS, type HttpEvent, type HttpResponse } from './response';
 import { logServerError } from './problem';
@@ -68,8 +70,12 @@ export function scimOperation(name: OperationName, run: (input: ScimInput) => Pr
       const tokenId = scimTokenIdOf(event);
       // The authorizer hands on the id of a live token only (see functions/scimAuthorizer.ts): refused here, as SCIM says.
       if (!tokenId) return missingScimToken();
+      const params = definedValues(event.pathParameters);
+      // An id outside the id rule names no user or group (and would be too long for a DynamoDB key).
+      const id = params.user_id ?? params.group_id;
+      if (id !== undefined && !ID_PATTERN.test(id)) throw notFound(params.user_id !== undefined ? 'User' : 'Group', id.slice(0, 100));
       const input: ScimInput = {
-        params: definedValues(event.pathParameters),
+        params,
         query: definedValues(event.queryStringParameters),
         body: parseJsonBody(event.body, event.isBase64Encoded, headers['content-type']),
         headers,

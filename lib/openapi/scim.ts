@@ -269,7 +269,12 @@ const replaceUserExample = {
 const groupExample = { schemas: [GROUP_SCHEMA], displayName: 'Engineering leads', externalId: 'grp-42', members: [{ value: 'grace' }] };
 
 const listParameters = (filters: string, filterExample: string) => [
-  parameter('filter', 'query', `A SCIM filter (RFC 7644 §3.4.2.2). ${filters}`, filterExample),
+  parameter(
+    'filter',
+    'query',
+    `A SCIM filter (RFC 7644 §3.4.2.2): at most 2,000 characters, no control characters. ${filters}`,
+    filterExample,
+  ),
   parameter('startIndex', 'query', '1-based index of the first result (below 1 is 1).', 1, { type: 'integer' }),
   parameter('count', 'query', `Results per page (0–${MAX_RESULTS}; more is ${MAX_RESULTS}).`, 100, { type: 'integer' }),
   ...PROJECTION,

@@ -13,10 +13,16 @@
  *   (filter.ts `matches`).
  *
  * The look-up's result is still evaluated with the whole filter (a user
- * renamed since the claim was read does not match).
+ * renamed since the claim was read does not match). A conjunction with a
+ * term no stored value can meet (`userName eq` 3,000 characters, an id the
+ * id rule refuses, a `name.familyName sw` longer than any last name) is read
+ * by no key at all: it matches nothing, and such a value would be too long
+ * for a DynamoDB key.
  */
 import type { UserFilters } from '../lists/users';
+import { ID_PATTERN } from '../schemas/common';
 import type { AccountRole } from '../schemas/enums';
+import { foldCase } from '../text';
 import type { Resolved } from './filter';
 
 /** An equality on one attribute, as identity providers send them: answered by a key look-up. */
@@ -44,6 +50,26 @@ function equalities(filter: Resolved): Equality[] | undefined {
   return found;
 }
 
+/** The longest value of each key attribute, in UTF-16 code units, as the admin API's field rules allow (lib/schemas). */
+const LONGEST: Record<string, number> = { userName: 255, externalId: 255, 'emails.value': 254, displayName: 200, 'name.familyName': 200 };
+const utf8 = new TextEncoder();
+
+/**
+ * Whether a stored value (or, for `name.familyName`, its start) can equal
+ * this one: ids follow the id rule, external ids are compared as they are;
+ * any other value is compared case-folded, and is no larger in UTF-8 than a
+ * folded stored one can be — three bytes for each code unit it may hold (İ,
+ * two bytes, folds to three). Keys stay within DynamoDB's limits (2,048
+ * bytes for a partition key, 1,024 for a sort key).
+ */
+function canHold(attribute: string, value: string): boolean {
+  if (attribute === 'id' || attribute === 'members.value') return ID_PATTERN.test(value);
+  const longest = LONGEST[attribute];
+  if (longest === undefined) return true;
+  if (attribute === 'externalId') return value.length <= longest;
+  return value.length <= 3 * longest && utf8.encode(foldCase(value)).length <= 3 * longest;
+}
+
 // --- users -------------------------------------------------------------------------------
 
 /** The claims a user attribute's value is unique by (lib/store/claims.ts). */
@@ -54,7 +80,7 @@ export type UserClaim = (typeof USER_CLAIMS)[keyof typeof USER_CLAIMS];
 export type UserKey = { id: string } | { claim: UserClaim; value: string };
 
 export type UserListRead =
-  /** Users by key; the users every key finds. */
+  /** Users by key; the users every key finds (no key: none). */
   | { by: 'keys'; keys: UserKey[] }
   /** The user list with these filters (no filter: `{}`, every user). */
   | { by: 'index'; filters: UserFilters }
@@ -70,7 +96,7 @@ function userKeys(filter: Resolved): UserKey[] | undefined {
     else if (attribute in USER_CLAIMS) keys.push({ claim: USER_CLAIMS[attribute as keyof typeof USER_CLAIMS], value });
     else return undefined;
   }
-  return keys;
+  return parts.every(({ attribute, value }) => canHold(attribute, value)) ? keys : [];
 }
 
 /** The user list filters of a SCIM filter the indexes answer; undefined for any other. */
@@ -95,6 +121,7 @@ export function userListRead(filter: Resolved | undefined): UserListRead {
   const keys = filter && userKeys(filter);
   if (keys) return { by: 'keys', keys };
   const filters = indexedFilters(filter);
+  if (filters?.lastNamePrefixes?.some((prefix) => !canHold('name.familyName', prefix))) return { by: 'keys', keys: [] };
   return filters ? { by: 'index', filters } : { by: 'everyone' };
 }
 
@@ -104,7 +131,7 @@ export function userListRead(filter: Resolved | undefined): UserListRead {
 export type GroupKey = { id: string } | { externalId: string } | { displayName: string };
 
 export type GroupListRead =
-  /** The one group every key names, if it has every member named (none otherwise). */
+  /** The one group every key names, if it has every member named (none otherwise, or with no key). */
   | { by: 'keys'; keys: GroupKey[]; members: string[] }
   /** Every group, the filter evaluated on each; members read when the filter names them. */
   | { by: 'every group'; filterNeedsMembers: boolean };
@@ -121,8 +148,9 @@ export function groupListRead(filter: Resolved | undefined): GroupListRead {
     else if (attribute === 'members.value') members.push(value);
     else return { by: 'every group', filterNeedsMembers: namesMembers(filter) };
   }
-  if (keys.length > 0) return { by: 'keys', keys, members };
-  return { by: 'every group', filterNeedsMembers: namesMembers(filter) };
+  if (keys.length === 0) return { by: 'every group', filterNeedsMembers: namesMembers(filter) };
+  const possible = parts!.every(({ attribute, value }) => canHold(attribute, value));
+  return possible ? { by: 'keys', keys, members } : { by: 'keys', keys: [], members: [] };
 }
 
 /** Whether a filter names `members` anywhere (evaluating it then needs each group's members). */

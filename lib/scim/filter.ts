@@ -13,6 +13,7 @@
  * `emails[type eq "work"].value eq "x"` — outside the grammar, which the
  * parser reads as two clauses — is read as the value path it means.
  */
+import { NO_CONTROL_CHARACTERS } from '../text';
 import { invalidFilter } from './errors';
 import { parseSyntax, type CompareOp, type CompareValue, type FilterSyntax } from './filter-syntax';
 import { leafOf, resolvePath, type AttributePath } from './schema';
@@ -98,8 +99,13 @@ export function resolveFilter(kind: ResourceKind, syntax: FilterSyntax): Resolve
   return resolve(kind, entraValuePath(syntax));
 }
 
-/** Parses and resolves a filter; any error is 400 invalidFilter. */
+/** The longest filter read (docs/identity-providers.md): an identity provider's are a few dozen characters. */
+export const MAX_FILTER_LENGTH = 2000;
+
+/** Parses and resolves a filter; any error (too long, a control character, bad syntax) is 400 invalidFilter. */
 export function parseFilter(kind: ResourceKind, text: string): Resolved {
+  if (text.length > MAX_FILTER_LENGTH) throw invalidFilter(`A filter has at most ${MAX_FILTER_LENGTH} characters.`);
+  if (!NO_CONTROL_CHARACTERS.test(text)) throw invalidFilter('A filter must not contain control characters (a newline, a tab, …).');
   let syntax: FilterSyntax;
   try {
     syntax = parseSyntax(text);

@@ -112,8 +112,9 @@ export interface UserFields {
 type Multi = Array<Record<string, unknown>> | undefined;
 
 /** The primary element, else the first of type `type`, else the first. */
-function chosen(list: Multi, type?: string): Record<string, unknown> | undefined {
-  const items = (list ?? []).filter((item) => item && typeof item === 'object');
+function chosen(list: unknown, what: string, type?: string): Record<string, unknown> | undefined {
+  if (list !== undefined && list !== null && !Array.isArray(list)) throw invalidValue(`${what} must be a list.`);
+  const items = ((list ?? []) as NonNullable<Multi>).filter((item) => item && typeof item === 'object');
   return (
     items.find((item) => item.primary === true) ??
     (type ? items.find((item) => typeof item.type === 'string' && item.type.toLowerCase() === type) : undefined) ??
@@ -131,13 +132,13 @@ function chosen(list: Multi, type?: string): Record<string, unknown> | undefined
 export function userFields(user: Canonical, before?: Partial<UserFields>): UserFields {
   const userName = user.userName;
   if (typeof userName !== 'string' || userName.trim() === '') throw invalidValue('userName is required.');
-  const listed = chosen(user.emails as Multi, 'work')?.value;
+  const listed = chosen(user.emails, 'emails', 'work')?.value;
   const email = listed ?? (userName.includes('@') ? userName : undefined);
   if (typeof email !== 'string' || email === '') throw invalidValue('An e-mail address is required (emails, or a userName that is one).');
   const name = (user.name ?? {}) as Canonical;
   const familyName = typeof name.familyName === 'string' && name.familyName.trim() !== '' ? name.familyName : undefined;
   const displayName = typeof user.displayName === 'string' && user.displayName.trim() !== '' ? user.displayName : undefined;
-  const role = chosen(user.roles as Multi)?.value;
+  const role = chosen(user.roles, 'roles')?.value;
   const department = (user[ENTERPRISE_SCHEMA] as Canonical | undefined)?.department;
   const fields: UserFields = {
     user_name: userName,

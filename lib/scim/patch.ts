@@ -24,6 +24,7 @@
 import { invalidPath, invalidSyntax, invalidValue, noTarget } from './errors';
 import { matches, parseFilter, type Resolved } from './filter';
 import { canonicalValue, memberIdsOf, type Canonical } from './input';
+import { NO_CONTROL_CHARACTERS } from '../text';
 import { ENTERPRISE_SCHEMA, isStandardButUnkept, resolvePath, type AttributePath } from './schema';
 
 export interface Operation {
@@ -88,8 +89,13 @@ function unkept(kind: Kind, text: string): undefined {
   throw invalidPath(`"${text}" is no attribute of the ${kind} schemas.`);
 }
 
+/** The longest PATCH path read (docs/identity-providers.md): `urn:…:User:department` and Entra's value paths are far shorter. */
+export const MAX_PATH_LENGTH = 500;
+
 /** The target of a path; undefined for a standard attribute the service does not keep (that operation is skipped). */
 function targetOf(kind: Kind, text: string): Target | undefined {
+  if (text.length > MAX_PATH_LENGTH) throw invalidPath(`A path has at most ${MAX_PATH_LENGTH} characters.`);
+  if (!NO_CONTROL_CHARACTERS.test(text)) throw invalidPath('A path must not contain control characters.');
   const open = text.indexOf('[');
   if (open < 0) {
     const path = resolvePath(kind, text);

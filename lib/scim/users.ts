@@ -144,6 +144,7 @@ export interface ListRequest {
 
 /** The users every key finds (the look-ups identity providers send). */
 async function lookUp(keys: UserKey[]): Promise<StoredUser[]> {
+  if (keys.length === 0) return []; // a filter no stored value can meet (filter-reads.ts)
   if (!keys.every((key) => ('id' in key ? couldBeStored('id', key.id) : couldBeStored(key.claim, key.value)))) return [];
   let ids: Set<string> | undefined;
   for (const key of keys) {

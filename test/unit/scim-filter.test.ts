@@ -1,6 +1,6 @@
 /**
  * SCIM filters without DynamoDB, step by step: the parser's syntax tree
- * (filter-syntax.ts, the step a linear-time parser will replace), names
+ * (filter-syntax.ts; its own tests are scim-filter-syntax.test.ts), names
  * resolved and evaluated (filter.ts), and which reads a list's filter takes
  * (filter-reads.ts) down to the partitions and DynamoDB filter expressions
  * the user list planner makes of it.

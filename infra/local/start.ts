@@ -90,8 +90,11 @@ async function main(): Promise<void> {
   process.on('SIGTERM', shutDown);
 
   services = await startLocalServices({ dataDir: settings.dataDir, ports: settings.servicePorts });
-  // Before any handler module is imported (the gateway imports them on first request).
-  Object.assign(process.env, services.env);
+  // Before any handler module is imported (the gateway imports them on first request). A REPORT_EMAIL_DOMAINS
+  // of the user's own stays; otherwise the stand-ins' `*` applies.
+  const { REPORT_EMAIL_DOMAINS: anyDomain, ...serviceEnv } = services.env;
+  Object.assign(process.env, serviceEnv);
+  process.env.REPORT_EMAIL_DOMAINS ??= anyDomain;
 
   try {
     gateway = await startGateway({

@@ -122,7 +122,7 @@ const namedListParameters = (what: string): Record<string, string> => ({
 
 const reportEmail: Pick<OperationDoc, 'parameters' | 'parameterSchemas' | 'parameterExamples'> = {
   parameters: {
-    email: `1–${MAX_RECIPIENTS} comma-separated e-mail addresses to send the CSV to when it is complete (in \`REPORT_EMAIL_DOMAINS\` when the deployment sets it).`,
+    email: `1–${MAX_RECIPIENTS} comma-separated e-mail addresses to send the CSV to when it is complete, each in a domain the deployment allows (\`REPORT_EMAIL_DOMAINS\`; without it, none: 400).`,
   },
   parameterSchemas: { email: { pattern: RECIPIENTS_PATTERN } },
   parameterExamples: { email: 'reports@example.com' },

@@ -18,7 +18,7 @@ import type { $ZodType } from 'zod/v4/core';
 import type { ProblemSlug } from '../problems';
 import type { OperationName, OperationNameOf } from '../routes';
 import { ACCOUNT_ROLES, AUDIT_FILTER_ATTRIBUTES, NAMED_SORT_FIELDS, USER_FILTER_ATTRIBUTES, USER_SORT_FIELDS } from '../schemas/enums';
-import { MAX_RECIPIENTS } from '../reports/recipients';
+import { EMAILED_REPORTS_PER_HOUR, MAX_RECIPIENTS } from '../reports/recipients';
 import * as responses from '../schemas/responses';
 import { FILTER_VALUES, filterPattern, LAST_LOGIN_PATTERN, RECIPIENTS_PATTERN, sortSchema } from './parameters';
 
@@ -120,12 +120,16 @@ const namedListParameters = (what: string): Record<string, string> => ({
   query: `\`name:<prefix>\`: ${what} whose name starts with the prefix (case-insensitive); repeat for either of several prefixes.`,
 });
 
-const reportEmail: Pick<OperationDoc, 'parameters' | 'parameterSchemas' | 'parameterExamples'> = {
+const EMAIL_LIMIT = `A caller (the token's subject) may ask for at most ${EMAILED_REPORTS_PER_HOUR} e-mailed reports an hour; more: 429 \`too-many-requests\` with \`Retry-After\`. Reports without \`email\` are not counted.`;
+
+const reportEmail: Pick<OperationDoc, 'parameters' | 'parameterSchemas' | 'parameterExamples' | 'problems'> = {
   parameters: {
     email: `1–${MAX_RECIPIENTS} comma-separated e-mail addresses to send the CSV to when it is complete, each in a domain the deployment allows (\`REPORT_EMAIL_DOMAINS\`; without it, none: 400).`,
   },
   parameterSchemas: { email: { pattern: RECIPIENTS_PATTERN } },
   parameterExamples: { email: 'reports@example.com' },
+  // At most EMAILED_REPORTS_PER_HOUR reports with `email` per caller an hour (lib/reports/email-allowance.ts counts them).
+  problems: ['too-many-requests'],
 };
 
 const report = (type: string) =>
@@ -361,7 +365,7 @@ export const operationDocs = {
 
   // --- Reports -------------------------------------------------------------
   createDepartmentsReport: {
-    description: 'One CSV row per department, with its usage and limits. Create → poll → download.',
+    description: `One CSV row per department, with its usage and limits. Create → poll → download. ${EMAIL_LIMIT}`,
     responses: { 202: report('departments') },
     ...reportEmail,
   },
@@ -371,8 +375,7 @@ export const operationDocs = {
     parameterExamples: { ...downloadReport.parameterExamples, report_id: 'r-departments-example' },
   },
   createGroupsReport: {
-    description:
-      'One CSV row per group and member (a group with no users has one row with the user cells empty). Create → poll → download.',
+    description: `One CSV row per group and member (a group with no users has one row with the user cells empty). Create → poll → download. ${EMAIL_LIMIT}`,
     responses: { 202: report('groups') },
     ...reportEmail,
   },

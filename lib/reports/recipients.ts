@@ -12,6 +12,8 @@ import { config } from '../config';
 import { validationError } from '../problems';
 
 export const MAX_RECIPIENTS = 10;
+/** E-mailed reports one caller may ask for in an hour (email-allowance.ts counts them): the directory is not a mailing list. */
+export const EMAILED_REPORTS_PER_HOUR = 20;
 // Deliberately narrower than RFC 5322: what admins type, and nothing a mail header could misread.
 export const ADDRESS =
   /^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]{1,64}@(?=.{1,253}$)[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+$/;

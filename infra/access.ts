@@ -33,10 +33,22 @@ export const TABLE_ACTIONS: Readonly<Record<Access, readonly string[]>> = {
  * lib/store/scim-pages.ts); its changes write.
  */
 export function tableActionsFor(route: Route): readonly string[] {
+  if (leadingKeyPrefixFor(route) !== undefined) return ['dynamodb:GetItem'];
   if (route.access !== 'scim') return TABLE_ACTIONS[route.access];
   if (!/\/(Users|Groups)(\/|$)/.test(route.path)) return [];
   if (route.method === 'GET') return [...TABLE_READ_ACTIONS, 'dynamodb:PutItem'];
   return TABLE_ACTIONS.scim;
+}
+
+/** Report items: all the e-mailed report link's route may read (lib/store/reports.ts keys). */
+export const REPORT_KEY_PREFIX = 'REPORT#';
+
+/**
+ * The partition-key prefix a route's table access is held to (a `dynamodb:LeadingKeys` condition, no index).
+ * The one public route that reads the table, the report e-mail's link, reads its report item and nothing else.
+ */
+export function leadingKeyPrefixFor(route: Route): string | undefined {
+  return route.access === 'public' && route.reportsBucket === 'presign' ? REPORT_KEY_PREFIX : undefined;
 }
 
 /** What the SCIM authorizer may do: read a token item, and record its use (lib/scim/tokens.ts). */

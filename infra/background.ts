@@ -98,10 +98,10 @@ export class BackgroundJob extends Construct {
     }
 
     if (job.reportsBucket === 'write') {
-      // Put covers the multipart calls; Get lets the e-mail carry a signed link.
+      // Put covers the multipart calls. No Get: the e-mail links to the API, which signs downloads itself.
       this.function.addToRolePolicy(
         new PolicyStatement({
-          actions: ['s3:PutObject', 's3:AbortMultipartUpload', 's3:GetObject'],
+          actions: ['s3:PutObject', 's3:AbortMultipartUpload'],
           resources: [reportsBucket.arnForObjects('reports/*')],
         }),
       );

@@ -15,7 +15,7 @@ import type { Construct } from 'constructs';
 import { loadConfig, SERVICE_NAME } from '../lib/config';
 import { backgroundFunctions } from '../lib/background';
 import { FALLBACK_FUNCTION, routes } from '../lib/routes';
-import { SCIM_AUTHORIZER_ACTIONS, SCIM_TOKEN_KEY_PREFIX, tableActionsFor } from './access';
+import { leadingKeyPrefixFor, SCIM_AUTHORIZER_ACTIONS, SCIM_TOKEN_KEY_PREFIX, tableActionsFor } from './access';
 import { ServiceAlarms } from './alarms';
 import { ServiceApi } from './api';
 import { ApiAuth, type ExternalIssuer } from './auth';
@@ -102,7 +102,11 @@ export class DeptAdminStack extends Stack {
     this.api = api;
 
     for (const route of routes) {
-      const grants = { tableActions: tableActionsFor(route), readsReports: route.reportsBucket === 'presign' };
+      const grants = {
+        tableActions: tableActionsFor(route),
+        leadingKeyPrefix: leadingKeyPrefixFor(route),
+        readsReports: route.reportsBucket === 'presign',
+      };
       const { function: handler } = new ServiceFunction(this, route.name, {
         handler: route.name,
         description: `${route.label ? `${route.name} (${route.label})` : route.name}: ${route.method} ${route.path}`,
@@ -133,7 +137,8 @@ export class DeptAdminStack extends Stack {
         new BackgroundJob(this, job.name, {
           job,
           projectRoot,
-          environment,
+          // The worker's e-mail links to the API (lib/reports/email-link.ts).
+          environment: job.sendsEmail ? { ...environment, API_BASE_URL: api.url } : environment,
           table,
           reportsBucket,
           emailFrom: environment.REPORT_EMAIL_FROM,

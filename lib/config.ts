@@ -21,6 +21,8 @@ export interface ServiceConfig {
   reportEmailDomains: '*' | string[];
   /** Sender identity of report e-mails. */
   reportEmailFrom: string;
+  /** The API's address as callers reach it, without a trailing slash: the report e-mail's link points there. */
+  apiBaseUrl: string | undefined;
   /** Whether SCIM may create a department it is given by an unknown name (SCIM_CREATE_DEPARTMENTS=false: 400). */
   scimCreateDepartments: boolean;
   /** Endpoint overrides, set only on the local stack. */
@@ -65,6 +67,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServiceConfig 
     departmentSeats: optionalNonNegativeInteger('DEPARTMENT_SEATS', env.DEPARTMENT_SEATS),
     reportEmailDomains: emailDomains(env.REPORT_EMAIL_DOMAINS),
     reportEmailFrom: env.REPORT_EMAIL_FROM ?? 'reports@example.com',
+    apiBaseUrl: env.API_BASE_URL?.trim().replace(/\/+$/, '') || undefined,
     scimCreateDepartments: (env.SCIM_CREATE_DEPARTMENTS ?? '').trim().toLowerCase() !== 'false',
     endpoints: {
       dynamodb: env.DYNAMODB_ENDPOINT || undefined,

@@ -381,6 +381,20 @@ export const operationDocs = {
   },
   getGroupsReport: { ...getReport, parameterExamples: { report_id: 'r-groups-example' } },
   downloadGroupsReport: { ...downloadReport, parameterExamples: { ...downloadReport.parameterExamples, report_id: 'r-groups-example' } },
+  downloadEmailedReport: {
+    description:
+      'The link a report e-mail carries when the CSV is too large to attach; it needs no token (its secret is in `token`) and works until the date the e-mail states (7 days). ' +
+      'A wrong, tampered or expired `token`, or an unknown report, is 404 alike.',
+    parameters: { token: 'The secret of the e-mailed link, as the e-mail gives it.' },
+    parameterExamples: { report_id: 'r-departments-example', token: 'x0Qy1dVh2l5pQm3rT8kz6bWf9nJc4sA7eGu0oLi2Hd8' },
+    responses: {
+      303: {
+        description: 'See the CSV at `Location` (a link valid 5 minutes).',
+        headers: { Location: { description: 'The CSV.', required: true } },
+      },
+    },
+    problems: ['not-found'],
+  },
 
   // --- SCIM tokens -----------------------------------------------------------
   createScimToken: {

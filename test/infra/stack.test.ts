@@ -20,6 +20,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { indexList, keyAttributes, PARTITION_KEY, SORT_KEY, TTL_ATTRIBUTE } from '../../lib/db/table';
 import { FALLBACK_FUNCTION, type Route, routeKeys, routes, servedPaths } from '../../lib/routes';
 import {
+  leadingKeyPrefixFor,
   SCIM_AUTHORIZER_ACTIONS,
   SCIM_TOKEN_KEY_PREFIX,
   TABLE_ACTIONS,
@@ -294,6 +295,8 @@ describe('functions', () => {
     const workerId = backgroundFunctionId(template, worker.summary);
     const writes = statementsOf(workerId).find((statement: Json) => [statement.Action].flat().includes('s3:PutObject'));
     expect(JSON.stringify(writes.Resource)).toContain('/reports/*');
+    // It reads no report: its e-mail links to the API, which signs each download (lib/reports/email-link.ts).
+    expect(sorted(actionsOf(workerId).filter((action) => action.startsWith('s3:')))).toEqual(['s3:AbortMultipartUpload', 's3:PutObject']);
   });
 
   it('sends report e-mail to no one without reportEmailDomains: the setting empty, and no SES permission', () => {
@@ -530,16 +533,37 @@ describe('IAM', () => {
       const [tableId] = onlyResource(template, 'AWS::DynamoDB::Table');
       const [bucketId] = onlyResource(template, 'AWS::S3::Bucket');
       const tableArn = { 'Fn::GetAtt': [tableId, 'Arn'] };
+      const prefix = leadingKeyPrefixFor(route);
       for (const statement of wiring.get(route)!.policyStatements) {
         expect(statement.Effect).toBe('Allow');
         if (asList(statement.Action)[0].startsWith('s3:')) {
           expect(asList(statement.Resource)).toEqual([{ 'Fn::Join': ['', [{ 'Fn::GetAtt': [bucketId, 'Arn'] }, '/reports/*']] }]);
+        } else if (prefix !== undefined) {
+          // Held to its items' partitions, and no index.
+          expect(asList(statement.Resource)).toEqual([tableArn]);
+          expect(statement.Condition).toEqual({ 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [`${prefix}*`] } });
         } else {
           expect(asList(statement.Resource)).toEqual([tableArn, { 'Fn::Join': ['', [tableArn, '/index/*']] }]);
         }
       }
     },
   );
+
+  it('lets the e-mailed report link, the one public route with data, read report items and report objects only', () => {
+    const readers = routes.filter((route) => route.access === 'public' && tableActionsFor(route).length > 0);
+    expect(readers.map((route) => route.name)).toEqual(['downloadEmailedReport']);
+    const [route] = readers;
+    expect(leadingKeyPrefixFor(route)).toBe('REPORT#');
+    const actions = wiring.get(route)!.policyStatements.flatMap((statement) => asList<string>(statement.Action));
+    expect(sorted(actions)).toEqual(['dynamodb:GetItem', 's3:GetObject']);
+    for (const { Properties: props } of wiring.get(route)!.apiRoutes) expect(props.AuthorizationType).toBe('NONE');
+  });
+
+  it('tells the report worker where the API is, for the link of its e-mail', () => {
+    const worker = backgroundFunctions.find((job) => job.sendsEmail)!;
+    const func = resourcesOf(template, 'AWS::Lambda::Function')[backgroundFunctionId(template, worker.summary)];
+    expect(JSON.stringify(func.Properties.Environment.Variables.API_BASE_URL)).toContain('execute-api');
+  });
 
   it('attaches no managed policy beyond basic Lambda logging', () => {
     const roles = resourcesOf(template, 'AWS::IAM::Role');
@@ -613,7 +637,8 @@ describe('reports bucket', () => {
     });
     expect(bucket.Properties.VersioningConfiguration).toBeUndefined();
     expect(bucket.Properties.LifecycleConfiguration.Rules).toContainEqual(
-      expect.objectContaining({ Status: 'Enabled', ExpirationInDays: 7 }),
+      // A day more than the 7 days an e-mailed link works, counted from its sending.
+      expect.objectContaining({ Status: 'Enabled', ExpirationInDays: 8 }),
     );
   });
 

@@ -18,7 +18,6 @@ import { s3 } from '../aws/s3';
 import { config } from '../config';
 import { isConditionFailure, transactWrite } from '../db/transact';
 import { newId } from '../ids';
-import { useEmailAllowance } from './email-allowance';
 import { notFound, Problem } from '../problems';
 import { REPORT_TYPES, type EmailStatus, type ReportType } from '../schemas/enums';
 import {
@@ -32,6 +31,7 @@ import {
   type Report,
   type StoredReport,
 } from '../store/reports';
+import { useEmailAllowance } from './email-allowance';
 
 export { findReport, REPORT_TYPES, type Report, type ReportType, type StoredReport };
 

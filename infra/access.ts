@@ -90,7 +90,8 @@ export function fencedWrites(tokenWrites: readonly string[] = []): TableStatemen
 
 /** The table statements of one route. */
 export function tableStatementsFor(route: Route): TableStatement[] {
-  if (route.access === 'public') return [];
+  // The one public route that reads the table, the e-mailed report link, reads its report item and nothing else.
+  if (route.access === 'public') return route.reportsBucket === 'presign' ? [allow(['dynamodb:GetItem'], [REPORT_KEY_PREFIX])] : [];
   if (route.access === 'read') return [allow(TABLE_ACTIONS.read)];
   if (route.access === 'scim') {
     // Discovery documents are constants; lists read, and remember where a page ended.

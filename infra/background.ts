@@ -28,13 +28,19 @@ export interface BackgroundJobProps {
   reportsBucket: IBucket;
   /** The only identity e-mail may be sent as. */
   emailFrom: string;
+  /** Where e-mail may go (lib/config.ts `reportEmailDomains`): the send permission holds no more. */
+  emailDomains: '*' | readonly string[];
 }
 
 export class BackgroundJob extends Construct {
   readonly function: NodejsFunction;
   readonly deadLetterQueue: Queue;
 
-  constructor(scope: Construct, id: string, { job, projectRoot, environment, table, reportsBucket, emailFrom }: BackgroundJobProps) {
+  constructor(
+    scope: Construct,
+    id: string,
+    { job, projectRoot, environment, table, reportsBucket, emailFrom, emailDomains }: BackgroundJobProps,
+  ) {
     super(scope, id);
     this.function = new ServiceFunction(this, 'Function', {
       handler: job.handler,
@@ -92,17 +98,21 @@ export class BackgroundJob extends Construct {
     }
 
     if (job.reportsBucket === 'write') {
-      // Put covers the multipart calls; Get lets the e-mail carry a signed link.
+      // Put covers the multipart calls. No Get: the e-mail links to the API, which signs downloads itself.
       this.function.addToRolePolicy(
         new PolicyStatement({
-          actions: ['s3:PutObject', 's3:AbortMultipartUpload', 's3:GetObject'],
+          actions: ['s3:PutObject', 's3:AbortMultipartUpload'],
           resources: [reportsBucket.arnForObjects('reports/*')],
         }),
       );
     }
-    if (job.sendsEmail) {
+    // No allowed domain: no permission to send at all. A list: every recipient (To, Cc, Bcc: `ses:Recipients`,
+    // case-sensitive, hence the service's lower-cased domains) in one of them, as lib/reports/recipients.ts checks.
+    if (job.sendsEmail && (emailDomains === '*' || emailDomains.length > 0)) {
       const stack = Stack.of(this);
       const identity = emailFrom.slice(emailFrom.lastIndexOf('@') + 1);
+      const recipients =
+        emailDomains === '*' ? {} : { 'ForAllValues:StringLike': { 'ses:Recipients': emailDomains.map((domain) => `*@${domain}`) } };
       this.function.addToRolePolicy(
         new PolicyStatement({
           actions: ['ses:SendRawEmail'],
@@ -110,7 +120,7 @@ export class BackgroundJob extends Construct {
             stack.formatArn({ service: 'ses', resource: 'identity', resourceName: emailFrom }),
             stack.formatArn({ service: 'ses', resource: 'identity', resourceName: identity }),
           ],
-          conditions: { StringEquals: { 'ses:FromAddress': emailFrom } },
+          conditions: { StringEquals: { 'ses:FromAddress': emailFrom }, ...recipients },
         }),
       );
     }

@@ -1,7 +1,8 @@
 /**
  * Stack settings from CDK context (`cdk.json` or `cdk synth -c key=value`).
  * Every key is optional: with none, the stack issues its own tokens (Cognito),
- * sets no seat limit, allows any report domain and keeps CORS closed.
+ * sets no seat limit, e-mails reports to no one (`reportEmailDomains=*` allows any
+ * domain) and keeps CORS closed.
  */
 import type { Node } from 'constructs';
 import type { DeptAdminStackProps } from './stack';

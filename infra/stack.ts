@@ -32,7 +32,7 @@ export interface DeptAdminStackProps extends StackProps {
   jwtAudience?: string[];
   /** Seat limit of every department; unset means no limit. */
   departmentSeats?: number;
-  /** When set, report e-mails may go only to these domains. */
+  /** Domains report e-mails may go to (`['*']`: any); unset or empty: report e-mail goes to no one. */
   reportEmailDomains?: string[];
   reportEmailFrom?: string;
   /** Browser origins allowed by CORS; unset keeps CORS closed. */
@@ -132,10 +132,12 @@ export class DeptAdminStack extends Stack {
         new BackgroundJob(this, job.name, {
           job,
           projectRoot,
-          environment,
+          // The worker's e-mail links to the API (lib/reports/email-link.ts).
+          environment: job.sendsEmail ? { ...environment, API_BASE_URL: api.url } : environment,
           table,
           reportsBucket,
           emailFrom: environment.REPORT_EMAIL_FROM,
+          emailDomains: loadConfig(environment).reportEmailDomains,
         }),
       );
     }
@@ -190,7 +192,8 @@ function functionEnvironment(props: DeptAdminStackProps, table: ITable, bucket: 
     POWERTOOLS_SERVICE_NAME: SERVICE_NAME,
   };
   if (props.departmentSeats !== undefined) environment.DEPARTMENT_SEATS = String(props.departmentSeats);
-  if (props.reportEmailDomains?.length) environment.REPORT_EMAIL_DOMAINS = props.reportEmailDomains.join(',');
+  // Always set, empty when not given: a deployment e-mails reports to no one until it names where they may go.
+  environment.REPORT_EMAIL_DOMAINS = (props.reportEmailDomains ?? []).join(',');
   // Parse it as the functions will, so a bad value fails the synth instead of every request.
   loadConfig(environment);
   return environment;

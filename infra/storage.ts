@@ -8,8 +8,11 @@ import { BlockPublicAccess, Bucket, BucketEncryption } from 'aws-cdk-lib/aws-s3'
 import type { Construct } from 'constructs';
 import { indexList, keyAttributes, PARTITION_KEY, SORT_KEY, TTL_ATTRIBUTE, type KeyAttribute } from '../lib/db/table';
 
-/** Reports are fetched soon after they are made; after this they are gone. */
-export const REPORT_LIFETIME = Duration.days(7);
+/**
+ * Reports are fetched soon after they are made; after this they are gone. A day more than the 7 days an e-mailed
+ * link works (lib/reports/email-link.ts), which start when the e-mail is sent, a little after the CSV is written.
+ */
+export const REPORT_LIFETIME = Duration.days(8);
 
 const stringKey = (name: string) => ({ name, type: AttributeType.STRING });
 const cdkKey = (attribute: KeyAttribute) => ({

@@ -14,10 +14,15 @@ export interface ServiceConfig {
   reportsBucket: string;
   /** Limit of the read-only `seats` quota of every department; null = no limit. */
   departmentSeats: number | null;
-  /** When non-empty, report e-mail recipients must be in one of these domains. */
-  reportEmailDomains: string[];
+  /**
+   * Where report e-mail may go: `'*'` any domain, else only these domains. Unset or empty means no one:
+   * a deployment opens report e-mail only by saying where it may go.
+   */
+  reportEmailDomains: '*' | string[];
   /** Sender identity of report e-mails. */
   reportEmailFrom: string;
+  /** The API's address as callers reach it, without a trailing slash: the report e-mail's link points there. */
+  apiBaseUrl: string | undefined;
   /** Whether SCIM may create a department it is given by an unknown name (SCIM_CREATE_DEPARTMENTS=false: 400). */
   scimCreateDepartments: boolean;
   /** Endpoint overrides, set only on the local stack. */
@@ -41,13 +46,28 @@ function commaList(raw: string | undefined): string[] {
     .filter((part) => part.length > 0);
 }
 
+const DOMAIN = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)+$/;
+
+/** REPORT_EMAIL_DOMAINS: `*`, or comma-separated domains (matched exactly: a subdomain is another domain). */
+function emailDomains(raw: string | undefined): '*' | string[] {
+  const domains = commaList(raw);
+  if (domains.includes('*')) {
+    if (domains.length > 1) throw new Error(`REPORT_EMAIL_DOMAINS is either * or a list of domains, got "${raw}"`);
+    return '*';
+  }
+  const bad = domains.find((domain) => !DOMAIN.test(domain));
+  if (bad !== undefined) throw new Error(`REPORT_EMAIL_DOMAINS must list domains such as example.com, got "${bad}"`);
+  return domains;
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServiceConfig {
   return {
     tableName: env.TABLE_NAME ?? SERVICE_NAME,
     reportsBucket: env.REPORTS_BUCKET ?? 'dept-admin-reports',
     departmentSeats: optionalNonNegativeInteger('DEPARTMENT_SEATS', env.DEPARTMENT_SEATS),
-    reportEmailDomains: commaList(env.REPORT_EMAIL_DOMAINS),
+    reportEmailDomains: emailDomains(env.REPORT_EMAIL_DOMAINS),
     reportEmailFrom: env.REPORT_EMAIL_FROM ?? 'reports@example.com',
+    apiBaseUrl: env.API_BASE_URL?.trim().replace(/\/+$/, '') || undefined,
     scimCreateDepartments: (env.SCIM_CREATE_DEPARTMENTS ?? '').trim().toLowerCase() !== 'false',
     endpoints: {
       dynamodb: env.DYNAMODB_ENDPOINT || undefined,

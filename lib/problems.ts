@@ -20,6 +20,7 @@ export type ProblemSlug =
   | 'idempotency-key-reused'
   | 'payload-too-large'
   | 'unsupported-media-type'
+  | 'too-many-requests'
   | 'method-not-allowed'
   | 'unavailable'
   | 'internal';
@@ -39,6 +40,7 @@ export const PROBLEM_STATUS: Record<ProblemSlug, number> = {
   'idempotency-key-reused': 422,
   'payload-too-large': 413,
   'unsupported-media-type': 415,
+  'too-many-requests': 429,
   'method-not-allowed': 405,
   unavailable: 503,
   internal: 500,
@@ -59,6 +61,7 @@ export const PROBLEM_TITLE: Record<ProblemSlug, string> = {
   'idempotency-key-reused': 'Idempotency key reused',
   'payload-too-large': 'Payload too large',
   'unsupported-media-type': 'Unsupported media type',
+  'too-many-requests': 'Too many requests',
   'method-not-allowed': 'Method not allowed',
   unavailable: 'Service unavailable',
   internal: 'Internal error',
@@ -73,12 +76,15 @@ export class Problem extends Error {
   readonly slug: ProblemSlug;
   /** Extra problem members (`errors`, `overages`, `missing_user_ids`, ...). */
   readonly extra: Record<string, unknown>;
+  /** `too-many-requests`: seconds until a retry can succeed (the `Retry-After` header). */
+  readonly retryAfterSeconds?: number;
 
-  constructor(slug: ProblemSlug, detail: string, extra: Record<string, unknown> = {}) {
+  constructor(slug: ProblemSlug, detail: string, extra: Record<string, unknown> = {}, options: { retryAfterSeconds?: number } = {}) {
     super(detail);
     this.name = 'Problem';
     this.slug = slug;
     this.extra = extra;
+    this.retryAfterSeconds = options.retryAfterSeconds;
   }
 
   get status(): number {
@@ -92,6 +98,10 @@ export const validationError = (errors: FieldError[], detail = 'The request has 
 export const notFound = (what: string, id: string) => new Problem('not-found', `${what} "${id}" does not exist.`);
 
 export const conflict = (detail: string, extra: Record<string, unknown> = {}) => new Problem('conflict', detail, extra);
+
+/** 429 with `Retry-After`: whole seconds, at least one. */
+export const tooManyRequests = (detail: string, retryAfterSeconds: number) =>
+  new Problem('too-many-requests', detail, {}, { retryAfterSeconds: Math.max(1, Math.ceil(retryAfterSeconds)) });
 
 export const preconditionFailed = () =>
   new Problem('precondition-failed', 'The resource has changed since the given ETag; fetch it again.');

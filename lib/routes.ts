@@ -126,6 +126,8 @@ const ROUTE_TABLE = {
     createGroupsReport:        ['POST /v2/groups/exports',                          'write', 'start a groups report (CSV), optionally e-mailed', { label: 'G8' }],
     getGroupsReport:           ['GET /v2/groups/exports/{report_id}',               'read',  'Status of a groups report, with its download link once complete', { reportsBucket: 'presign' }],
     downloadGroupsReport:      ['GET /v2/groups/exports/{report_id}/download',      'read',  "Redirect (303) to a groups report's CSV", { reportsBucket: 'presign' }],
+    // Public: the report e-mail's link, opened by a mail reader without a token; its secret is the key (lib/reports/email-link.ts).
+    downloadEmailedReport:     ['GET /v2/reports/{report_id}/email-download',       'public', "Redirect (303) to an e-mailed report's CSV: the e-mail's link", { reportsBucket: 'presign' }],
   },
   'SCIM tokens': {
     createScimToken: ['POST /v2/scim/tokens',              'write', 'Make a SCIM token for an identity provider (its secret is shown once)'],

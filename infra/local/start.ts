@@ -5,8 +5,9 @@
  *
  * Settings (all optional): PORT, ADMIN_API_TOKEN, ADMIN_API_READ_TOKEN,
  * LOCAL_DATA_DIR, LOCAL_DYNAMODB_PORT, LOCAL_S3_PORT, LOCAL_SES_PORT, and the
- * service's own DEPARTMENT_SEATS, REPORT_EMAIL_DOMAINS, REPORT_EMAIL_FROM,
- * which reach the handlers unchanged through process.env.
+ * service's own DEPARTMENT_SEATS, REPORT_EMAIL_DOMAINS (default `*`),
+ * REPORT_EMAIL_FROM, API_BASE_URL (default the local API's), which reach the
+ * handlers unchanged through process.env.
  */
 import { randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
@@ -90,8 +91,11 @@ async function main(): Promise<void> {
   process.on('SIGTERM', shutDown);
 
   services = await startLocalServices({ dataDir: settings.dataDir, ports: settings.servicePorts });
-  // Before any handler module is imported (the gateway imports them on first request).
-  Object.assign(process.env, services.env);
+  // Before any handler module is imported (the gateway imports them on first request). A REPORT_EMAIL_DOMAINS
+  // of the user's own stays; otherwise the stand-ins' `*` applies.
+  const { REPORT_EMAIL_DOMAINS: anyDomain, ...serviceEnv } = services.env;
+  Object.assign(process.env, serviceEnv);
+  process.env.REPORT_EMAIL_DOMAINS ??= anyDomain;
 
   try {
     gateway = await startGateway({
@@ -107,6 +111,8 @@ async function main(): Promise<void> {
     throw error;
   }
 
+  // Where the report e-mail's link points; a proxy in front of this machine sets its own.
+  process.env.API_BASE_URL ??= gateway.url;
   background = startBackgroundJobs(projectRoot, {
     onError: (name, error) => console.error(`${name} failed (retried on its next run):`, error instanceof Error ? error.message : error),
   });

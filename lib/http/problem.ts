@@ -9,11 +9,20 @@ import { SECURITY_HEADERS, type HttpResponse } from './response';
  * throttling become 409 and 503; anything else is an `internal` problem.
  * A 5xx body says nothing about its cause; logServerError() logs it.
  */
-export function problemResponse(slug: ProblemSlug, detail: string, extra: Record<string, unknown> = {}): HttpResponse {
+export function problemResponse(
+  slug: ProblemSlug,
+  detail: string,
+  extra: Record<string, unknown> = {},
+  retryAfterSeconds?: number,
+): HttpResponse {
   const status = PROBLEM_STATUS[slug];
   return {
     statusCode: status,
-    headers: { 'content-type': 'application/problem+json', ...SECURITY_HEADERS },
+    headers: {
+      'content-type': 'application/problem+json',
+      ...SECURITY_HEADERS,
+      ...(retryAfterSeconds === undefined ? {} : { 'retry-after': String(retryAfterSeconds) }),
+    },
     body: JSON.stringify({ type: `/problems/${slug}`, title: PROBLEM_TITLE[slug], status, detail, ...extra }),
   };
 }
@@ -79,7 +88,7 @@ export function classifyError(error: unknown, requestId: string): Problem {
 
 export function errorToProblem(error: unknown, requestId: string): HttpResponse {
   const problem = classifyError(error, requestId);
-  return problemResponse(problem.slug, problem.message, problem.extra);
+  return problemResponse(problem.slug, problem.message, problem.extra, problem.retryAfterSeconds);
 }
 
 /** What an error was, for a log line (never a body): name, message, code, status, cancellation reasons, and its causes alike. */

@@ -49,6 +49,17 @@ export type OpenApiDocument = Json & {
 export const SECURITY_SCHEME = 'bearerAuth';
 export const PROBLEM_MEDIA_TYPE = 'application/problem+json';
 
+/** Headers a problem always carries (lib/http/problem.ts). */
+const PROBLEM_HEADERS: Partial<Record<ProblemSlug, Json>> = {
+  'too-many-requests': {
+    'Retry-After': {
+      description: 'Seconds until the request can succeed again.',
+      required: true,
+      schema: { type: 'integer', minimum: 1 },
+    },
+  },
+};
+
 const TAGS: Record<Route['tag'], string> = {
   Users: 'Users of the organisation *(ext)*: the people departments and groups are made of.',
   Departments: 'Departments (E1–E8): each user is in at most one, within the quotas of the department.',
@@ -346,6 +357,7 @@ export function buildDocument({ routes, specs, operationDocs = defaultOperationD
           problemComponent(slug),
           {
             description: `${PROBLEM_TITLE[slug]} (\`${slug}\`)`,
+            ...(PROBLEM_HEADERS[slug] ? { headers: PROBLEM_HEADERS[slug] } : {}),
             content: { [PROBLEM_MEDIA_TYPE]: { schema: { $ref: `#/components/schemas/${problemComponent(slug)}` } } },
           },
         ]),

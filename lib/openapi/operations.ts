@@ -18,7 +18,7 @@ import type { $ZodType } from 'zod/v4/core';
 import type { ProblemSlug } from '../problems';
 import type { OperationName, OperationNameOf } from '../routes';
 import { ACCOUNT_ROLES, AUDIT_FILTER_ATTRIBUTES, NAMED_SORT_FIELDS, USER_FILTER_ATTRIBUTES, USER_SORT_FIELDS } from '../schemas/enums';
-import { MAX_RECIPIENTS } from '../reports/recipients';
+import { EMAILED_REPORTS_PER_HOUR, MAX_RECIPIENTS } from '../reports/recipients';
 import * as responses from '../schemas/responses';
 import { FILTER_VALUES, filterPattern, LAST_LOGIN_PATTERN, RECIPIENTS_PATTERN, sortSchema } from './parameters';
 
@@ -120,12 +120,16 @@ const namedListParameters = (what: string): Record<string, string> => ({
   query: `\`name:<prefix>\`: ${what} whose name starts with the prefix (case-insensitive); repeat for either of several prefixes.`,
 });
 
-const reportEmail: Pick<OperationDoc, 'parameters' | 'parameterSchemas' | 'parameterExamples'> = {
+const EMAIL_LIMIT = `A caller (the token's subject) may ask for at most ${EMAILED_REPORTS_PER_HOUR} e-mailed reports an hour; more: 429 \`too-many-requests\` with \`Retry-After\`. Reports without \`email\` are not counted.`;
+
+const reportEmail: Pick<OperationDoc, 'parameters' | 'parameterSchemas' | 'parameterExamples' | 'problems'> = {
   parameters: {
-    email: `1–${MAX_RECIPIENTS} comma-separated e-mail addresses to send the CSV to when it is complete (in \`REPORT_EMAIL_DOMAINS\` when the deployment sets it).`,
+    email: `1–${MAX_RECIPIENTS} comma-separated e-mail addresses to send the CSV to when it is complete, each in a domain the deployment allows (\`REPORT_EMAIL_DOMAINS\`; without it, none: 400).`,
   },
   parameterSchemas: { email: { pattern: RECIPIENTS_PATTERN } },
   parameterExamples: { email: 'reports@example.com' },
+  // At most EMAILED_REPORTS_PER_HOUR reports with `email` per caller an hour (lib/reports/email-allowance.ts counts them).
+  problems: ['too-many-requests'],
 };
 
 const report = (type: string) =>
@@ -361,7 +365,7 @@ export const operationDocs = {
 
   // --- Reports -------------------------------------------------------------
   createDepartmentsReport: {
-    description: 'One CSV row per department, with its usage and limits. Create → poll → download.',
+    description: `One CSV row per department, with its usage and limits. Create → poll → download. ${EMAIL_LIMIT}`,
     responses: { 202: report('departments') },
     ...reportEmail,
   },
@@ -371,13 +375,26 @@ export const operationDocs = {
     parameterExamples: { ...downloadReport.parameterExamples, report_id: 'r-departments-example' },
   },
   createGroupsReport: {
-    description:
-      'One CSV row per group and member (a group with no users has one row with the user cells empty). Create → poll → download.',
+    description: `One CSV row per group and member (a group with no users has one row with the user cells empty). Create → poll → download. ${EMAIL_LIMIT}`,
     responses: { 202: report('groups') },
     ...reportEmail,
   },
   getGroupsReport: { ...getReport, parameterExamples: { report_id: 'r-groups-example' } },
   downloadGroupsReport: { ...downloadReport, parameterExamples: { ...downloadReport.parameterExamples, report_id: 'r-groups-example' } },
+  downloadEmailedReport: {
+    description:
+      'The link a report e-mail carries when the CSV is too large to attach; it needs no token (its secret is in `token`) and works until the date the e-mail states (7 days). ' +
+      'A wrong, tampered or expired `token`, or an unknown report, is 404 alike.',
+    parameters: { token: 'The secret of the e-mailed link, as the e-mail gives it.' },
+    parameterExamples: { report_id: 'r-departments-example', token: 'x0Qy1dVh2l5pQm3rT8kz6bWf9nJc4sA7eGu0oLi2Hd8' },
+    responses: {
+      303: {
+        description: 'See the CSV at `Location` (a link valid 5 minutes).',
+        headers: { Location: { description: 'The CSV.', required: true } },
+      },
+    },
+    problems: ['not-found'],
+  },
 
   // --- SCIM tokens -----------------------------------------------------------
   createScimToken: {

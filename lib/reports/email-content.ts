@@ -14,6 +14,8 @@ export interface MailFacts {
   /** Size of the attached CSV; absent when it travels as a link. */
   attachmentBytes?: number;
   link?: string;
+  /** When the link stops working; without it, read from a pre-signed link's own parameters. */
+  linkExpiresAt?: Date;
 }
 
 /** A key number, shown large in the HTML; `id` names it for tests and styles. */
@@ -169,10 +171,10 @@ function groupsContent(summary: GroupsSummary): Pick<MailContent, 'subject' | 'f
   };
 }
 
-export function mailContent({ report, rowCount, summary, attachmentBytes, link }: MailFacts): MailContent {
+export function mailContent({ report, rowCount, summary, attachmentBytes, link, linkExpiresAt }: MailFacts): MailContent {
   const title = report.type === 'departments' ? 'Departments report' : 'Groups report';
   const rows = counted(rowCount, 'row', 'rows');
-  const expires = link ? linkExpiry(link) : undefined;
+  const expires = linkExpiresAt ?? (link ? linkExpiry(link) : undefined);
   const described = summary
     ? summary.type === 'departments'
       ? departmentsContent(summary)

@@ -28,6 +28,8 @@ export interface ReportMail {
   attachment?: Buffer;
   /** Where to download it otherwise. */
   link?: string;
+  /** When the link stops working, as the e-mail states it. */
+  linkExpiresAt?: Date;
   /** What the rows say (summary.ts); without it the e-mail gives the row count only. */
   summary?: ReportSummary;
 }
@@ -35,8 +37,8 @@ export interface ReportMail {
 /**
  * emailjs writes the `text` part raw under `Content-Transfer-Encoding: 7bit`
  * (outputText in its message.js). That is wrong for this text: names in any
- * script are 8-bit, and a pre-signed link with a session token is 1,500+
- * characters, over the 998 a line may hold. So emailjs is given this marker
+ * script are 8-bit, and a link may be longer than the 998 characters a line
+ * may hold (a pre-signed one with a session token is 1,500+). So emailjs is given this marker
  * (ASCII, and with characters base64 never writes, so it cannot occur in the
  * other parts), swapped afterwards for the text base64-encoded, as emailjs
  * encodes every other part.
@@ -57,8 +59,8 @@ function withEncodedText(raw: string, text: string): string {
   return parts.join(`Content-Transfer-Encoding: base64\r\nContent-Disposition: inline\r\n\r\n${base64Lines(text)}\r\n`);
 }
 
-export async function composeReportMail({ report, rowCount, attachment, link, summary }: ReportMail): Promise<Buffer> {
-  const content = mailContent({ report, rowCount, summary, attachmentBytes: attachment?.length, link });
+export async function composeReportMail({ report, rowCount, attachment, link, linkExpiresAt, summary }: ReportMail): Promise<Buffer> {
+  const content = mailContent({ report, rowCount, summary, attachmentBytes: attachment?.length, link, linkExpiresAt });
   const message = new Message({
     from: config().reportEmailFrom,
     to: report.email!.recipients.join(', '),

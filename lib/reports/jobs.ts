@@ -31,6 +31,7 @@ import {
   type Report,
   type StoredReport,
 } from '../store/reports';
+import { useEmailAllowance } from './email-allowance';
 
 export { findReport, REPORT_TYPES, type Report, type ReportType, type StoredReport };
 
@@ -46,9 +47,10 @@ export const DOWNLOAD_URL_SECONDS = 15 * 60;
 export const reportObjectKey = (type: ReportType, id: string) => `reports/${type}/${id}.csv`;
 export const reportPath = (type: ReportType, id: string) => `/v2/${type}/exports/${id}`;
 
-export async function createReport(ctx: ChangeContext, type: ReportType, recipients: string[] | null): Promise<Report> {
+/** A pending job (and its audit entry); one that e-mails also uses one of the caller's e-mailed reports of the hour. */
+export async function createReport(ctx: ChangeContext, type: ReportType, recipients: string[] | null, clock = new Date()): Promise<Report> {
   const id = newId();
-  const now = new Date().toISOString();
+  const now = clock.toISOString();
   const report: StoredReport = {
     id,
     type,
@@ -63,6 +65,7 @@ export async function createReport(ctx: ChangeContext, type: ReportType, recipie
   await transactWrite([
     reportPut(report),
     recordChange(ctx, { resourceType: 'report', resourceId: id, changes: { created: { type, email: report.email } } }, now),
+    ...(recipients ? [useEmailAllowance(ctx.actor, clock.getTime())] : []),
   ]);
   return representation(report, null);
 }

@@ -13,12 +13,11 @@ import { config } from '../config';
 import { log } from '../log';
 import { csvWriter, REPORT_SOURCES } from './csv';
 import { MAX_ATTACHMENT_BYTES, sendReportMail } from './email';
-import { claimReport, downloadUrl, finishReport, pendingReportIds, setEmailStatus, type StoredReport } from './jobs';
+import { prepareEmailLink } from './email-link';
+import { claimReport, finishReport, pendingReportIds, setEmailStatus, type StoredReport } from './jobs';
 import { summarize, type ReportSummary } from './summary';
 
 const PART_BYTES = 5 * 1024 * 1024;
-/** The longest a SigV4 link may live. */
-const EMAIL_LINK_SECONDS = 7 * 24 * 3600;
 
 /** Counts the bytes going by and, when the report is to be e-mailed, keeps them while they still fit in an attachment. */
 class AttachmentTap extends Transform {
@@ -78,8 +77,9 @@ async function writeCsv(report: StoredReport): Promise<{ rowCount: number; attac
 
 async function emailReport(report: StoredReport, rowCount: number, attachment: Buffer | undefined, summary: ReportSummary): Promise<void> {
   try {
-    const link = attachment ? undefined : await downloadUrl(report, EMAIL_LINK_SECONDS);
-    await sendReportMail({ report, rowCount, attachment, link, summary });
+    // Too large to attach: a link of the service's own, which works as long as the e-mail says (email-link.ts).
+    const link = attachment ? undefined : await prepareEmailLink(report);
+    await sendReportMail({ report, rowCount, attachment, link: link?.url, linkExpiresAt: link?.expiresAt, summary });
     await setEmailStatus(report.id, 'sent');
   } catch (error) {
     await log('warn', 'report e-mail failed; the report stays downloadable', { reportId: report.id, error: error as Error });

@@ -8,3 +8,7 @@ export const reportIdParams = /* @__PURE__ */ built(() => z.strictObject({ repor
 export const downloadReportQuery = /* @__PURE__ */ built(() =>
   z.strictObject({ redirect: z.optional(z.enum(['true', 'false'], { message: 'must be true or false' })) }),
 );
+/** The e-mailed link's `?token=`: the secret it carries (43 characters as made; bounded for anything else). */
+export const emailDownloadQuery = /* @__PURE__ */ built(() =>
+  z.strictObject({ token: z.string().check(z.minLength(1), z.maxLength(200)) }),
+);

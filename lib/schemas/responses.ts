@@ -161,6 +161,7 @@ const PROBLEM_EXTRAS = {
   'idempotency-key-reused': {},
   'payload-too-large': {},
   'unsupported-media-type': {},
+  'too-many-requests': {},
   'method-not-allowed': {},
   unavailable: {},
   internal: { request_id: z.string() },

@@ -50,6 +50,9 @@ const reportKind = attr.itemKind({
     attempts: attr.orElse(attr.number, 0),
     /** Why a failed job failed. */
     failure: attr.optional(attr.string),
+    /** The e-mailed link's secret, as a SHA-256 hex digest (never the secret itself), and when the link stops working. */
+    email_link_hash: attr.optional(attr.string),
+    email_link_expires_at: attr.optional(attr.string),
   },
   // An unfinished job's queue: a finished one leaves it.
   indexAttributes: { gsi1pk: attr.optional(attr.string), gsi1sk: attr.optional(attr.string) },
@@ -60,8 +63,15 @@ const queuePartition = (state: QueueState) => `REPORTS#${state.toUpperCase()}`;
 const queued = (state: QueueState, due: string, id: string) => ({ gsi1pk: queuePartition(state), gsi1sk: `${due}#${id}` });
 
 function toStoredReport(item: Item): StoredReport {
-  const { report_type: type, failure: _, ...report } = reportKind.read(item);
+  const { report_type: type, failure: _, email_link_hash: _hash, email_link_expires_at: _expires, ...report } = reportKind.read(item);
   return { type, ...report };
+}
+
+/** What the e-mailed link of a report is checked against. */
+export interface ReportEmailLink {
+  report: StoredReport;
+  secretHash: string;
+  expiresAt: string;
 }
 
 /** A new pending job, queued by its creation time. */
@@ -96,6 +106,20 @@ export async function finishReportAttempt(id: string, attempt: number, outcome: 
     .remove('gsi1pk', 'gsi1sk')
     .whenEquals('status', 'running')
     .whenEquals('attempts', attempt);
+  await updateItem(reportKey(id), changes);
+}
+
+/** The report and its e-mailed link, when it has one (undefined otherwise, or when there is no such report). */
+export async function findReportEmailLink(id: string): Promise<ReportEmailLink | undefined> {
+  const item = await getItem(reportKey(id));
+  if (!item) return undefined;
+  const { email_link_hash: secretHash, email_link_expires_at: expiresAt } = reportKind.read(item);
+  return secretHash && expiresAt ? { report: toStoredReport(item), secretHash, expiresAt } : undefined;
+}
+
+/** Keeps the e-mailed link's secret hash and expiry on a complete report. */
+export async function setReportEmailLink(id: string, secretHash: string, expiresAt: string): Promise<void> {
+  const changes = new Update().setAll({ email_link_hash: secretHash, email_link_expires_at: expiresAt }).whenEquals('status', 'complete');
   await updateItem(reportKey(id), changes);
 }
 

@@ -62,6 +62,11 @@ const MEANT: Record<string, { status: number; why: string }> = {
   'POST /v2/departments.json': { status: 409, why: `${TWIN} created department eng` },
   'POST /v2/groups.json': { status: 409, why: `${TWIN} created group designers` },
   'DELETE /v2/groups.json': { status: 404, why: `${TWIN} deleted groups reviewers and retired` },
+  'GET /v2/reports/r-departments-example/email-download': {
+    status: 404,
+    why: "an e-mailed report link's secret exists only in the e-mail that carries it, never in a document",
+  },
+  'GET /v2/reports/r-departments-example/email-download.json': { status: 404, why: 'the same link, by its `.json` twin' },
 };
 
 interface Exchange {

@@ -20,7 +20,7 @@ ses().middlewareStack.add(
 );
 afterEach(() => {
   sesFailure = undefined;
-  delete process.env.REPORT_EMAIL_DOMAINS;
+  process.env.REPORT_EMAIL_DOMAINS = '*'; // the local stack's setting
 });
 
 async function untilFinished(location: string) {
@@ -186,6 +186,31 @@ describe('E9 POST /v2/departments/exports', () => {
     const response = await api.post(`/v2/departments/exports?email=${email}`);
     expect(response.status).toBe(400);
     expect(response.body).toMatchObject({ type: '/problems/validation', errors: [{ field: 'email' }] });
+  });
+
+  it.each([
+    ['unset', undefined],
+    ['empty, as the stack sets it without reportEmailDomains', ''],
+  ])('e-mails no one when REPORT_EMAIL_DOMAINS is %s: 400 naming the setting, and no job', async (_, setting) => {
+    if (setting === undefined) delete process.env.REPORT_EMAIL_DOMAINS;
+    else process.env.REPORT_EMAIL_DOMAINS = setting;
+    const before = (await api.get('/v2/audit?count=1')).body.entries[0]?.id;
+    for (const type of ['departments', 'groups']) {
+      const response = await api.post(`/v2/${type}/exports?email=it@example.com`);
+      expect(response.status, response.text).toBe(400);
+      expect(response.body).toMatchObject({ type: '/problems/validation', errors: [{ field: 'email' }] });
+      expect(response.body.errors[0].message).toContain('REPORT_EMAIL_DOMAINS');
+    }
+    expect((await api.get('/v2/audit?count=1')).body.entries[0]?.id, 'no report was created').toBe(before);
+    // A report without e-mail is not affected.
+    expect((await api.post('/v2/departments/exports')).status).toBe(202);
+  });
+
+  it('e-mails any domain with REPORT_EMAIL_DOMAINS=*, lower-casing the domains', async () => {
+    process.env.REPORT_EMAIL_DOMAINS = '*';
+    const response = await api.post('/v2/departments/exports?email=Ops@Anywhere.Example,x@elsewhere.org');
+    expect(response.status, response.text).toBe(202);
+    expect(response.body.email.recipients).toEqual(['Ops@anywhere.example', 'x@elsewhere.org']);
   });
 
   it('answers 400 for an address outside REPORT_EMAIL_DOMAINS', async () => {

@@ -184,6 +184,7 @@ let projectRoot: string;
 let template: Template;
 let wiring: Map<Route, RouteWiring>;
 let externalTemplate: Template;
+let anyDomainTemplate: Template;
 
 beforeAll(() => {
   projectRoot = placeholderProject();
@@ -196,6 +197,7 @@ beforeAll(() => {
     reportEmailDomains: 'example.com,example.org',
     corsAllowOrigins: ['https://admin.example.com'],
   });
+  anyDomainTemplate = synth(projectRoot, { reportEmailDomains: '*' });
 }, SYNTH_TIMEOUT_MS);
 
 afterAll(() => {
@@ -263,27 +265,72 @@ describe('functions', () => {
     },
   );
 
+  /** The statements of the report worker's role that send e-mail, in a template. */
+  const sendStatements = (of: Template): Json[] => {
+    const worker = backgroundFunctions.find((job) => job.sendsEmail)!;
+    const functionId = backgroundFunctionId(of, worker.summary);
+    const roleId = getAttTarget(resourcesOf(of, 'AWS::Lambda::Function')[functionId].Properties.Role);
+    return Object.values(resourcesOf(of, 'AWS::IAM::Policy'))
+      .filter((policy) => policy.Properties.Roles.some((role: Json) => refTarget(role) === roleId))
+      .flatMap((policy) => policy.Properties.PolicyDocument.Statement)
+      .filter((statement: Json) => [statement.Action].flat().some((action: string) => action.startsWith('ses:')));
+  };
+
   it('lets only the report worker write reports or send e-mail, and only as the configured sender', () => {
     const worker = backgroundFunctions.find((job) => job.sendsEmail)!;
-    const workerId = backgroundFunctionId(template, worker.summary);
-    const functionIds = Object.keys(resourcesOf(template, 'AWS::Lambda::Function'));
-    for (const functionId of functionIds) {
-      const actions = actionsOf(functionId);
-      if (functionId === workerId) continue;
-      expect(
-        actions.filter((action) => action.startsWith('ses:')),
-        functionId,
-      ).toEqual([]);
-      expect(
-        actions.filter((action) => action.startsWith('s3:') && action !== 's3:GetObject'),
-        functionId,
-      ).toEqual([]);
+    for (const of of [template, anyDomainTemplate]) {
+      const workerId = backgroundFunctionId(of, worker.summary);
+      for (const [functionId, func] of Object.entries(resourcesOf(of, 'AWS::Lambda::Function'))) {
+        if (functionId === workerId) continue;
+        const roleId = getAttTarget(func.Properties.Role);
+        const actions = Object.values(resourcesOf(of, 'AWS::IAM::Policy'))
+          .filter((policy) => policy.Properties.Roles.some((role: Json) => refTarget(role) === roleId))
+          .flatMap((policy) => policy.Properties.PolicyDocument.Statement)
+          .flatMap((statement: Json) => [statement.Action].flat());
+        expect(
+          actions.filter((action) => action.startsWith('ses:')),
+          functionId,
+        ).toEqual([]);
+        expect(
+          actions.filter((action) => action.startsWith('s3:') && action !== 's3:GetObject'),
+          functionId,
+        ).toEqual([]);
+      }
     }
-    const send = statementsOf(workerId).find((statement: Json) => [statement.Action].flat().includes('ses:SendRawEmail'));
+    const [send] = sendStatements(anyDomainTemplate);
+    // `*`: any recipient, from the configured sender only.
     expect(send.Condition).toEqual({ StringEquals: { 'ses:FromAddress': expect.stringContaining('@') } });
     expect(JSON.stringify(send.Resource)).toContain(':identity/');
+    const workerId = backgroundFunctionId(template, worker.summary);
     const writes = statementsOf(workerId).find((statement: Json) => [statement.Action].flat().includes('s3:PutObject'));
     expect(JSON.stringify(writes.Resource)).toContain('/reports/*');
+    // It reads no report: its e-mail links to the API, which signs each download (lib/reports/email-link.ts).
+    expect(sorted(actionsOf(workerId).filter((action) => action.startsWith('s3:')))).toEqual(['s3:AbortMultipartUpload', 's3:PutObject']);
+  });
+
+  it('sends report e-mail to no one without reportEmailDomains: the setting empty, and no SES permission', () => {
+    expect(sendStatements(template)).toEqual([]);
+    for (const func of Object.values(resourcesOf(template, 'AWS::Lambda::Function'))) {
+      expect(func.Properties.Environment.Variables.REPORT_EMAIL_DOMAINS).toBe('');
+    }
+    for (const func of Object.values(resourcesOf(anyDomainTemplate, 'AWS::Lambda::Function'))) {
+      expect(func.Properties.Environment.Variables.REPORT_EMAIL_DOMAINS).toBe('*');
+    }
+  });
+
+  it('lets the worker send only to the listed domains (ses:Recipients), as the configured sender', () => {
+    const statements = sendStatements(externalTemplate);
+    expect(statements).toHaveLength(1);
+    expect([statements[0].Action].flat()).toEqual(['ses:SendRawEmail']);
+    expect(statements[0].Condition).toEqual({
+      StringEquals: { 'ses:FromAddress': expect.stringContaining('@') },
+      'ForAllValues:StringLike': { 'ses:Recipients': ['*@example.com', '*@example.org'] },
+    });
+  });
+
+  it('refuses a REPORT_EMAIL_DOMAINS that mixes * with domains, or is no domain', () => {
+    expect(() => synth(projectRoot, { reportEmailDomains: '*,example.com' })).toThrow(/either \* or a list of domains/);
+    expect(() => synth(projectRoot, { reportEmailDomains: '*.example.com' })).toThrow(/must list domains/);
   });
 
   it('lets exactly the routes that presign downloads read reports', () => {
@@ -314,6 +361,7 @@ describe('functions', () => {
         TABLE_NAME: { Ref: tableId },
         REPORTS_BUCKET: { Ref: bucketId },
         REPORT_EMAIL_FROM: expect.stringContaining('@'),
+        REPORT_EMAIL_DOMAINS: '',
         NODE_OPTIONS: '--enable-source-maps',
         POWERTOOLS_SERVICE_NAME: 'dept-admin',
       });
@@ -510,6 +558,27 @@ describe('IAM', () => {
       }
     },
   );
+
+  it('lets the e-mailed report link, the one public route with data, read report items and report objects only', () => {
+    const readers = routes.filter((route) => route.access === 'public' && tableActionsFor(route).length > 0);
+    expect(readers.map((route) => route.name)).toEqual(['downloadEmailedReport']);
+    const [route] = readers;
+    const tableStatements = wiring
+      .get(route)!
+      .policyStatements.filter((statement) => asList<string>(statement.Action)[0].startsWith('dynamodb:'));
+    for (const statement of tableStatements) {
+      expect(statement.Condition).toEqual({ 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [`${REPORT_KEY_PREFIX}*`] } });
+    }
+    const actions = wiring.get(route)!.policyStatements.flatMap((statement) => asList<string>(statement.Action));
+    expect(sorted(actions)).toEqual(['dynamodb:GetItem', 's3:GetObject']);
+    for (const { Properties: props } of wiring.get(route)!.apiRoutes) expect(props.AuthorizationType).toBe('NONE');
+  });
+
+  it('tells the report worker where the API is, for the link of its e-mail', () => {
+    const worker = backgroundFunctions.find((job) => job.sendsEmail)!;
+    const func = resourcesOf(template, 'AWS::Lambda::Function')[backgroundFunctionId(template, worker.summary)];
+    expect(JSON.stringify(func.Properties.Environment.Variables.API_BASE_URL)).toContain('execute-api');
+  });
 
   it('attaches no managed policy beyond basic Lambda logging', () => {
     const roles = resourcesOf(template, 'AWS::IAM::Role');
@@ -722,7 +791,8 @@ describe('reports bucket', () => {
     });
     expect(bucket.Properties.VersioningConfiguration).toBeUndefined();
     expect(bucket.Properties.LifecycleConfiguration.Rules).toContainEqual(
-      expect.objectContaining({ Status: 'Enabled', ExpirationInDays: 7 }),
+      // A day more than the 7 days an e-mailed link works, counted from its sending.
+      expect.objectContaining({ Status: 'Enabled', ExpirationInDays: 8 }),
     );
   });
 

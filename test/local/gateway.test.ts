@@ -544,12 +544,14 @@ describe('local gateway authorization over the real route table', () => {
     expect(called).toEqual([route.name]);
   });
 
-  it('keeps the contract: only health, the OpenAPI document and the docs page (with its script) are public', () => {
+  it('keeps the contract: only health, the OpenAPI document, the docs page (with its script) and the e-mailed report link are public', () => {
     expect(routeTable.filter((route) => route.access === 'public').map((route) => route.path)).toEqual([
       '/v2/health',
       '/v2/openapi.json',
       '/docs',
       '/docs/redoc.standalone.js',
+      // A mail reader has no token: the link's own secret opens it (lib/reports/email-link.ts).
+      '/v2/reports/{report_id}/email-download',
     ]);
     // Every route that changes data demands the write scope.
     for (const route of routeTable) if (route.method !== 'GET') expect(route.access, route.name).toMatch(/^(write|scim)$/);

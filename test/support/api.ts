@@ -85,6 +85,7 @@ export function useApi(options: UseApiOptions = {}): Api {
           return (event, context) => around(() => handler(event, context));
         }),
     });
+    process.env.API_BASE_URL = gateway.url; // where the report e-mail's link points, as on AWS
     background = startBackgroundJobs(fileURLToPath(new URL('../../', import.meta.url)), {
       schedules: false,
       // Tests that switch tables per run drop the old ones under the poller: not worth a line.

@@ -48,8 +48,8 @@ const DEFAULT_IN_PROGRESS_MS = 30_000;
 type Request = middy.Request<HttpEvent, HttpResponse, Error, Context>;
 
 export interface IdempotencyOptions {
-  /** Who is asking, as the audit trail names them: keys are the caller's own. */
-  callerOf: (event: HttpEvent) => string;
+  /** Who is asking, as the audit trail names them: keys are the caller's own. None: the request is refused anyway, and keeps no record. */
+  callerOf: (event: HttpEvent) => string | undefined;
   /** The operation's successful answer carries a secret shown once: it is never stored. */
   secretInAnswer?: boolean;
 }
@@ -105,11 +105,11 @@ async function repeatAnswer(held: HeldRecord): Promise<HttpResponse> {
   }
 }
 
-async function claim(request: Request, key: string, options: IdempotencyOptions): Promise<HttpResponse | undefined> {
+async function claim(request: Request, caller: string, key: string): Promise<HttpResponse | undefined> {
   const { event, context } = request;
   const now = Date.now();
   const owned: IdempotencyClaim = {
-    keyHash: recordHash(options.callerOf(event), key),
+    keyHash: recordHash(caller, key),
     payloadHash: requestHash({
       method: event.requestContext?.http?.method,
       path: event.rawPath,
@@ -163,8 +163,10 @@ export function idempotency(options: IdempotencyOptions): middy.MiddlewareObj<Ht
       if (!KEY_PATTERN.test(key)) {
         throw validationError([{ field: 'Idempotency-Key', message: 'must be 1–255 printable characters without spaces' }]);
       }
+      const caller = options.callerOf(request.event);
+      if (caller === undefined) return;
       // A stored answer ends the request here: middy returns it without running the operation.
-      return claim(request, key, options);
+      return claim(request, caller, key);
     },
     after: async (request) => {
       const owned = claims.get(request);

@@ -17,6 +17,7 @@ import { createUser } from '../../lib/users/commands';
 import { Api, useApi, WRITE_TOKEN } from '../support/api';
 import { scanTable } from '../support/invariants';
 import { createDepartment, unique } from '../support/fixtures';
+import { scimClient, USER_SCHEMA } from '../support/scim';
 
 const api = useApi();
 const withKey = (key: string) => ({ headers: { 'idempotency-key': key } });
@@ -165,6 +166,24 @@ describe('Idempotency-Key: keys belong to their caller', () => {
     expect(theirs.status, theirs.text).toBe(201);
     expect(theirs.body.token).not.toBe(first.body.token);
     expect(theirs.body.id).not.toBe(first.body.id);
+  });
+});
+
+describe("Idempotency-Key on SCIM's routes: a key is its token's own", () => {
+  it('replays a SCIM create for its token, and runs it anew for another token', async () => {
+    const userName = `${unique('scim')}@example.com`;
+    const body = { schemas: [USER_SCHEMA], userName, name: { familyName: 'Key' }, emails: [{ value: userName, primary: true }] };
+    const key = { 'idempotency-key': unique('key-') };
+    const idp = scimClient(api);
+    const first = await idp.request('POST', '/Users', body, key);
+    expect(first.status, first.text).toBe(201);
+    const again = await idp.request('POST', '/Users', body, key);
+    expect(again.status, again.text).toBe(201);
+    expect(again.body.id).toBe(first.body.id);
+    // Another token's same key is a new request: this one runs, and finds the userName taken.
+    const otherIdp = await scimClient(api).request('POST', '/Users', body, key);
+    expect(otherIdp.status, otherIdp.text).toBe(409);
+    expect(otherIdp.body.scimType).toBe('uniqueness');
   });
 });
 

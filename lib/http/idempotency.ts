@@ -159,12 +159,11 @@ export function idempotency(options: IdempotencyOptions): middy.MiddlewareObj<Ht
   return {
     before: async (request) => {
       const key = headerKey(request);
-      if (key === undefined) return;
+      const caller = options.callerOf(request.event);
+      if (key === undefined || caller === undefined) return;
       if (!KEY_PATTERN.test(key)) {
         throw validationError([{ field: 'Idempotency-Key', message: 'must be 1–255 printable characters without spaces' }]);
       }
-      const caller = options.callerOf(request.event);
-      if (caller === undefined) return;
       // A stored answer ends the request here: middy returns it without running the operation.
       return claim(request, caller, key);
     },

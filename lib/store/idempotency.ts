@@ -7,24 +7,24 @@
  * it after `expires_at`.
  *
  * An answer whose gzip does not fit one item (DynamoDB refuses items over
- * 400 KB) is split into parts `PART#<n>` of the same partition, written in
- * the one transaction that completes the record, so a record never points at
- * parts that are not there.
+ * 400 KB) is split into parts `PART#<n>` of the same partition, written
+ * before the record is completed: the record is the commit point, so it
+ * never points at parts that are not there, and parts of an answer that
+ * was never completed are left to TTL. (Plain puts rather than one
+ * transaction: no 4 MB cap, and no transaction code in the bundle of every
+ * function, reads included.)
  */
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
-import { batchGetItems } from '../db/batch';
 import { Condition, Update } from '../db/expression';
 import * as attr from '../db/item-kind';
-import { deleteItem, putItem, updateItem } from '../db/items';
+import { deleteItem, getItem, putItem, updateItem } from '../db/items';
 import { TTL_ATTRIBUTE, type Key } from '../db/table';
-import { isConditionFailure, MAX_TRANSACTION_ITEMS, put, transactWrite, update } from '../db/transact';
+import { isConditionFailure } from '../db/transact';
 
 /** Bytes of gzipped answer per item: under DynamoDB's 400 KB item limit with room for keys and attributes. */
 export const ANSWER_BYTES_PER_ITEM = 350 * 1024;
-/** A transaction holds at most 4 MB: the parts and the record must fit in it. */
-const MAX_PARTS = Math.min(MAX_TRANSACTION_ITEMS - 1, Math.floor((4 * 1024 * 1024 - 64 * 1024) / ANSWER_BYTES_PER_ITEM));
 
 const bytes = attr.required('bytes', (value): value is Uint8Array => value instanceof Uint8Array);
 
@@ -87,17 +87,17 @@ function heldRecord(keyHash: string, item: Record<string, unknown>): HeldRecord 
   };
 }
 
+/** The parts of an answer, in order: a few items (a Lambda answer is at most 6 MB), read at once. */
 async function readParts(keyHash: string, count: number): Promise<Buffer> {
-  const keys = Array.from({ length: count }, (_, index) => partKind.key(keyHash, index));
-  const items = await batchGetItems(keys, { consistent: true });
-  const bySortKey = new Map(items.map((item) => [item.sk, partKind.read(item).data]));
-  return Buffer.concat(
-    keys.map((key) => {
-      const data = bySortKey.get(key.sk);
-      if (!data) throw new Error(`idempotency record ${keyHash} lacks its part ${key.sk}`);
-      return data;
+  const parts = await Promise.all(
+    Array.from({ length: count }, async (_, index) => {
+      const key = partKind.key(keyHash, index);
+      const item = await getItem(key);
+      if (!item) throw new Error(`idempotency record ${keyHash} lacks its part ${key.sk}`);
+      return partKind.read(item).data;
     }),
   );
+  return Buffer.concat(parts);
 }
 
 /**
@@ -139,27 +139,28 @@ const stillOwned = (claim: IdempotencyClaim) =>
 
 /**
  * Stores the answer of the request that owns the record, gzipped: in the
- * record itself, or over parts written in the same transaction. Throws when
- * it cannot (the caller decides what the record then says).
+ * record itself, or over parts written first. Throws when it cannot (the
+ * caller decides what the record then says).
  */
 export async function completeRecord(claim: IdempotencyClaim, answer: string): Promise<void> {
   const gzipped = gzipSync(answer);
-  const done = stillOwned(claim).remove('in_progress_until');
+  const done = stillOwned(claim).remove('in_progress_until').set('status', 'completed');
   if (gzipped.length <= ANSWER_BYTES_PER_ITEM) {
-    await updateItem(idempotencyKey(claim.keyHash), done.setAll({ status: 'completed', response: gzipped }));
+    await updateItem(idempotencyKey(claim.keyHash), done.set('response', gzipped));
     return;
   }
   const count = Math.ceil(gzipped.length / ANSWER_BYTES_PER_ITEM);
-  if (count > MAX_PARTS) throw new Error(`an answer of ${gzipped.length} gzipped bytes needs ${count} parts; at most ${MAX_PARTS} fit`);
-  const parts = Array.from({ length: count }, (_, index) =>
-    put(
-      partKind.item(partKind.key(claim.keyHash, index), {
-        data: gzipped.subarray(index * ANSWER_BYTES_PER_ITEM, (index + 1) * ANSWER_BYTES_PER_ITEM),
-        [TTL_ATTRIBUTE]: claim.expiresAt,
-      }),
+  await Promise.all(
+    Array.from({ length: count }, (_, index) =>
+      putItem(
+        partKind.item(partKind.key(claim.keyHash, index), {
+          data: gzipped.subarray(index * ANSWER_BYTES_PER_ITEM, (index + 1) * ANSWER_BYTES_PER_ITEM),
+          [TTL_ATTRIBUTE]: claim.expiresAt,
+        }),
+      ),
     ),
   );
-  await transactWrite([update(idempotencyKey(claim.keyHash), done.setAll({ status: 'completed', response_parts: count })), ...parts]);
+  await updateItem(idempotencyKey(claim.keyHash), done.set('response_parts', count));
 }
 
 /** Closes the record without an answer: a repeat learns why there is none. */

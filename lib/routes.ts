@@ -53,6 +53,8 @@ export interface RouteOptions {
   reportsBucket?: 'presign';
   /** Function timeout when the default (10 s) is too short; API Gateway waits at most 29 s. */
   timeoutSeconds?: number;
+  /** Its answer holds a secret shown once: an Idempotency-Key never keeps it (lib/http/idempotency.ts). */
+  secretInAnswer?: true;
 }
 
 export interface Route<Name extends string = string> extends RouteOptions {
@@ -130,7 +132,7 @@ const ROUTE_TABLE = {
     downloadEmailedReport:     ['GET /v2/reports/{report_id}/email-download',       'public', "Redirect (303) to an e-mailed report's CSV: the e-mail's link", { reportsBucket: 'presign' }],
   },
   'SCIM tokens': {
-    createScimToken: ['POST /v2/scim/tokens',              'write', 'Make a SCIM token for an identity provider (its secret is shown once)'],
+    createScimToken: ['POST /v2/scim/tokens',              'write', 'Make a SCIM token for an identity provider (its secret is shown once)', { secretInAnswer: true }],
     listScimTokens:  ['GET /v2/scim/tokens',               'read',  'List SCIM tokens (without secrets)'],
     deleteScimToken: ['DELETE /v2/scim/tokens/{token_id}', 'write', 'Revoke a SCIM token'],
   },

@@ -8,7 +8,7 @@ import type { Context } from 'aws-lambda';
 import type { $ZodType } from 'zod/v4/core';
 import type { ChangeContext } from '../audit/context';
 import { useLambdaContext } from '../log';
-import { auditedOperation, type OperationName } from '../routes';
+import { auditedOperation, routes, type OperationName } from '../routes';
 import { idempotency } from './idempotency';
 import { errorToProblem, logServerError } from './problem';
 import { definedValues, lowerCaseHeaders, parseJsonBody, validate } from './parse';
@@ -53,10 +53,15 @@ function normalizedPathParameters(event: HttpEvent): Record<string, string> {
   return params;
 }
 
-function requestContext(event: HttpEvent, audited: string, context: Context): RequestContext {
+/** Who is asking: the token's subject. The audit trail records it, and Idempotency-Keys are its own. */
+function actorOf(event: HttpEvent): string {
   const claims = event.requestContext?.authorizer?.jwt?.claims ?? {};
+  return typeof claims.sub === 'string' && claims.sub !== '' ? claims.sub : 'anonymous';
+}
+
+function requestContext(event: HttpEvent, audited: string, context: Context): RequestContext {
   return {
-    actor: typeof claims.sub === 'string' && claims.sub !== '' ? claims.sub : 'anonymous',
+    actor: actorOf(event),
     requestId: event.requestContext?.requestId ?? context.awsRequestId,
     operationId: audited,
   };
@@ -142,7 +147,7 @@ export function operation<
     .use(headWithoutBody())
     .use(problemDetails())
     .use(parseRequest(spec, auditedOperation(name)))
-    .use(idempotency())
+    .use(idempotency({ callerOf: actorOf, secretInAnswer: routes.find((route) => route.name === name)?.secretInAnswer }))
     .handler(async (event) => jsonResponse(await run((event as ParsedEvent<P, Q, B>).parsed)));
   return Object.assign(handler, { spec });
 }

@@ -3,8 +3,8 @@
  * (lib/http/operation.ts) with SCIM's own conventions — the body is
  * `application/scim+json` (or `application/json`), the caller is the SCIM
  * token the authorizer found live (audited as `scim:<token id>`; none: a
- * SCIM 401), answers carry `application/scim+json` and ETags, and every
- * error is a SCIM error.
+ * SCIM 401), answers carry `application/scim+json` and ETags, every
+ * error is a SCIM error, and an Idempotency-Key is the token's own.
  */
 import middy from '@middy/core';
 import type { Context } from 'aws-lambda';
@@ -16,6 +16,7 @@ import { Problem, type FieldError } from '../problems';
 import { invalidSyntax, ScimError } from '../scim/errors';
 import { shortened } from '../scim/input';
 import { definedValues, lowerCaseHeaders, parseJsonBody } from './parse';
+import { idempotency } from './idempotency';
 import { SECURITY_HEADERS, type HttpEvent, type HttpResponse } from './response';
 import { logServerError } from './problem';
 import { errorToScim } from './scim-errors';
@@ -81,6 +82,12 @@ function toResponse(reply: ScimReply): HttpResponse {
   return { statusCode: status, headers, body: JSON.stringify(reply.body) };
 }
 
+/** The caller of a SCIM request, as the audit trail names it; none without a live token (the request is then refused). */
+const scimCallerOf = (event: HttpEvent): string | undefined => {
+  const tokenId = scimTokenIdOf(event);
+  return tokenId ? `scim:${tokenId}` : undefined;
+};
+
 export type ScimHandler = middy.MiddyfiedHandler<HttpEvent, HttpResponse, Error, Context> & { spec: { name: OperationName } };
 
 /** Builds the Lambda handler of one SCIM route of the route table; its audit entries name it (SCIM's routes have no contract label). */
@@ -95,18 +102,19 @@ export function scimOperation(name: OperationName, run: (input: ScimInput) => Pr
         request.response = response;
       },
     })
+    .use(idempotency({ callerOf: scimCallerOf }))
     .handler(async (event, context) => {
       const headers = lowerCaseHeaders(event);
-      const tokenId = scimTokenIdOf(event);
+      const caller = scimCallerOf(event);
       // The authorizer hands on the id of a live token only (see functions/scimAuthorizer.ts): refused here, as SCIM says.
-      if (!tokenId) return missingScimToken();
+      if (!caller) return missingScimToken();
       const input: ScimInput = {
         params: pathIds(event),
         query: definedValues(event.queryStringParameters),
         body: scimBody(event, headers),
         headers,
         base: baseOf(event, headers),
-        ctx: { actor: `scim:${tokenId}`, requestId: event.requestContext?.requestId ?? context.awsRequestId, operationId: name },
+        ctx: { actor: caller, requestId: event.requestContext?.requestId ?? context.awsRequestId, operationId: name },
       };
       return toResponse(await run(input));
     });

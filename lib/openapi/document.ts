@@ -80,7 +80,7 @@ const DESCRIPTION = `The department and group administration API (contract v2). 
 - **Errors**: RFC 9457 problem details (\`application/problem+json\`), \`type\` \`/problems/<slug>\`; see each response for its slugs and extra members. No request gets a 5xx for bad input.
 - **Methods**: \`HEAD\` is answered wherever \`GET\` is (same status and headers, no body). A known path with a method it does not serve: 405 \`method-not-allowed\` with \`Allow\`; an unknown path: 404.
 - **Lists**: \`count\` (1–1000, default 100) and \`offset\` or \`cursor\` (an empty \`cursor\` is the first page); the answer carries \`total\`, \`count\` and \`offset\`. Order is stable: ties are broken by \`id\`.
-- **Idempotency-Key**: any POST, PUT, PATCH or DELETE may carry one; a repeat within 24 hours answers the first answer again without doing anything again.
+- **Idempotency-Key**: any POST, PUT, PATCH or DELETE may carry one. Keys belong to their caller (the token's subject, or the SCIM token): a repeat by the same caller with the same key, method, path, query and body within 24 hours answers the first answer again without doing anything again; the same key with another request: 422. An answer that shows a secret (a new SCIM token) is never kept: its repeat is 409.
 - **Concurrency**: GET of a user, department or group carries an \`ETag\`; PATCH and DELETE of those honour \`If-Match\` (412 on a stale tag). Any change may answer 409 \`conflict\` when a concurrent change to the same resources won: retry it.`;
 
 /** Default texts of parameters by name; operations.ts gives the rest. */

@@ -212,6 +212,11 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
       .then(({ wire, close }) => {
         send(response, wire, close, request.method === 'HEAD');
         options.accessLog?.(`${request.method} ${request.url} ${wire.statusCode} ${Date.now() - receivedAt.getTime()}ms`);
+      })
+      .catch((error: unknown) => {
+        // The answer could not be written (the socket went away): nothing is left to tell the caller.
+        console.error(`[gateway] ${request.method} ${request.url} could not be answered (request ${requestId}):`, error);
+        response.destroy();
       });
   });
 

@@ -65,8 +65,11 @@ describe('a list read while DynamoDB fails', () => {
   const paths = ['departments', 'groups'].flatMap((kind) =>
     ['name', 'created_at', 'user_count'].flatMap((sort) => [`/v2/${kind}?sort=${sort}`, `/v2/${kind}?sort=${sort}&query=name:al`]),
   );
+  const userPaths = ['/v2/users', '/v2/departments/users'].flatMap((list) =>
+    ['last_name', 'last_login'].flatMap((sort) => [`${list}?sort=${sort}`, `${list}?sort=${sort}&query=last_name:al`]),
+  );
 
-  it.each(paths)('%s answers 503 and leaves no rejection unhandled', async (path) => {
+  it.each([...paths, ...userPaths])('%s answers 503 and leaves no rejection unhandled', async (path) => {
     down = true;
     try {
       const response = await api.get(path, { token: READ_TOKEN });

@@ -3,24 +3,23 @@
  * `last_name:` of users): their key ranges, and which of them can match at
  * all. A prefix is case-folded (foldCase) before it gets here.
  */
-import { DISPLAY_NAME_MAX_LENGTH } from '../schemas/common';
+import { MAX_SORT_KEY_BYTES } from '../db/query';
 import { MAX_KEY_CHAR } from './streams';
 
 /**
- * The most UTF-8 bytes a folded name can take: a name holds at most
- * DISPLAY_NAME_MAX_LENGTH UTF-16 code units, and each folds to at most three
- * bytes ("İ", one code unit, lowercases to "i" and a combining dot; a
- * surrogate pair, two code units, to a four-byte character).
+ * The longest prefix asked of DynamoDB, in UTF-8 bytes: its key range ends at
+ * the prefix and MAX_KEY_CHAR, which must fit a sort key, or DynamoDB refuses
+ * the Query with an error. A longer prefix matches nothing: every stored name
+ * starts a sort key `<folded name><SEP><id>` (nameSortKey), so only a name of
+ * over 1,020 bytes with an id of one or two characters could match it, and
+ * the API takes names of at most 200 characters. The bound is the key's, not
+ * those 200 characters, because SCIM stores longer names.
  */
-export const MAX_FOLDED_NAME_BYTES = 3 * DISPLAY_NAME_MAX_LENGTH;
+export const MAX_PREFIX_BYTES = MAX_SORT_KEY_BYTES - Buffer.byteLength(MAX_KEY_CHAR, 'utf8');
 
-/**
- * The prefixes that some name can start with. A longer one matches nothing,
- * and must not reach DynamoDB either: it refuses a key condition over its
- * key size (1024 bytes for a sort key) with an error, not an empty answer.
- */
+/** The prefixes that some stored name can start with. */
 export const matchablePrefixes = (prefixes: string[]): string[] =>
-  prefixes.filter((prefix) => Buffer.byteLength(prefix, 'utf8') <= MAX_FOLDED_NAME_BYTES);
+  prefixes.filter((prefix) => Buffer.byteLength(prefix, 'utf8') <= MAX_PREFIX_BYTES);
 
 /** Keeps only prefixes that no other given prefix contains (`sm` and `smi` would list the Smiths twice). */
 export const outermostPrefixes = (prefixes: string[]): string[] =>

@@ -18,16 +18,13 @@ export const ID_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
 
 export const id = /* @__PURE__ */ built(() => z.string().check(z.regex(ID_PATTERN, 'must be 1–64 characters of A–Z, a–z, 0–9, _ or -')));
 
-/** Longest display name: a department's or group's name, a user's last name. */
-export const DISPLAY_NAME_MAX_LENGTH = 200;
-
 /** A display name: 1–200 characters, no control characters. */
 export const displayName = /* @__PURE__ */ built(() =>
   z
     .string()
     .check(
       z.minLength(1, 'must not be empty'),
-      z.maxLength(DISPLAY_NAME_MAX_LENGTH, `must be at most ${DISPLAY_NAME_MAX_LENGTH} characters`),
+      z.maxLength(200, 'must be at most 200 characters'),
       z.regex(NO_CONTROL_CHARACTERS, 'must not contain control characters'),
     ),
 );

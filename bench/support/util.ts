@@ -87,8 +87,9 @@ export function summarize(commands: string[]): string {
 }
 
 /** A script's last line: `work`'s error printed, and exit code 1. */
-export const exitOnError = (work: Promise<unknown>) =>
+export function exitOnError(work: Promise<unknown>): void {
   work.catch((error: unknown) => {
     console.error(error);
     process.exit(1);
   });
+}

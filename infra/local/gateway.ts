@@ -225,6 +225,11 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
         send(response, wire, close, request.method === 'HEAD');
         const token = scimTokenId ? ` scim_token_id=${scimTokenId}` : '';
         options.accessLog?.(`${request.method} ${request.url} ${wire.statusCode} ${Date.now() - receivedAt.getTime()}ms${token}`);
+      })
+      .catch((error: unknown) => {
+        // The answer could not be written (the socket went away): nothing is left to tell the caller.
+        console.error(`[gateway] ${request.method} ${request.url} could not be answered (request ${requestId}):`, error);
+        response.destroy();
       });
   });
 

@@ -194,6 +194,7 @@ function startWatchdog(services: ServiceProcess[]): ChildProcess {
   (watchdog.stdin as unknown as { unref?: () => void } | null)?.unref?.();
   // A pid that exited may be reused by an unrelated process: tell the watchdog to forget it.
   for (const service of services) {
+    // `exited` never rejects (a spawn error resolves it too): nothing to handle.
     void service.exited.then(() => {
       if (!hasExited(watchdog) && service.child.pid !== undefined) watchdog.stdin?.write(`${service.child.pid}\n`);
     });
@@ -282,6 +283,7 @@ const delay = (ms: number) => new Promise((resolveDelay) => setTimeout(resolveDe
 async function waitUntilAnswering(service: ServiceProcess, url: string, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   let died = false;
+  // `exited` never rejects: nothing to handle.
   void service.exited.then(() => {
     died = true;
   });

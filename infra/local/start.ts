@@ -87,8 +87,14 @@ async function main(): Promise<void> {
     await services?.stop();
     process.exit(0);
   };
-  process.on('SIGINT', shutDown);
-  process.on('SIGTERM', shutDown);
+  const onSignal = (signal: NodeJS.Signals) => {
+    shutDown(signal).catch((error: unknown) => {
+      console.error('dept-admin could not stop cleanly:', error);
+      process.exit(1);
+    });
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
 
   services = await startLocalServices({ dataDir: settings.dataDir, ports: settings.servicePorts });
   // Before any handler module is imported (the gateway imports them on first request). A REPORT_EMAIL_DOMAINS

@@ -8,6 +8,9 @@ import { QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from './client';
 import type { IndexDefinition, Item } from './table';
 
+/** DynamoDB's limit on a sort key's value, and so on a value a key condition compares it with. */
+export const MAX_SORT_KEY_BYTES = 1024;
+
 export interface Filter {
   expression: string;
   names: Record<string, string>;

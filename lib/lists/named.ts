@@ -18,7 +18,8 @@ import { readCounters } from '../store/stats';
 import { pickByCount, readCountPage } from './by-count';
 import { decodeCursor, encodeCursor } from './cursor';
 import type { SortOrder } from './order';
-import { MAX_KEY_CHAR, readPage, type Position, type Source } from './streams';
+import { matchablePrefixes, outermostPrefixes, prefixBounds } from './prefixes';
+import { readPage, type Position, type Source } from './streams';
 
 export interface NamedListRequest {
   count: number;
@@ -53,56 +54,68 @@ export interface NamedPage<T> {
   next_cursor: string | null;
 }
 
-const outermost = (prefixes: string[]) => prefixes.filter((p) => !prefixes.some((q) => q !== p && p.startsWith(q)));
-
 export async function listNamed<T>(source: NamedListSource<T>, request: NamedListRequest): Promise<NamedPage<T>> {
   const { sort, namePrefixes } = request;
-  const prefixes = namePrefixes && outermost(namePrefixes);
+  const prefixes = namePrefixes && outermostPrefixes(matchablePrefixes(namePrefixes));
   const list = JSON.stringify([source.kind, sort.field, sort.direction, prefixes ? [...prefixes].sort() : null]);
   const state = request.cursor === undefined ? undefined : decodeCursor(list, request.cursor);
   const offset = state?.offset ?? request.offset;
   const skip = state ? 0 : request.offset;
-  const byName = (p?: string): Source => ({
-    query: source.list.byName(),
-    bounds: p === undefined ? undefined : { from: p, to: `${p}${MAX_KEY_CHAR}` },
-    expected: 1,
-    selectivity: 1,
-  });
-  const prefixRanges = (prefixes ?? []).map((p) => ({ ...source.list.byName(), sortKeyBetween: { from: p, to: `${p}${MAX_KEY_CHAR}` } }));
-  const counted = () => readCounters().then((c) => c[source.counter] ?? 0);
-
-  let items: Item[];
-  let next: Position | undefined;
-  let total: Promise<number>;
-  if (sort.field === 'user_count') {
-    const page = { direction: sort.direction, after: state?.after, skip, take: request.count };
-    if (!prefixes) {
-      total = counted();
-      ({ items, next } = await readCountPage({ query: source.list.byCount(), ...page }));
-    } else {
-      // The prefix's matches, once, for the page and the total.
-      const countOf = (item: Item) => source.toResource(item).user_count;
-      const picked = await pickByCount(matches(prefixRanges), countOf, page);
-      ({ items, next } = picked);
-      total = Promise.resolve(picked.matched);
-    }
-  } else {
-    total = prefixes ? countMatches(prefixRanges) : counted();
-    const sources =
-      sort.field === 'name'
-        ? (prefixes ?? [undefined]).map(byName)
-        : [{ query: { ...source.list.byCreation(), filter: prefixes && source.list.namePrefixes(prefixes) }, expected: 1, selectivity: 1 }];
-    const sortKey = (item: Item) => String(sort.field === 'name' ? item.gsi1sk : item.gsi4sk);
-    ({ items, next } = await readPage({ sources, direction: sort.direction, sortKey, after: state?.after, skip, take: request.count }));
-  }
+  // Prefixes longer than any name: nothing to read.
+  const { items, next, total } =
+    prefixes?.length === 0
+      ? { items: [], total: 0 }
+      : await readNamed(source, sort, prefixes, { after: state?.after, skip, take: request.count });
   const resources = items.map(source.toResource);
   return {
     items: resources,
-    total: await total,
+    total,
     count: resources.length,
     offset,
     next_cursor: next ? encodeCursor(list, { after: next, offset: offset + resources.length }) : null,
   };
+}
+
+/**
+ * The page and the total, read together: both are started before either is
+ * awaited, under one Promise.all, so that a failing read never leaves the
+ * other's rejection unhandled.
+ */
+async function readNamed<T>(
+  source: NamedListSource<T>,
+  sort: SortOrder<NamedSortField>,
+  prefixes: string[] | undefined,
+  page: { after?: Position; skip: number; take: number },
+): Promise<{ items: Item[]; next?: Position; total: number }> {
+  const counted = async () => (await readCounters())[source.counter] ?? 0;
+  const prefixRanges = (prefixes ?? []).map((p) => ({ ...source.list.byName(), sortKeyBetween: prefixBounds(p) }));
+  if (sort.field === 'user_count') {
+    const byCount = { direction: sort.direction, ...page };
+    if (!prefixes) {
+      const query = source.list.byCount();
+      const [total, read] = await Promise.all([counted(), readCountPage({ query, ...byCount })]);
+      return { ...read, total };
+    }
+    // The prefix's matches, once, for the page and the total.
+    const countOf = (item: Item) => source.toResource(item).user_count;
+    const picked = await pickByCount(matches(prefixRanges), countOf, byCount);
+    return { items: picked.items, next: picked.next, total: picked.matched };
+  }
+  const sources: Source[] =
+    sort.field === 'name'
+      ? (prefixes ?? [undefined]).map((p) => ({
+          query: source.list.byName(),
+          bounds: p === undefined ? undefined : prefixBounds(p),
+          expected: 1,
+          selectivity: 1,
+        }))
+      : [{ query: { ...source.list.byCreation(), filter: prefixes && source.list.namePrefixes(prefixes) }, expected: 1, selectivity: 1 }];
+  const sortKey = (item: Item) => String(sort.field === 'name' ? item.gsi1sk : item.gsi4sk);
+  const [total, read] = await Promise.all([
+    prefixes ? countMatches(prefixRanges) : counted(),
+    readPage({ sources, direction: sort.direction, sortKey, ...page }),
+  ]);
+  return { ...read, total };
 }
 
 /** Every item of these key ranges, one range after another. */

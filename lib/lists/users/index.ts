@@ -21,7 +21,8 @@ import { decodeCursor, encodeCursor } from '../cursor';
 import type { SortOrder } from '../order';
 import { readPage, type Position, type Source } from '../streams';
 import { planSources } from './plan';
-import { scopesOf, type UserFilters, type UserScope } from './scopes';
+import { matchablePrefixes } from '../prefixes';
+import { scopesOf, type ScopeView, type UserFilters, type UserScope } from './scopes';
 import { skipByNames } from './skip';
 import { totalOf } from './totals';
 
@@ -82,7 +83,13 @@ export async function listStoredUsers(
   const state = request.cursor === undefined ? undefined : decodeCursor(list, request.cursor);
   const offset = state?.offset ?? request.offset;
   const skip = state ? 0 : request.offset;
-  const page = await indexedPage(scope, request, skip, state?.after);
+  const prefixes = request.filters.lastNamePrefixes && matchablePrefixes(request.filters.lastNamePrefixes);
+  if (prefixes?.length === 0) {
+    // Prefixes longer than any last name: nothing to read (but a department list still answers 404 for an unknown one).
+    if (scope.kind === 'department') await scopesOf(scope, {});
+    return { users: [], total: 0, count: 0, offset, next_cursor: null };
+  }
+  const page = await indexedPage(scope, { ...request, filters: { ...request.filters, lastNamePrefixes: prefixes } }, skip, state?.after);
   const users = page.items;
   const next_cursor = page.next ? encodeCursor(list, { after: page.next, offset: offset + users.length }) : null;
   return { users, total: page.total, count: users.length, offset, next_cursor };
@@ -127,15 +134,16 @@ const membershipFirst = (scope: UserScope, { membershipFirst, filters, sort }: U
 const MEMBERSHIPS = ['IN', 'OUT'] as const satisfies Membership[];
 
 async function membershipFirstPage(request: UserListRequest, skip: number, after: Position | undefined): Promise<Found> {
-  const counted = scopesOf({ kind: 'all' }, request.filters);
-  const total = async () => totalOf(await counted, request.filters);
+  const total = async (views?: ScopeView[]) => totalOf(views ?? (await scopesOf({ kind: 'all' }, request.filters)), request.filters);
+  let views: ScopeView[] | undefined;
   if (skip > 0) {
     // The counters say which membership the offset falls in; its last-name counters, where in it.
-    const members = (await counted)[0].wholeUsers[0];
+    views = await scopesOf({ kind: 'all' }, request.filters);
+    const members = views[0].wholeUsers[0];
     const membership = skip < members ? 'IN' : 'OUT';
     const within = membership === 'IN' ? skip : skip - members;
     const start = within > 0 ? await skipByNames([{ membership }], within, 'asc') : { after: { field: '', id: '' }, skip: 0 };
-    if (!start) return { items: [], total: await total() };
+    if (!start) return { items: [], total: await total(views) };
     // After "nothing" of the name: every key of that name (`<name><SEP><id>`) is above the name alone.
     after = { field: membership, id: start.after.field };
     skip = start.skip;
@@ -145,7 +153,7 @@ async function membershipFirstPage(request: UserListRequest, skip: number, after
     .map((query, i) => ({ query, segment: MEMBERSHIPS[i], expected: 1, selectivity: 1 }));
   const [page, all] = await Promise.all([
     readPage({ sources, direction: 'asc', sortKey: userSortKeys.name, after, skip, take: request.count }),
-    total(),
+    total(views),
   ]);
   return { items: page.items.map(toStoredUser), total: all, next: page.next };
 }

@@ -26,11 +26,9 @@ import type { UserSortField } from '../../schemas/enums';
 import { cellCode, userFilters, userLists, userSortKeys, type CellOf, type ScopeKey } from '../../store/users';
 import { KEY_SEPARATOR } from '../../text';
 import { MAX_KEY_CHAR, type Source } from '../streams';
+import { outermostPrefixes, prefixBounds } from '../prefixes';
 import { cheapestWay } from './cost';
 import { matchingCells, usersIn, type LoginFilter, type ScopeView, type UserFilters } from './scopes';
-
-/** Keeps only prefixes that no other given prefix contains (`sm` and `smi` would list the Smiths twice). */
-export const outermostPrefixes = (prefixes: string[]) => prefixes.filter((p) => !prefixes.some((q) => q !== p && p.startsWith(q)));
 
 /**
  * Assumed share of a scope each last-name prefix matches where no counter says. Every scope has last-name
@@ -53,8 +51,6 @@ export interface Plan {
 }
 
 type Bounds = { from?: string; to?: string } | undefined;
-
-const prefixBounds = (prefix: string) => ({ from: prefix, to: `${prefix}${MAX_KEY_CHAR}` });
 
 /** The login-key range of a `last_login` filter (byTime and cellByTime). */
 export function loginBounds(filter: LoginFilter): Bounds {

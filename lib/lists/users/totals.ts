@@ -15,7 +15,8 @@
  */
 import { allOf, countMatches, type IndexQuery } from '../../db/query';
 import { cellCode, userFilters, userLists, type ScopeKey } from '../../store/users';
-import { loginBounds, loginFilter, outermostPrefixes } from './plan';
+import { outermostPrefixes, prefixBounds } from '../prefixes';
+import { loginBounds, loginFilter } from './plan';
 import { matchingCells, usersIn, type LoginFilter, type ScopeView, type UserFilters } from './scopes';
 
 const DAY_MS = 86_400_000;
@@ -73,7 +74,7 @@ function countingQueries(key: ScopeKey, view: ScopeView, filters: UserFilters, c
   return partitions('name').flatMap((partition) =>
     prefixes.map((p) => ({
       ...partition,
-      sortKeyBetween: p === undefined ? undefined : { from: p, to: `${p}\u{10FFFF}` },
+      sortKeyBetween: p === undefined ? undefined : prefixBounds(p),
       filter: allOf([partition.filter, residual]),
     })),
   );

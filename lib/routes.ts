@@ -120,7 +120,8 @@ const ROUTE_TABLE = {
     deleteDepartment:      ['DELETE /v2/departments/{department_id}',                 'write', 'delete an empty department', { label: 'E8' }],
   },
   Groups: {
-    getGroup:        ['GET /v2/groups/{group_id}',                    'read',  'get a group with every user', { label: 'G1' }],
+    getGroup:        ['GET /v2/groups/{group_id}',                    'read',  'get a group with its users (the first 1,000, and the cursor of the rest)', { label: 'G1' }],
+    listGroupUsers:  ['GET /v2/groups/{group_id}/users',              'read',  "List a group's users, a page at a time"],
     listGroups:      ['GET /v2/groups',                               'read',  'list groups', { label: 'G2' }],
     createGroup:     ['POST /v2/groups',                              'write', 'create a group, optionally with up to 10,000 users (all or nothing)', { label: 'G3', timeoutSeconds: 28, throttle: COSTLY_WRITE }],
     addGroupUser:    ['POST /v2/groups/{group_id}/users/{user_id}',   'write', 'add a user to a group', { label: 'G4' }],

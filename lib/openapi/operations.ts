@@ -325,10 +325,7 @@ export const operationDocs = {
     responses: { 200: listResponse('users', responses.userList) },
     problems: ['not-found'],
     ...userList,
-    parameters: {
-      ...userListParameters,
-      sort: `${sortText(GROUP_USER_SORT_FIELDS, 'last_name')} \`id\` is the order that costs a page; see the description.`,
-    },
+    parameters: { ...userListParameters, sort: `${sortText(GROUP_USER_SORT_FIELDS, 'last_name')} Only \`id\` costs a page.` },
     parameterSchemas: { ...userList.parameterSchemas, sort: sortSchema(GROUP_USER_SORT_FIELDS) },
     parameterExamples: { ...userList.parameterExamples, sort: 'id' },
   },

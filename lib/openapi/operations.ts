@@ -327,7 +327,6 @@ export const operationDocs = {
     ...userList,
     parameters: { ...userListParameters, sort: `${sortText(GROUP_USER_SORT_FIELDS, 'last_name')} Only \`id\` costs a page.` },
     parameterSchemas: { ...userList.parameterSchemas, sort: sortSchema(GROUP_USER_SORT_FIELDS) },
-    parameterExamples: { ...userList.parameterExamples, sort: 'id' },
   },
   listGroups: {
     description: 'Groups without their users.',

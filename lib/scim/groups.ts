@@ -73,7 +73,8 @@ async function asScimGroups(
 ): Promise<ScimResource[]> {
   if (!withMembers) return groups.map((group) => scimGroup(group, undefined, base));
   const members = await Promise.all(groups.map(async (group) => known.get(group.id) ?? scimMembersOf(group)));
-  const bytes = members.reduce((sum, list) => sum + Buffer.byteLength(JSON.stringify(list), 'utf8'), 0);
+  // As Lambda counts them: the answer's body is itself a JSON string in the function's result (quotes count twice).
+  const bytes = members.reduce((sum, list) => sum + Buffer.byteLength(JSON.stringify(JSON.stringify(list)), 'utf8'), 0);
   const shown = bytes <= MEMBERS_WITH_DISPLAY_BYTES ? members : members.map((list) => list.map(({ id }) => ({ id })));
   return groups.map((group, i) => scimGroup(group, shown[i], base));
 }

@@ -1,6 +1,6 @@
 /**
  * A group at its limit (10,000 users), each user with every field at its longest in the characters that take the
- * most bytes (3 bytes in UTF-8 each), through the local gateway, which fails an answer over the 6 MB Lambda can
+ * most bytes, through the local gateway, which fails an answer over the 6 MB Lambda can
  * return as API Gateway does: G1, the list of a group's users walked by cursor, SCIM's group and its largest user page.
  * The dataset is written straight into the table by the store's own item builders (fast), with its counters.
  */
@@ -23,9 +23,12 @@ import { scimClient } from '../support/scim';
 const api = useApi();
 const scim = scimClient(api);
 
-/** CJK characters: one UTF-16 unit each (what the length limits count), three bytes each in UTF-8, none escaped in JSON. */
-const wide = (seed: number, length: number) =>
-  Array.from({ length }, (_, i) => String.fromCodePoint(0x4e00 + ((seed * 7 + i) % 20_000))).join('');
+/**
+ * The characters that weigh most in an answer as Lambda counts it: `"` and `\` are escaped in the JSON body, and
+ * again in the function's result, which holds the body as a JSON string (4 bytes each). A CJK character first, so
+ * that names differ (3 bytes in UTF-8, never escaped). Control characters and lone surrogates are refused on input.
+ */
+const wide = (seed: number, length: number) => `${String.fromCodePoint(0x4e00 + (seed % 20_000))}${'"\\'.repeat(length)}`.slice(0, length);
 const tagged = (tag: string, length: number) => `${tag}${wide(tag.length, length - tag.length)}`;
 
 const NOW = '2026-11-01T10:00:00.000Z';

@@ -65,8 +65,11 @@ export interface RouteThrottle {
 
 /** Writes of up to 10,000 memberships (~61,000 WCU) or a report job of the whole organization. */
 const COSTLY_WRITE: RouteThrottle = { rate: 2, burst: 5 };
-/** SCIM lists whose filters may read a whole list (the OpenAPI document says which). */
-const COSTLY_LIST: RouteThrottle = { rate: 10, burst: 20 };
+/**
+ * SCIM lists, whose filters may read a whole list (the OpenAPI document says which). Half the stage's: identity
+ * providers also look up every user they sync by `userName eq` here, and one refused too often quarantines the app.
+ */
+const COSTLY_LIST: RouteThrottle = { rate: 25, burst: 50 };
 
 export interface Route<Name extends string = string> extends RouteOptions {
   /** The operation's one name: its handler `functions/<name>.ts`, its OpenAPI operationId, what the code calls it. */

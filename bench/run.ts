@@ -109,7 +109,7 @@ async function measureSections(results: Record<string, unknown>) {
     );
     for (const c of cold.filter((c) => c.clients_note)) process.stdout.write(`  ${c.name}: ${c.clients_note}\n`);
   }
-  if (!['overhead', 'bulk', 'capacity', 'reports', 'list'].some(wanted)) return;
+  if (!['overhead', 'bulk', 'capacity', 'reports', 'list', 'members'].some(wanted)) return;
 
   progress('starting DynamoDB Local, s3rver and the SES stand-in');
   const { startLocalServices } = await import('../infra/local/services');
@@ -184,6 +184,15 @@ async function measureSections(results: Record<string, unknown>) {
           `≤ ${LIST_GOALS.overMin}× min RCU, < ${LIST_GOALS.ms} ms)`,
         headers,
         lines,
+      );
+    }
+    if (wanted('members')) {
+      const { measureMembers } = await import('./members');
+      results.members = await measureMembers(client, tableName);
+      printRows(
+        "Group members (G1: the first 1,000 users; a page of 100 of a group's users, first and deep by cursor)",
+        results.members as object[],
+        'members, request, RCU=rcu, calls, bytes, ms',
       );
     }
     client.destroy();

@@ -1,5 +1,5 @@
 import { createGroup } from '../lib/groups/create';
-import { withUsers } from '../lib/groups/groups';
+import { withUsers } from '../lib/groups/member-list';
 import { etagOf } from '../lib/http/etag';
 import { operation } from '../lib/http/operation';
 import { dryRunQuery } from '../lib/schemas/common';

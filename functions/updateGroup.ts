@@ -1,4 +1,5 @@
-import { getGroupWithUsers, withUsers } from '../lib/groups/groups';
+import { getGroupWithUsers } from '../lib/groups/groups';
+import { withUsers } from '../lib/groups/member-list';
 import { updateGroup } from '../lib/groups/update';
 import { etagOf, expectedVersion } from '../lib/http/etag';
 import { operation } from '../lib/http/operation';

@@ -1,5 +1,6 @@
 /**
- * The HTTP API: one `$default` stage with throttling, optional CORS, a route
+ * The HTTP API: one `$default` stage with throttling (the stage's, and a
+ * lower one on each route the route table marks costly), optional CORS, a route
  * per route key of each entry of the route table (its method and HEAD for a
  * GET, on each served path), and the `$default` route to the fallback
  * function, which answers 404/405 problems where API Gateway would answer
@@ -7,6 +8,7 @@
  */
 import { Duration } from 'aws-cdk-lib';
 import {
+  type CfnStage,
   CorsHttpMethod,
   type CorsPreflightOptions,
   HttpApi,
@@ -23,7 +25,7 @@ import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { LogGroup } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
-import { FALLBACK_FUNCTION, requiredScope, type Route, routes, servedMethods, servedPaths } from '../lib/routes';
+import { FALLBACK_FUNCTION, requiredScope, type Route, routeKeys, routes, servedMethods, servedPaths } from '../lib/routes';
 import { LOG_RETENTION } from './service-function';
 
 export interface ServiceApiProps {
@@ -90,6 +92,8 @@ export class ServiceApi extends Construct {
   readonly accessLogs: LogGroup;
   private readonly authorizer: IHttpRouteAuthorizer;
   private readonly scimAuthorizer: IHttpRouteAuthorizer;
+  /** The stage's throttles per route key, for the routes of the table that carry one. */
+  private readonly routeThrottles: Record<string, { ThrottlingRateLimit: number; ThrottlingBurstLimit: number }> = {};
 
   constructor(scope: Construct, id: string, props: ServiceApiProps) {
     super(scope, id);
@@ -109,6 +113,8 @@ export class ServiceApi extends Construct {
       throttle: props.throttle,
       accessLogSettings: { destination: new LogGroupLogDestination(this.accessLogs), format: ACCESS_LOG_FORMAT },
     });
+    // Filled in by addRoute (CloudFormation names: the property is untyped, so CDK passes it as it is).
+    (this.stage.node.defaultChild as CfnStage).routeSettings = this.routeThrottles;
   }
 
   /** Serves `route` with `handler` under each of its route keys (HEAD too for a GET), behind the scope its access level demands. */
@@ -123,7 +129,14 @@ export class ServiceApi extends Construct {
           : {};
     const methods = servedMethods(route).map((method) => HttpMethod[method]);
     for (const path of servedPaths(route)) {
-      this.httpApi.addRoutes({ path, methods, integration, ...auth });
+      const added = this.httpApi.addRoutes({ path, methods, integration, ...auth });
+      // A stage's route settings name route keys that must exist first.
+      if (route.throttle) this.stage.node.addDependency(...added);
+    }
+    if (route.throttle) {
+      for (const key of routeKeys(route)) {
+        this.routeThrottles[key] = { ThrottlingRateLimit: route.throttle.rate, ThrottlingBurstLimit: route.throttle.burst };
+      }
     }
   }
 

@@ -55,7 +55,23 @@ export interface RouteOptions {
   timeoutSeconds?: number;
   /** Its answer holds a secret shown once: an Idempotency-Key never keeps it (lib/http/idempotency.ts). */
   secretInAnswer?: true;
+  /** A route throttle below the stage's (requests per second, and burst), for an operation whose one call costs much. */
+  throttle?: RouteThrottle;
 }
+
+/** API Gateway's throttle of one route: steady requests per second and the burst above it, for all callers together. */
+export interface RouteThrottle {
+  rate: number;
+  burst: number;
+}
+
+/** Writes of up to 10,000 memberships (~61,000 WCU) or a report job of the whole organization. */
+const COSTLY_WRITE: RouteThrottle = { rate: 2, burst: 5 };
+/**
+ * SCIM lists, whose filters may read a whole list (the OpenAPI document says which). Half the stage's: identity
+ * providers also look up every user they sync by `userName eq` here, and one refused too often quarantines the app.
+ */
+const COSTLY_LIST: RouteThrottle = { rate: 25, burst: 50 };
 
 export interface Route<Name extends string = string> extends RouteOptions {
   /** The operation's one name: its handler `functions/<name>.ts`, its OpenAPI operationId, what the code calls it. */
@@ -109,9 +125,10 @@ const ROUTE_TABLE = {
     deleteDepartment:      ['DELETE /v2/departments/{department_id}',                 'write', 'delete an empty department', { label: 'E8' }],
   },
   Groups: {
-    getGroup:        ['GET /v2/groups/{group_id}',                    'read',  'get a group with every user', { label: 'G1' }],
+    getGroup:        ['GET /v2/groups/{group_id}',                    'read',  'get a group with its users (the first 1,000, and the cursor of the rest)', { label: 'G1' }],
+    listGroupUsers:  ['GET /v2/groups/{group_id}/users',              'read',  "List a group's users, a page at a time"],
     listGroups:      ['GET /v2/groups',                               'read',  'list groups', { label: 'G2' }],
-    createGroup:     ['POST /v2/groups',                              'write', 'create a group, optionally with up to 10,000 users (all or nothing)', { label: 'G3', timeoutSeconds: 28 }],
+    createGroup:     ['POST /v2/groups',                              'write', 'create a group, optionally with up to 10,000 users (all or nothing)', { label: 'G3', timeoutSeconds: 28, throttle: COSTLY_WRITE }],
     addGroupUser:    ['POST /v2/groups/{group_id}/users/{user_id}',   'write', 'add a user to a group', { label: 'G4' }],
     removeGroupUser: ['DELETE /v2/groups/{group_id}/users/{user_id}', 'write', 'remove a user from a group', { label: 'G5' }],
     deleteGroup:     ['DELETE /v2/groups/{group_id}',                 'write', 'delete a group (its users stay)', { label: 'G6' }],
@@ -122,10 +139,10 @@ const ROUTE_TABLE = {
     listAudit: ['GET /v2/audit', 'read', 'The audit trail of every change, newest first'],
   },
   Reports: {
-    createDepartmentsReport:   ['POST /v2/departments/exports',                     'write', 'start a departments report (CSV), optionally e-mailed', { label: 'E9' }],
+    createDepartmentsReport:   ['POST /v2/departments/exports',                     'write', 'start a departments report (CSV), optionally e-mailed', { label: 'E9', throttle: COSTLY_WRITE }],
     getDepartmentsReport:      ['GET /v2/departments/exports/{report_id}',          'read',  'Status of a departments report, with its download link once complete', { reportsBucket: 'presign' }],
     downloadDepartmentsReport: ['GET /v2/departments/exports/{report_id}/download', 'read',  "Redirect (303) to a departments report's CSV", { reportsBucket: 'presign' }],
-    createGroupsReport:        ['POST /v2/groups/exports',                          'write', 'start a groups report (CSV), optionally e-mailed', { label: 'G8' }],
+    createGroupsReport:        ['POST /v2/groups/exports',                          'write', 'start a groups report (CSV), optionally e-mailed', { label: 'G8', throttle: COSTLY_WRITE }],
     getGroupsReport:           ['GET /v2/groups/exports/{report_id}',               'read',  'Status of a groups report, with its download link once complete', { reportsBucket: 'presign' }],
     downloadGroupsReport:      ['GET /v2/groups/exports/{report_id}/download',      'read',  "Redirect (303) to a groups report's CSV", { reportsBucket: 'presign' }],
     // Public: the report e-mail's link, opened by a mail reader without a token; its secret is the key (lib/reports/email-link.ts).
@@ -142,13 +159,13 @@ const ROUTE_TABLE = {
     scimResourceType:          ['GET /scim/v2/ResourceTypes/{resource_type}', 'scim', 'SCIM: one resource type'],
     scimSchemas:               ['GET /scim/v2/Schemas',                       'scim', 'SCIM: the schemas of the attributes the service keeps'],
     scimSchema:                ['GET /scim/v2/Schemas/{schema_id}',           'scim', 'SCIM: one schema'],
-    scimListUsers:             ['GET /scim/v2/Users',                         'scim', 'SCIM: list or find users (filter, startIndex, count)'],
+    scimListUsers:             ['GET /scim/v2/Users',                         'scim', 'SCIM: list or find users (filter, startIndex, count)', { throttle: COSTLY_LIST }],
     scimCreateUser:            ['POST /scim/v2/Users',                        'scim', 'SCIM: create a user'],
     scimGetUser:               ['GET /scim/v2/Users/{user_id}',               'scim', 'SCIM: get a user'],
     scimReplaceUser:           ['PUT /scim/v2/Users/{user_id}',               'scim', 'SCIM: replace a user'],
     scimPatchUser:             ['PATCH /scim/v2/Users/{user_id}',             'scim', 'SCIM: change a user (PatchOp, all operations or none)'],
     scimDeleteUser:            ['DELETE /scim/v2/Users/{user_id}',            'scim', 'SCIM: delete a user'],
-    scimListGroups:            ['GET /scim/v2/Groups',                        'scim', 'SCIM: list or find groups'],
+    scimListGroups:            ['GET /scim/v2/Groups',                        'scim', 'SCIM: list or find groups', { throttle: COSTLY_LIST }],
     scimCreateGroup:           ['POST /scim/v2/Groups',                       'scim', 'SCIM: create a group', { timeoutSeconds: 28 }],
     scimGetGroup:              ['GET /scim/v2/Groups/{group_id}',             'scim', 'SCIM: get a group'],
     scimReplaceGroup:          ['PUT /scim/v2/Groups/{group_id}',             'scim', 'SCIM: replace a group', { timeoutSeconds: 28 }],

@@ -33,5 +33,9 @@ export function compareText(a: string, b: string): number {
   return compareCodePoints(foldCase(a), foldCase(b));
 }
 
-/** Control characters are refused in names: they would break sort keys and CSV output. */
-export const NO_CONTROL_CHARACTERS = /^[^\u0000-\u001f\u007f]*$/;
+/**
+ * Control characters are refused in names: they would break sort keys and CSV output. So are unpaired
+ * surrogates, which are no text (DynamoDB keeps UTF-8) and take 6 bytes each in a JSON answer. The same in
+ * JavaScript's and in JSON Schema's (code point) matching: a pair is the second alternative, or one code point.
+ */
+export const NO_CONTROL_CHARACTERS = /^(?:[^\u0000-\u001f\u007f\ud800-\udfff]|[\ud800-\udbff][\udc00-\udfff])*$/;

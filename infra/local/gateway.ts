@@ -6,7 +6,8 @@
  * the GET functions (lib/http/router.ts), the `$default` route's fallback
  * for every request no route matches (lib/http/fallback.ts: 404, or 405 with
  * Allow), the JWT authorizer replaced by two static bearer tokens (auth.ts),
- * the 6 MiB Lambda payload limit and the event and context a Lambda handler
+ * the 6 MB Lambda payload limits (a request body over it is a 413; a function's
+ * result over it, API Gateway's bare 500) and the event and context a Lambda handler
  * receives on AWS (event.ts). This module runs the server and the handlers.
  */
 import { randomUUID } from 'node:crypto';
@@ -16,6 +17,7 @@ import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { fallbackHandler } from '../../lib/http/fallback';
+import { MAX_RESPONSE_PAYLOAD_BYTES, responsePayloadBytes } from '../../lib/http/payload-limit';
 import { problemResponse } from '../../lib/http/problem';
 import type { HttpResponse } from '../../lib/http/response';
 import type { ScimAuthorizerContext } from '../../lib/http/scim-wire';
@@ -98,6 +100,19 @@ function toWireResponse(result: unknown): WireResponse {
   return { statusCode: reply.statusCode!, headers, body };
 }
 
+/**
+ * A result over what Lambda can return fails the invocation on AWS, and API
+ * Gateway answers its own bare 500; the same here, with Lambda's error logged.
+ */
+function lambdaResult(result: unknown, requestId: string): WireResponse {
+  const bytes = responsePayloadBytes(result);
+  if (bytes <= MAX_RESPONSE_PAYLOAD_BYTES) return toWireResponse(result);
+  console.error(
+    `[gateway] request ${requestId}: Function.ResponseSizeTooLarge: Response payload size (${bytes} bytes) exceeded maximum allowed payload size (${MAX_RESPONSE_PAYLOAD_BYTES} bytes).`,
+  );
+  return { statusCode: 500, headers: { 'content-type': 'application/json' }, body: Buffer.from('{"message":"Internal Server Error"}') };
+}
+
 /** The gateway's own answers: problem+json with the security headers (problemResponse adds them). */
 function problem(
   slug: ProblemSlug,
@@ -162,7 +177,7 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
       const body = await readBodyWithin(request);
       if (!Buffer.isBuffer(body)) return body;
       const event = buildEvent({ request, routeKey: FALLBACK_FUNCTION.routeKey, rawPath, rawQueryString, body, requestId, receivedAt });
-      return { wire: toWireResponse(await fallback(event)) };
+      return { wire: lambdaResult(await fallback(event), requestId) };
     }
     const { route } = match.compiled;
 
@@ -204,7 +219,7 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
       receivedAt,
     });
     const handler = await loadHandler(route);
-    const wire = toWireResponse(await handler(event, lambdaContext(route.name, requestId)));
+    const wire = lambdaResult(await handler(event, lambdaContext(route.name, requestId)), requestId);
     return { wire, scimTokenId: scimAuthorizer?.tokenId || undefined };
   }
 

@@ -7,7 +7,7 @@
  * claimed by an item written and moved in the same transaction as the group,
  * which makes names unique case-insensitively (lib/store/group-names.ts).
  *
- * Where the rest lives: the group PATCH in update.ts, G3 in create.ts, G4/G5
+ * Where the rest lives: the list of a group's users in member-list.ts, the group PATCH in update.ts, G3 in create.ts, G4/G5
  * and a deleted user's memberships in members.ts, G6/G7 and the sweeper in
  * cleanup.ts, and SCIM's changes of more members than a transaction holds in
  * bulk-change.ts.
@@ -92,12 +92,6 @@ export const groupRepresentation = ({ id, name, description, external_id, user_c
   created_at,
   updated_at,
 });
-
-/** G1's group: the list representation plus every user, in the representation's field order. */
-export function withUsers(group: Group, users: User[]): GroupWithUsers {
-  const { id, name, description, external_id, user_count, created_at, updated_at } = group;
-  return { id, name, description, external_id, user_count, users, created_at, updated_at };
-}
 
 /** G1's order: last name case-insensitively, then id. */
 export function sortMembers(users: User[]): User[] {
@@ -189,7 +183,8 @@ export async function membersOf(group: { id: string; generation: string }): Prom
 }
 
 /**
- * G1: the group and every member. The member partition is read with one
+ * G1: the group and every member (its answer carries the first 1,000:
+ * member-list.ts withUsers). The member partition is read with one
  * consistent Query (about 100 bytes per member), the users with BatchGetItem;
  * the sort happens here, after the read, so a user's last-name change never
  * needs the memberships rewritten.

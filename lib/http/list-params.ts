@@ -5,6 +5,7 @@
  * parameter for anything unknown.
  */
 import type { AuditListRequest } from '../audit/list';
+import type { GroupUserListRequest } from '../groups/member-list';
 import type { NamedListRequest } from '../lists/named';
 import type { SortOrder } from '../lists/order';
 import type { LoginFilter, UserListRequest } from '../lists/users';
@@ -13,6 +14,7 @@ import { ID_PATTERN } from '../schemas/common';
 import {
   ACCOUNT_ROLES,
   AUDIT_FILTER_ATTRIBUTES,
+  GROUP_USER_SORT_FIELDS,
   NAMED_FILTER_ATTRIBUTES,
   NAMED_SORT_FIELDS,
   USER_FILTER_ATTRIBUTES,
@@ -123,6 +125,23 @@ export function userListRequest(
       lastLogin: parseLastLogin(query.last_login),
     },
   };
+}
+
+/** E1's parameters on a group's users: its filters, and the orders a group's users are listed in (E1's others: 400). */
+export function groupUserListRequest(
+  query: PageQuery & { sort?: string; query?: string; activated?: 'true' | 'false'; last_login?: string },
+): GroupUserListRequest {
+  const field = query.sort?.split(':')[0];
+  if (field && !(GROUP_USER_SORT_FIELDS as readonly string[]).includes(field) && (USER_SORT_FIELDS as readonly string[]).includes(field)) {
+    throw validationError([
+      {
+        field: 'sort',
+        message: `a group's users are not listed by ${field}: they are kept by id; use ${GROUP_USER_SORT_FIELDS.join(' or ')}`,
+      },
+    ]);
+  }
+  const { filters, ...paged } = userListRequest({ ...query, sort: undefined });
+  return { ...paged, sort: parseSort(query.sort, GROUP_USER_SORT_FIELDS, 'last_name'), filters };
 }
 
 /** Departments' and groups' list parameters. */

@@ -10,7 +10,8 @@ import type { ChangeContext } from '../audit/context';
 import { useLambdaContext } from '../log';
 import { auditedOperation, routes, type OperationName } from '../routes';
 import { idempotency } from './idempotency';
-import { errorToProblem, logServerError } from './problem';
+import { oversizedDetail, payloadLimit } from './payload-limit';
+import { errorToProblem, logServerError, problemResponse } from './problem';
 import { definedValues, lowerCaseHeaders, parseJsonBody, validate } from './parse';
 import { answerFor, jsonResponse, methodOf, type HttpEvent, type HttpResponse, type OnlyDocumentedFields, type ReplyOf } from './response';
 
@@ -144,6 +145,8 @@ export function operation<
   const spec: OperationSpec<P, Q, B> = { name, ...schemas };
   const handler = middy<HttpEvent, HttpResponse, Error, Context>()
     .use({ before: (request) => useLambdaContext(request.context) })
+    // Its `after` runs last (middy runs them in reverse), on the final answer.
+    .use(payloadLimit((bytes) => problemResponse('internal', oversizedDetail(bytes))))
     .use(headWithoutBody())
     .use(problemDetails())
     .use(parseRequest(spec, auditedOperation(name)))

@@ -18,9 +18,10 @@ import { shortened } from '../scim/input';
 import { definedValues, lowerCaseHeaders, parseJsonBody } from './parse';
 import { idempotency } from './idempotency';
 import { SECURITY_HEADERS, type HttpEvent, type HttpResponse } from './response';
+import { oversizedDetail, payloadLimit } from './payload-limit';
 import { logServerError } from './problem';
 import { errorToScim } from './scim-errors';
-import { missingScimToken, SCIM_CONTENT_TYPE, scimTokenIdOf } from './scim-wire';
+import { missingScimToken, SCIM_CONTENT_TYPE, scimErrorResponse, scimTokenIdOf } from './scim-wire';
 
 export interface ScimInput {
   params: Record<string, string>;
@@ -94,6 +95,8 @@ export type ScimHandler = middy.MiddyfiedHandler<HttpEvent, HttpResponse, Error,
 export function scimOperation(name: OperationName, run: (input: ScimInput) => Promise<ScimReply>): ScimHandler {
   const handler = middy<HttpEvent, HttpResponse, Error, Context>()
     .use({ before: (request) => useLambdaContext(request.context) })
+    // Its `after` and `onError` run last (middy runs them in reverse), on the final answer.
+    .use(payloadLimit((bytes) => scimErrorResponse(500, oversizedDetail(bytes))))
     .use({
       onError: async (request) => {
         const requestId = request.event?.requestContext?.requestId ?? request.context?.awsRequestId ?? 'unknown';

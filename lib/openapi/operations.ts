@@ -17,7 +17,14 @@
 import type { $ZodType } from 'zod/v4/core';
 import type { ProblemSlug } from '../problems';
 import type { OperationName, OperationNameOf } from '../routes';
-import { ACCOUNT_ROLES, AUDIT_FILTER_ATTRIBUTES, NAMED_SORT_FIELDS, USER_FILTER_ATTRIBUTES, USER_SORT_FIELDS } from '../schemas/enums';
+import {
+  ACCOUNT_ROLES,
+  AUDIT_FILTER_ATTRIBUTES,
+  GROUP_USER_SORT_FIELDS,
+  NAMED_SORT_FIELDS,
+  USER_FILTER_ATTRIBUTES,
+  USER_SORT_FIELDS,
+} from '../schemas/enums';
 import { EMAILED_REPORTS_PER_HOUR, MAX_RECIPIENTS } from '../reports/recipients';
 import * as responses from '../schemas/responses';
 import { FILTER_VALUES, filterPattern, LAST_LOGIN_PATTERN, RECIPIENTS_PATTERN, sortSchema } from './parameters';
@@ -311,9 +318,19 @@ export const operationDocs = {
 
   // --- Groups --------------------------------------------------------------
   getGroup: {
-    description: 'The group with every user, sorted by `last_name`, then `id`.',
+    description:
+      'The group with its users, sorted by `last_name`, then `id`: every one when it has at most 1,000, else the first 1,000 and `users_next_cursor`, the `cursor` of `GET /v2/groups/{group_id}/users` (listGroupUsers) that continues after them (null when all are there). Every answer stays within the 6 MB a function can return.',
     responses: { 200: { description: 'The group.', schema: responses.group, headers: { ETag: ETAG } } },
     problems: ['not-found'],
+  },
+  listGroupUsers: {
+    description:
+      "A group's users, a page at a time, with E1's parameters. `sort=id` (or `id:desc`) pages straight from the group's member partition: a page costs its own users, at any depth, and takes no filter (400). `sort=last_name` (the default, G1's order, which `users_next_cursor` of G1 continues) and the filters are answered by reading every member of the group, up to 10,000 users, for each page. E1's other orders (`account_role`, `activated`, `last_login`) are not served: 400.",
+    responses: { 200: listResponse('users', responses.userList) },
+    problems: ['not-found'],
+    ...userList,
+    parameters: { ...userListParameters, sort: `${sortText(GROUP_USER_SORT_FIELDS, 'last_name')} Only \`id\` costs a page.` },
+    parameterSchemas: { ...userList.parameterSchemas, sort: sortSchema(GROUP_USER_SORT_FIELDS) },
   },
   listGroups: {
     description: 'Groups without their users.',

@@ -87,7 +87,7 @@ export const SCIM_SCHEMAS: Record<string, Json> = {
   },
   ScimGroup: {
     type: 'object',
-    description: `A group as SCIM sees it (\`${GROUP_SCHEMA}\`). displayName is unique (case-insensitive); members are users only.`,
+    description: `A group as SCIM sees it (\`${GROUP_SCHEMA}\`). displayName is unique (case-insensitive); members are users only, every one of them (SCIM pages no members). An answer whose members would pass 4 MB with \`display\` (thousands of members with very long user names) carries them without it, within the 6 MB a function can return.`,
     additionalProperties: false,
     required: ['schemas', 'id', 'meta'],
     properties: {
@@ -355,7 +355,7 @@ const DOCS: Record<string, ScimDoc> = {
   },
   scimListGroups: {
     description:
-      'Identity providers find a group by `displayName eq "..."` (case-insensitive) or `externalId eq "..."`: one read. Members are read only when asked for (`excludedAttributes=members` spares them).',
+      'Identity providers find a group by `displayName eq "..."` (case-insensitive) or `externalId eq "..."`: one read. Members are read only when asked for (`excludedAttributes=members` spares them), and only for the groups of the page; a page holds groups up to 10,000 members together (at least one group), so it may hold fewer than `count` (`itemsPerPage` says how many).',
     parameters: listParameters('Operators eq, ne, co, sw, ew, gt, ge, lt, le, pr, and, or, not.', 'displayName eq "Designers"'),
     responses: { 200: { description: 'A page of groups.', content: scimContent('ScimGroupList') } },
     errors: { 400: 'A filter the service cannot parse (`invalidFilter`).' },

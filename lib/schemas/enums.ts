@@ -35,6 +35,9 @@ export type Direction = (typeof SORT_DIRECTIONS)[number];
 export const USER_SORT_FIELDS = ['last_name', 'account_role', 'activated', 'last_login'] as const;
 export type UserSortField = (typeof USER_SORT_FIELDS)[number];
 export const USER_FILTER_ATTRIBUTES = ['account_role', 'last_name', 'department_id'] as const;
+/** A group's users: G1's order (the default) and the member partition's (id); E1's other orders are not served there. */
+export const GROUP_USER_SORT_FIELDS = ['last_name', 'id'] as const;
+export type GroupUserSortField = (typeof GROUP_USER_SORT_FIELDS)[number];
 
 /** Departments' and groups' lists. */
 export const NAMED_SORT_FIELDS = ['name', 'created_at', 'user_count'] as const;

@@ -57,14 +57,18 @@ export const groupSummary = z.strictObject({
   updated_at: time,
 });
 
-/** A group with every user (G1, G3, group PATCH). */
+/**
+ * A group with its users (G1, G3, group PATCH): every one up to 1,000, else the first 1,000 and
+ * `users_next_cursor`, the cursor of GET /v2/groups/{group_id}/users after them (null when all are there).
+ */
 export const group = z.strictObject({
   id,
   name: z.string(),
   description: z.string(),
   external_id: z.nullable(z.string()),
   user_count: count,
-  users: z.array(user),
+  users: z.array(user).check(z.maxLength(1000)),
+  users_next_cursor: z.nullable(z.string()),
   created_at: time,
   updated_at: time,
 });

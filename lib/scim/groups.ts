@@ -48,10 +48,41 @@ import { canonical, checkGroupChange, couldBeStored, checkMemberIds, checkNewGro
 import { groupChanges, normalizeOperations, type GroupChanges } from './patch';
 import { scimGroup, type ScimResource } from './resources';
 
+/**
+ * Members in one answer: a list page holds groups up to this many members together (always at least one group, so
+ * a page may hold fewer groups than `count`; itemsPerPage says how many). One group holds at most as many.
+ */
+const MAX_ANSWER_MEMBERS = 10_000;
+/**
+ * An answer whose members, with `display` (the user name, up to 255 characters), would pass this many bytes answers
+ * them without it (`value` and `$ref`: ~250 bytes at most each, ~2.5 MB for 10,000), so that it stays within the
+ * 6 MB a function can return. Only groups of thousands of members with very long user names come near it.
+ */
+const MEMBERS_WITH_DISPLAY_BYTES = 4 * 1024 * 1024;
+
 export async function asScimGroup(group: StoredGroup, base: string, withMembers: boolean): Promise<ScimResource> {
-  const members = withMembers ? (await membersOf(group)).map((u) => ({ id: u.id, user_name: u.user_name })) : undefined;
-  return scimGroup(group, members, base);
+  return (await asScimGroups([group], base, withMembers))[0];
 }
+
+/** Groups as SCIM resources, reading members for these groups only, when asked for (`known`: those already read). */
+async function asScimGroups(
+  groups: StoredGroup[],
+  base: string,
+  withMembers: boolean,
+  known = new Map<string, ScimMember[]>(),
+): Promise<ScimResource[]> {
+  if (!withMembers) return groups.map((group) => scimGroup(group, undefined, base));
+  const members = await Promise.all(groups.map(async (group) => known.get(group.id) ?? scimMembersOf(group)));
+  // As Lambda counts them: the answer's body is itself a JSON string in the function's result (quotes count twice).
+  const bytes = members.reduce((sum, list) => sum + Buffer.byteLength(JSON.stringify(JSON.stringify(list)), 'utf8'), 0);
+  const shown = bytes <= MEMBERS_WITH_DISPLAY_BYTES ? members : members.map((list) => list.map(({ id }) => ({ id })));
+  return groups.map((group, i) => scimGroup(group, shown[i], base));
+}
+
+type ScimMember = { id: string; user_name?: string };
+
+const scimMembersOf = async (group: StoredGroup): Promise<ScimMember[]> =>
+  (await membersOf(group)).map((u) => ({ id: u.id, user_name: u.user_name }));
 
 export async function createScimGroup(ctx: ChangeContext, body: unknown): Promise<StoredGroup> {
   const fields = groupFields(canonical('Group', body));
@@ -184,28 +215,42 @@ export interface GroupListRequest {
 /**
  * GET /Groups: `displayName eq`, `externalId eq` and `id eq` by key (with
  * `members eq`: one membership read); anything else reads every group (a few
- * thousand in the largest organizations) and filters, reading members only
- * when the filter or the answer needs them.
+ * thousand in the largest organizations) and filters, reading every group's
+ * members only when the filter needs them. Members are read for the page's
+ * groups only, and none with `excludedAttributes=members`.
  */
 export async function listScimGroups(request: GroupListRequest, base: string): Promise<{ resources: ScimResource[]; total: number }> {
   const filter = request.filter === undefined ? undefined : parseFilter('Group', request.filter);
   const read = groupListRead(filter);
-  const page = (all: ScimResource[]) => all.slice(request.startIndex - 1, request.startIndex - 1 + request.count);
+  const page = (groups: StoredGroup[]) => pageOf(groups, request);
   if (read.by === 'keys') {
     const groups = await lookUp(read.keys, read.members);
-    const resources = await Promise.all(groups.map((group) => asScimGroup(group, base, request.withMembers)));
-    return { resources: page(resources), total: resources.length };
+    return { resources: await asScimGroups(page(groups), base, request.withMembers), total: groups.length };
   }
-  const needsMembers = request.withMembers || read.filterNeedsMembers;
-  const resources = await Promise.all((await allGroups()).map((group) => asScimGroup(group, base, needsMembers)));
-  const matching = filter ? resources.filter((r) => matches(filter, r)) : resources;
-  return {
-    resources: page(matching).map((resource) => (request.withMembers ? resource : withoutMembers(resource))),
-    total: matching.length,
-  };
+  const groups = await allGroups();
+  const known = new Map<string, ScimMember[]>();
+  if (read.filterNeedsMembers) {
+    // The filter is on members: every group's are read (the document says what such a filter costs).
+    const members = await Promise.all(groups.map(scimMembersOf));
+    groups.forEach((group, i) => known.set(group.id, members[i]));
+  }
+  const matching = filter ? groups.filter((group) => matches(filter, scimGroup(group, known.get(group.id), base))) : groups;
+  return { resources: await asScimGroups(page(matching), base, request.withMembers, known), total: matching.length };
 }
 
-const withoutMembers = ({ members: _members, ...rest }: ScimResource): ScimResource => rest;
+/** The groups of a page: from `startIndex`, up to `count`, and with members, up to MAX_ANSWER_MEMBERS of them together. */
+function pageOf(groups: StoredGroup[], request: GroupListRequest): StoredGroup[] {
+  const candidates = groups.slice(request.startIndex - 1, request.startIndex - 1 + request.count);
+  if (!request.withMembers) return candidates;
+  const page: StoredGroup[] = [];
+  let members = 0;
+  for (const group of candidates) {
+    if (page.length > 0 && members + group.user_count > MAX_ANSWER_MEMBERS) break;
+    page.push(group);
+    members += group.user_count;
+  }
+  return page;
+}
 
 /** The group every key names, if it has every member named. */
 async function lookUp(keys: GroupKey[], members: string[]): Promise<StoredGroup[]> {

@@ -51,7 +51,8 @@ export interface ScimGroupSource {
 /** `members` undefined: left out (excludedAttributes=members, where the members are not even read). */
 export function scimGroup(
   group: ScimGroupSource,
-  members: Array<{ id: string; user_name: string }> | undefined,
+  /** Without `user_name`: the member without `display` (an answer too large with it: lib/scim/groups.ts). */
+  members: Array<{ id: string; user_name?: string }> | undefined,
   base: string,
 ): ScimResource {
   return {
@@ -61,7 +62,13 @@ export function scimGroup(
     displayName: group.name,
     ...(members === undefined
       ? {}
-      : { members: members.map((m) => ({ value: m.id, display: m.user_name, $ref: `${base}/Users/${encodeURIComponent(m.id)}` })) }),
+      : {
+          members: members.map((m) => ({
+            value: m.id,
+            ...(m.user_name === undefined ? {} : { display: m.user_name }),
+            $ref: `${base}/Users/${encodeURIComponent(m.id)}`,
+          })),
+        }),
     meta: {
       resourceType: 'Group',
       created: group.created_at,

@@ -88,6 +88,31 @@ export async function memberIds(group: GroupRef): Promise<string[]> {
   return ids;
 }
 
+/**
+ * Up to `limit` member ids of a group in id order, strictly after (or, descending, before) `after`: one
+ * consistent Query of the member partition that reads about what it answers.
+ */
+export async function memberIdsPage(group: GroupRef, options: { after?: string; descending: boolean; limit: number }): Promise<string[]> {
+  const { after, descending, limit } = options;
+  // '$' follows '#': `USER$` is above every member's key.
+  const range =
+    after === undefined
+      ? { from: 'USER#', to: 'USER$' }
+      : descending
+        ? { from: 'USER#', to: `USER#${after}` }
+        : { from: `USER#${after}`, to: 'USER$' };
+  const ids: string[] = [];
+  if (limit <= 0) return ids;
+  const items = partitionItems(membersPartition(group), { skBetween: range, descending, pageSize: limit + 1, attributes: ['user_id'] });
+  for await (const item of items) {
+    const id = groupMemberKind.attribute(item, 'user_id');
+    if (id === after) continue;
+    ids.push(id);
+    if (ids.length === limit) break;
+  }
+  return ids;
+}
+
 /** Which of `userIds` are members of the group (strongly consistent BatchGetItem of the group's side). */
 export async function membersAmong(group: GroupRef, userIds: string[]): Promise<Set<string>> {
   const found = await batchGetItems(

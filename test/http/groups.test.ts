@@ -55,6 +55,7 @@ describe('G3 POST /v2/groups', () => {
       external_id: null,
       user_count: 0,
       users: [],
+      users_next_cursor: null,
       created_at: expect.any(String),
       updated_at: response.body.created_at,
     });
@@ -65,6 +66,7 @@ describe('G3 POST /v2/groups', () => {
       'external_id',
       'user_count',
       'users',
+      'users_next_cursor',
       'created_at',
       'updated_at',
     ]);
@@ -231,6 +233,82 @@ describe('G1 GET /v2/groups/{group_id}', () => {
     const read = await groupOf(created.id);
     expect(read.users.map((u: { id: string }) => u.id)).toEqual([b, a]);
     expect(read.users[1].last_name).toBe('Young');
+  });
+});
+
+describe('GET /v2/groups/{group_id}/users', () => {
+  /** Every page of a list by its `next_cursor`, and the Link header of each page but the last. */
+  async function walk(path: string, count: number) {
+    const pages: Array<{ users: Array<{ id: string }>; total: number; offset: number; next_cursor: string | null }> = [];
+    let cursor: string | null = '';
+    while (cursor !== null) {
+      const sep = path.includes('?') ? '&' : '?';
+      const response = await api.get(`${path}${sep}count=${count}${cursor ? `&cursor=${cursor}` : ''}`, { token: READ_TOKEN });
+      expect(response.status, response.text).toBe(200);
+      expect(response.headers.get('link') !== null).toBe(response.body.next_cursor !== null);
+      pages.push(response.body);
+      cursor = response.body.next_cursor;
+    }
+    return { pages, ids: pages.flatMap((page) => page.users.map((u) => u.id)) };
+  }
+
+  it("pages a group's users by last name (G1's order) or by id, each exactly once, with total, offset and filters", async () => {
+    const ids = await users(7, (i) => ({
+      last_name: ['Zed', 'ann', 'Bob', 'Ann', 'cy', 'Bob', 'Dee'][i],
+      account_role: i % 2 === 0 ? 'admin' : 'member',
+      activated: i !== 3,
+    }));
+    const created = await group({ user_ids: ids });
+    const read = await groupOf(created.id);
+    const byName = read.users.map((u: { id: string }) => u.id);
+    expect(read.users_next_cursor).toBeNull();
+
+    const path = `/v2/groups/${created.id}/users`;
+    const named = await walk(path, 3);
+    expect(named.ids).toEqual(byName);
+    expect(named.pages.map((p) => [p.total, p.offset])).toEqual([
+      [7, 0],
+      [7, 3],
+      [7, 6],
+    ]);
+    expect((await walk(`${path}?sort=desc`, 2)).ids).toEqual([...byName].reverse());
+    const byId = [...ids].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    expect((await walk(`${path}?sort=id`, 3)).ids).toEqual(byId);
+    expect((await walk(`${path}?sort=id:desc`, 4)).ids).toEqual([...byId].reverse());
+    expect((await api.get(`${path}.json?sort=id&offset=5&count=10`)).body).toMatchObject({
+      total: 7,
+      offset: 5,
+      count: 2,
+      next_cursor: null,
+    });
+    expect((await api.get(`${path}?offset=2&count=2`)).body.users.map((u: { id: string }) => u.id)).toEqual(byName.slice(2, 4));
+
+    const admins = await walk(`${path}?query=account_role:admin,last_name:b,last_name:a&activated=true`, 1);
+    const expected = read.users.filter(
+      (u: { account_role: string; last_name: string; activated: boolean }) =>
+        u.account_role === 'admin' && /^[ab]/i.test(u.last_name) && u.activated,
+    );
+    expect(admins.ids).toEqual(expected.map((u: { id: string }) => u.id));
+    expect(admins.pages[0].total).toBe(expected.length);
+    const head = await api.request('HEAD', path, { token: READ_TOKEN });
+    expect(head.status).toBe(200);
+    expect(head.text).toBe('');
+  });
+
+  it('answers 404 for an unknown group, 400 for what it does not serve, and for a cursor of another list', async () => {
+    const created = await group({ user_ids: await users(3) });
+    const path = `/v2/groups/${created.id}/users`;
+    expect((await api.get('/v2/groups/nope/users')).body.type).toBe('/problems/not-found');
+    const byRole = await api.get(`${path}?sort=account_role`);
+    expect(byRole.status).toBe(400);
+    expect(byRole.body.errors[0]).toMatchObject({ field: 'sort', message: expect.stringMatching(/not listed by account_role/) });
+    const filteredById = await api.get(`${path}?sort=id&query=account_role:admin`);
+    expect(filteredById.status).toBe(400);
+    expect(filteredById.body.errors[0].message).toMatch(/sort=last_name only/);
+    const page = await api.get(`${path}?count=1`);
+    expect((await api.get(`${path}?count=1&sort=id&cursor=${page.body.next_cursor}`)).status).toBe(400);
+    expect((await api.get(`${path}?count=1&offset=1&cursor=${page.body.next_cursor}`)).status).toBe(400);
+    expect((await api.get(path, { token: null })).status).toBe(401);
   });
 });
 

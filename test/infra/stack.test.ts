@@ -829,6 +829,31 @@ describe('API', () => {
     expect(JSON.parse(stage.Properties.AccessLogSettings.Format)).toMatchObject({ scimTokenId: '$context.authorizer.tokenId' });
   });
 
+  it('throttles each costly route (E9, G8, G3, the SCIM lists) below the stage, on every key it is served under', () => {
+    const [stageId, stage] = onlyResource(template, 'AWS::ApiGatewayV2::Stage');
+    const throttled = routes.filter((route) => route.throttle);
+    expect(throttled.map((route) => route.name).sort()).toEqual(
+      ['createDepartmentsReport', 'createGroup', 'createGroupsReport', 'scimListGroups', 'scimListUsers'].sort(),
+    );
+    const expected = Object.fromEntries(
+      throttled.flatMap((route) =>
+        routeKeys(route).map((key) => [key, { ThrottlingRateLimit: route.throttle!.rate, ThrottlingBurstLimit: route.throttle!.burst }]),
+      ),
+    );
+    expect(stage.Properties.RouteSettings).toEqual(expected);
+    for (const route of throttled) {
+      expect(route.throttle!.rate).toBeLessThan(DEFAULT_THROTTLE.rateLimit);
+      expect(route.throttle!.burst).toBeLessThan(DEFAULT_THROTTLE.burstLimit);
+    }
+    // Route settings name route keys that must exist before the stage is updated.
+    const routeIds = Object.entries(template.findResources('AWS::ApiGatewayV2::Route'))
+      .filter(([, r]) => (r as { Properties: { RouteKey: string } }).Properties.RouteKey in expected)
+      .map(([id]) => id);
+    expect(routeIds).toHaveLength(Object.keys(expected).length);
+    const dependsOn = (template.toJSON().Resources[stageId].DependsOn ?? []) as string[];
+    for (const id of routeIds) expect(dependsOn).toContain(id);
+  });
+
   it('keeps CORS closed unless origins are given', () => {
     const [, api] = onlyResource(template, 'AWS::ApiGatewayV2::Api');
     expect(api.Properties.CorsConfiguration).toBeUndefined();

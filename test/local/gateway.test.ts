@@ -430,6 +430,33 @@ describe('local gateway', () => {
       }
     });
 
+    it("answers API Gateway's bare 500 for a result over the 6 MB Lambda can return, as AWS does", async () => {
+      const consoleError = vi.spyOn(console, 'error').mockImplementation(() => {});
+      const sized = (bodyBytes: number) => ({ statusCode: 200, headers: { 'content-type': 'text/plain' }, body: 'x'.repeat(bodyBytes) });
+      let bodyBytes = 0;
+      const big = await startGateway({
+        tokens: { write: WRITE_TOKEN },
+        routes: fixtureRoutes,
+        loadHandler: async () => async () => sized(bodyBytes),
+      });
+      try {
+        // The whole result counts (status and headers too), not only the body.
+        const overhead = JSON.stringify(sized(0)).length;
+        bodyBytes = 6_291_456 - overhead;
+        const fits = await fetch(`${big.url}/v2/health`);
+        expect(fits.status).toBe(200);
+        expect((await fits.text()).length).toBe(bodyBytes);
+        bodyBytes += 1;
+        const over = await fetch(`${big.url}/v2/health`);
+        expect(over.status).toBe(500);
+        expect(await over.json()).toEqual({ message: 'Internal Server Error' });
+        expect(String(consoleError.mock.calls.at(-1)?.[0])).toContain('ResponseSizeTooLarge');
+      } finally {
+        consoleError.mockRestore();
+        await big.close();
+      }
+    });
+
     it('answers 500 internal without internals when a handler throws', async () => {
       const consoleError = vi.spyOn(console, 'error').mockImplementation(() => {});
       try {

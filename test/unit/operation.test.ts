@@ -3,6 +3,7 @@ import * as z from 'zod/mini';
 import { describe, expect, it } from 'vitest';
 import { Problem } from '../../lib/problems';
 import { operation, type HttpEvent } from '../../lib/http/operation';
+import { scimOperation } from '../../lib/http/scim';
 import type { OperationName } from '../../lib/routes';
 import type { User } from '../../lib/schemas/responses';
 import { ADA } from '../support/fixtures';
@@ -67,6 +68,24 @@ describe('operation pipeline', () => {
       request_id: 'req-42',
     });
     expect(response.body).not.toMatch(/secret|Table123|lib\/x/);
+  });
+
+  it('turns an answer over the 6 MB Lambda can return into a logged 500 problem, in both pipelines (a HEAD of it is fine)', async () => {
+    const huge = 'x'.repeat(6_291_456);
+    const handler = operation(T1, {}, async () => ({ body: { huge } }));
+    const response = await handler(event({ body: undefined }), context);
+    expect(response.statusCode).toBe(500);
+    const problem = JSON.parse(response.body!);
+    expect(problem).toMatchObject({ type: '/problems/internal', status: 500 });
+    expect(problem.detail).toMatch(/more than the 6291456 a function of this service can return/);
+    const head = await handler(event({ body: undefined, requestContext: { requestId: 'h', http: { method: 'HEAD' } } } as never), context);
+    expect(head.statusCode).toBe(200);
+    expect(head.body).toBeUndefined();
+    const scim = scimOperation(T1, async () => ({ body: { huge } }));
+    const scimEvent = event({ body: undefined, requestContext: { requestId: 's', authorizer: { lambda: { tokenId: 't' } } } } as never);
+    const scimResponse = await scim(scimEvent, context);
+    expect(scimResponse.statusCode).toBe(500);
+    expect(JSON.parse(scimResponse.body!)).toMatchObject({ status: '500', detail: expect.stringMatching(/6291456/) });
   });
 
   it("hands the domain the name the audit trail records: the contract's label where the operation has one", async () => {

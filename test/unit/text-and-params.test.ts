@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { Problem } from '../../lib/problems';
 import { expectedVersion, etagOf } from '../../lib/http/etag';
 import { parseFilter, parseSort } from '../../lib/http/list-params';
-import { compareCodePoints, nameSortKey } from '../../lib/text';
+import { compareCodePoints, nameSortKey, NO_CONTROL_CHARACTERS } from '../../lib/text';
 
 describe('compareCodePoints', () => {
   it('orders like UTF-8 bytes (DynamoDB), not like UTF-16 code units', () => {
@@ -19,6 +19,19 @@ describe('compareCodePoints', () => {
         expect(Math.sign(compareCodePoints(a, b))).toBe(Math.sign(Buffer.compare(Buffer.from(a), Buffer.from(b))));
       }),
     );
+  });
+});
+
+describe('NO_CONTROL_CHARACTERS', () => {
+  it('refuses control characters and unpaired surrogates, in JavaScript and in code point (JSON Schema) matching', () => {
+    const codePoints = new RegExp(NO_CONTROL_CHARACTERS.source, 'u');
+    for (const pattern of [NO_CONTROL_CHARACTERS, codePoints]) {
+      for (const ok of ['Lovelace', 'Grüß 東京', '\u{1F600} and \u{1F600}', '"quoted" \\ back', ''])
+        expect(pattern.test(ok), ok).toBe(true);
+      for (const bad of ['tab\there', 'bell\u0007', 'del\u007f', 'lone \ud800', '\udfff first', 'swapped \ude00\ud83d']) {
+        expect(pattern.test(bad), JSON.stringify(bad)).toBe(false);
+      }
+    }
   });
 });
 

@@ -14,7 +14,7 @@
  *   10,000 users), whatever its position. The OpenAPI document says so.
  * Other orders of E1 (role, activation, last login) are refused.
  */
-import type { UserFilters } from '../lists/users';
+import { filtersIdentity, type UserFilters } from '../lists/users';
 import { decodeCursor, encodeCursor } from '../lists/cursor';
 import type { SortOrder } from '../lists/order';
 import type { GroupUserSortField } from '../schemas/enums';
@@ -50,18 +50,7 @@ const isUnfiltered = (filters: UserFilters) =>
 
 /** What a cursor is bound to: the group, the sort and the filters, normalised. */
 function listIdentity(groupId: string, { sort, filters }: Pick<GroupUserListRequest, 'sort' | 'filters'>): string {
-  const sorted = (values?: string[]) => values && [...values].sort(compareCodePoints);
-  return JSON.stringify([
-    'group-users',
-    groupId,
-    sort.field,
-    sort.direction,
-    sorted(filters.roles),
-    sorted(filters.lastNamePrefixes),
-    sorted(filters.departmentIds),
-    filters.activated ?? null,
-    filters.lastLogin ?? null,
-  ]);
+  return JSON.stringify(['group-users', groupId, sort.field, sort.direction, ...filtersIdentity(filters)]);
 }
 
 /** The users of a group, a page at a time; 404 for an unknown group. */

@@ -82,7 +82,11 @@ describe('operation pipeline', () => {
     expect(head.statusCode).toBe(200);
     expect(head.body).toBeUndefined();
     const scim = scimOperation(T1, async () => ({ body: { huge } }));
-    const scimEvent = event({ body: undefined, requestContext: { requestId: 's', authorizer: { lambda: { tokenId: 't' } } } } as never);
+    const scimEvent = event({
+      body: undefined,
+      pathParameters: { thing_id: 't1' },
+      requestContext: { requestId: 's', authorizer: { lambda: { tokenId: 't' } } },
+    } as never);
     const scimResponse = await scim(scimEvent, context);
     expect(scimResponse.statusCode).toBe(500);
     expect(JSON.parse(scimResponse.body!)).toMatchObject({ status: '500', detail: expect.stringMatching(/6291456/) });

@@ -52,19 +52,26 @@ export interface UserPage {
 }
 
 /** What a cursor is bound to: the scope, the sort and the filters, normalised. */
-function listIdentity(scope: UserScope, request: UserListRequest): string {
-  const { sort, filters } = request;
+/** The filters as a cursor is bound to them: the same filters in any order give the same identity. */
+export function filtersIdentity(filters: UserFilters): unknown[] {
   const sorted = (values?: string[]) => values && [...values].sort(compareCodePoints);
-  return JSON.stringify([
-    'users',
-    scope.kind === 'department' ? `department:${scope.departmentId}` : scope.kind,
-    sort.field,
-    sort.direction,
+  return [
     sorted(filters.roles),
     sorted(filters.lastNamePrefixes),
     sorted(filters.departmentIds),
     filters.activated ?? null,
     filters.lastLogin ?? null,
+  ];
+}
+
+function listIdentity(scope: UserScope, request: UserListRequest): string {
+  const { sort, filters } = request;
+  return JSON.stringify([
+    'users',
+    scope.kind === 'department' ? `department:${scope.departmentId}` : scope.kind,
+    sort.field,
+    sort.direction,
+    ...filtersIdentity(filters),
     membershipFirst(scope, request),
   ]);
 }

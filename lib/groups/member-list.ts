@@ -13,6 +13,14 @@
  *   member and sort and filter them here: a page costs the group (at most
  *   10,000 users), whatever its position. The OpenAPI document says so.
  * Other orders of E1 (role, activation, last login) are refused.
+ *
+ * To make `last_name` cost a page too, the group side of a membership would
+ * carry the member's name key on the byName index (`gsi1pk` the member
+ * partition, `gsi1sk` nameSortKey), written by every membership put with a
+ * condition on the user's last name, and a rename would rewrite the user's
+ * memberships after its commit, each in a transaction conditioned on the name
+ * it writes (so the last rename wins), with read-repair for a rename that died
+ * half-way. Not built yet: its cost is every membership path and every rename.
  */
 import { filtersIdentity, type UserFilters } from '../lists/users';
 import { decodeCursor, encodeCursor } from '../lists/cursor';

@@ -100,7 +100,7 @@ async function measureSections(results: Record<string, unknown>) {
     const additions = (kb: Array<{ package: string; kb: number }>) =>
       kb.slice(0, 4).map((p) => `${p.package.replace('@aws-lambda-powertools/', 'pt/')} ${p.kb}`);
     printRows(
-      `Cold start (median of ${SIZES.importRuns} alternating imports; goal: bytes ≤ ${goal.bytes}× the floor's, ` +
+      `Cold start (${SIZES.importRuns} alternating imports, function and floor back to back; import × is the median of those pairs' ratios; goal: bytes ≤ ${goal.bytes}× the floor's, ` +
         `no AWS client ≤ the floor + ${goal.noClientBytes / 1024} KB; import ≤ ${goal.import}×)`,
       cold.map((c) => ({ ...c, additions: additions(c.over_floor_kb).join(', ') })),
       'function=name, bytes, import ms=import_ms, floor=baseline, floor bytes=baseline_bytes, floor ms=baseline_import_ms, ' +

@@ -20,9 +20,9 @@
  * for a DynamoDB key.
  */
 import type { UserFilters } from '../lists/users';
-import { ID_PATTERN } from '../schemas/common';
+import { ID_PATTERN, MAX_CHARACTERS } from '../schemas/common';
 import type { AccountRole } from '../schemas/enums';
-import { foldCase } from '../text';
+import { NO_CONTROL_CHARACTERS } from '../text';
 import type { Resolved } from './filter';
 
 /** An equality on one attribute, as identity providers send them: answered by a key look-up. */
@@ -50,24 +50,28 @@ function equalities(filter: Resolved): Equality[] | undefined {
   return found;
 }
 
-/** The longest value of each key attribute, in UTF-16 code units, as the admin API's field rules allow (lib/schemas). */
-const LONGEST: Record<string, number> = { userName: 255, externalId: 255, 'emails.value': 254, displayName: 200, 'name.familyName': 200 };
-const utf8 = new TextEncoder();
+/** The field rule (lib/schemas) that bounds each attribute a filter looks up by key or by prefix. */
+const KEY_FIELD_RULE: Record<string, keyof typeof MAX_CHARACTERS> = {
+  userName: 'userName',
+  externalId: 'externalId',
+  'emails.value': 'email',
+  displayName: 'displayName',
+  'name.familyName': 'displayName',
+};
 
 /**
  * Whether a stored value (or, for `name.familyName`, its start) can equal
- * this one: ids follow the id rule, external ids are compared as they are;
- * any other value is compared case-folded, and is no larger in UTF-8 than a
- * folded stored one can be — three bytes for each code unit it may hold (İ,
- * two bytes, folds to three). Keys stay within DynamoDB's limits (2,048
- * bytes for a partition key, 1,024 for a sort key).
+ * this one: ids follow the id rule; any other value is within its field's
+ * length and holds no control character, as the admin API's rules (and
+ * SCIM's, which are the same) let no stored value do otherwise. Within those
+ * lengths every key stays within DynamoDB's limits (2,048 bytes for a
+ * partition key, 1,024 for a sort key: three bytes per code unit at most,
+ * case-folded).
  */
-function canHold(attribute: string, value: string): boolean {
+export function canHold(attribute: string, value: string): boolean {
   if (attribute === 'id' || attribute === 'members.value') return ID_PATTERN.test(value);
-  const longest = LONGEST[attribute];
-  if (longest === undefined) return true;
-  if (attribute === 'externalId') return value.length <= longest;
-  return value.length <= 3 * longest && utf8.encode(foldCase(value)).length <= 3 * longest;
+  const rule = KEY_FIELD_RULE[attribute];
+  return rule === undefined || (value.length <= MAX_CHARACTERS[rule] && NO_CONTROL_CHARACTERS.test(value));
 }
 
 // --- users -------------------------------------------------------------------------------

@@ -14,12 +14,10 @@
  */
 import { safeParse } from 'zod/mini';
 import type { $ZodType } from 'zod/v4/core';
-import { ID_PATTERN, MAX_CHARACTERS } from '../schemas/common';
 import { updateDepartmentBody } from '../schemas/departments';
 import type { AccountRole } from '../schemas/enums';
 import { createGroupBody, groupUserIds, updateGroupBody } from '../schemas/groups';
 import { userFieldsChange } from '../schemas/users';
-import { NO_CONTROL_CHARACTERS } from '../text';
 import { invalidSyntax, invalidValue } from './errors';
 import { ENTERPRISE_SCHEMA, resolvePath, type Attribute } from './schema';
 
@@ -262,26 +260,6 @@ function groupAttribute(field: string, member?: string): string {
   if (member === undefined) return GROUP_ATTRIBUTES[field] ?? field;
   return `members[value eq ${JSON.stringify(shortened(member))}]`;
 }
-
-/**
- * Whether a value a filter looks up by key could be a stored one: one longer
- * than its field holds, with control characters, or an id of another shape
- * is held by no user or group, so it is not looked up (a 3,000-character one
- * would be no DynamoDB key). Without zod, as the list functions need no other schema.
- */
-export function couldBeStored(field: 'id' | keyof typeof FILTER_KEY_FIELDS, value: string): boolean {
-  if (field === 'id') return ID_PATTERN.test(value);
-  return value.length <= MAX_CHARACTERS[FILTER_KEY_FIELDS[field]] && NO_CONTROL_CHARACTERS.test(value);
-}
-
-/** The fields SCIM filters look users and groups up by, and the text rule of each. */
-const FILTER_KEY_FIELDS = {
-  user_name: 'userName',
-  external_id: 'externalId',
-  email: 'email',
-  last_name: 'displayName',
-  name: 'displayName',
-} as const satisfies Record<string, keyof typeof MAX_CHARACTERS>;
 
 /** A value a caller sent, for an error's detail: its start, when it is long. */
 export const shortened = (value: string): string => (value.length > 70 ? `${value.slice(0, 64)}… (${value.length} characters)` : value);

@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { planSources } from '../../lib/lists/users/plan';
 import type { ScopeView } from '../../lib/lists/users/scopes';
 import { matches, parseFilter, type Resolved } from '../../lib/scim/filter';
-import { groupListRead, userListRead } from '../../lib/scim/filter-reads';
+import { canHold, groupListRead, userListRead } from '../../lib/scim/filter-reads';
 import { parseSyntax } from '../../lib/scim/filter-syntax';
 
 describe('parser step', () => {
@@ -231,5 +231,19 @@ describe('which reads GET /Groups takes', () => {
     { filter: 'displayName eq "Eng" and meta.created gt "2026-01-01T00:00:00Z"', read: { by: 'every group', filterNeedsMembers: false } },
   ])('$filter', ({ filter, read }) => {
     expect(groupListRead(filter === undefined ? undefined : parseFilter('Group', filter))).toEqual(read);
+  });
+});
+
+describe('canHold: whether a stored value can equal a looked-up one', () => {
+  it.each([
+    { attribute: 'id', value: 'x'.repeat(65), stored: false },
+    { attribute: 'id', value: 'ann_1', stored: true },
+    { attribute: 'userName', value: 'x'.repeat(256), stored: false },
+    { attribute: 'emails.value', value: 'ann@example.com', stored: true },
+    { attribute: 'name.familyName', value: 'L\u0001', stored: false },
+    { attribute: 'displayName', value: 'g'.repeat(201), stored: false },
+    { attribute: 'externalId', value: 'grp-1', stored: true },
+  ])('$attribute: $stored', ({ attribute, value, stored }) => {
+    expect(canHold(attribute, value)).toBe(stored);
   });
 });

@@ -5,7 +5,7 @@
  * values says a few of them, shortened.
  */
 import { describe, expect, it } from 'vitest';
-import { checkGroupChange, checkMemberIds, couldBeStored, userFields, type Canonical } from '../../lib/scim/input';
+import { checkGroupChange, checkMemberIds, userFields, type Canonical } from '../../lib/scim/input';
 
 const ENTERPRISE = 'urn:ietf:params:scim:schemas:extension:enterprise:2.0:User';
 
@@ -75,19 +75,5 @@ describe('group checks', () => {
     expect(() => checkGroupChange({ name: 'g'.repeat(201) })).toThrow(refused('displayName: must be at most 200 characters'));
     expect(() => checkGroupChange({ external_id: 'e\u0001' })).toThrow(refused('externalId: must not contain control characters'));
     expect(() => checkGroupChange({ name: undefined, external_id: null })).not.toThrow();
-  });
-});
-
-describe('couldBeStored', () => {
-  it.each([
-    { kind: 'User', field: 'id', value: 'x'.repeat(65), stored: false },
-    { kind: 'User', field: 'id', value: 'ann_1', stored: true },
-    { kind: 'User', field: 'user_name', value: 'x'.repeat(256), stored: false },
-    { kind: 'User', field: 'email', value: 'ann@example.com', stored: true },
-    { kind: 'User', field: 'last_name', value: 'L\u0001', stored: false },
-    { kind: 'Group', field: 'name', value: 'g'.repeat(201), stored: false },
-    { kind: 'Group', field: 'external_id', value: 'grp-1', stored: true },
-  ] as const)('$kind $field: $stored', ({ field, value, stored }) => {
-    expect(couldBeStored(field, value)).toBe(stored);
   });
 });

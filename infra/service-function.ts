@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import type { Duration } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import type { IRole } from 'aws-cdk-lib/aws-iam';
+import type { CfnFunction } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
@@ -15,6 +16,13 @@ import { tablePolicyStatements } from './function-roles';
 import { FUNCTION_ARCHITECTURE, FUNCTION_MEMORY_MB, FUNCTION_RUNTIME, FUNCTION_TIMEOUT, functionBundling } from './bundling';
 
 export const LOG_RETENTION = RetentionDays.ONE_MONTH;
+
+/**
+ * Template metadata naming the module under functions/ a function bundles:
+ * how the local runner (infra/local/deployment.ts) finds each function's
+ * environment and role in the synthesized template.
+ */
+export const SOURCE_METADATA = 'DeptAdmin:Source';
 
 export interface ServiceFunctionProps {
   /** Module name under `functions/`. */
@@ -63,6 +71,8 @@ export class ServiceFunction extends Construct {
       logGroup,
       role,
     });
+
+    (this.function.node.defaultChild as CfnFunction).addMetadata(SOURCE_METADATA, handler);
 
     if (role) return;
     for (const statement of tablePolicyStatements(table, tableStatements)) this.function.addToRolePolicy(statement);

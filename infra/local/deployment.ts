@@ -1,0 +1,232 @@
+/**
+ * What the stack deploys, per function, read from the synthesized template:
+ * the source it bundles, the environment variables the template gives it and
+ * the policies of its role. The local runner starts each function with
+ * exactly that environment, and the IAM check evaluates each AWS call a
+ * function makes against exactly those policies; neither keeps a list of its
+ * own that could drift from infra/.
+ *
+ * The template refers to resources by CloudFormation intrinsics (`Ref`,
+ * `Fn::GetAtt`, `Fn::Join`); `resolveDeployment` turns them into the local
+ * stand-ins' names and ARNs in a fixed local account and region.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { App } from 'aws-cdk-lib';
+import { stackPropsFromContext } from '../context';
+import { DeptAdminStack, REPOSITORY_ROOT } from '../stack';
+import { SOURCE_METADATA } from '../service-function';
+
+type CfnValue = unknown;
+interface CfnResource {
+  Type: string;
+  Properties?: Record<string, unknown>;
+  Metadata?: Record<string, unknown>;
+}
+
+/** An IAM policy statement as the template holds it, intrinsics resolved. */
+export interface PolicyStatement {
+  Effect: 'Allow' | 'Deny';
+  Action: string | string[];
+  Resource?: string | string[];
+  Condition?: Record<string, Record<string, string | string[]>>;
+  Sid?: string;
+}
+
+/** One function of the template, its intrinsics still unresolved. */
+export interface TemplateFunction {
+  /** The module under functions/ it bundles (the handler's name). */
+  handler: string;
+  logicalId: string;
+  roleLogicalId: string;
+  environment: Record<string, CfnValue>;
+  /** Inline policies attached to its role (AWS::IAM::Policy), by the policy's logical id. */
+  policies: Array<{ logicalId: string; statements: CfnValue[] }>;
+  managedPolicyArns: CfnValue[];
+  /** Properties.TracingConfig.Mode, when set. */
+  tracing?: string;
+}
+
+export interface Deployment {
+  functions: TemplateFunction[];
+  /** Resource type by logical id: what a `Ref` or `Fn::GetAtt` names. */
+  resourceTypes: Record<string, string>;
+}
+
+/** The stack's settings, as `cdk synth -c key=value` gives them (infra/context.ts). */
+export type StackContext = Record<string, string | number | string[]>;
+
+/**
+ * Synthesizes the stack as `cdk synth` does (cdk.json's context and the given
+ * one) without bundling: the bundles are built by infra/build.ts with the
+ * same options, and the template's code assets are not needed here.
+ */
+export function synthesizeDeployment(context: StackContext = {}, projectRoot = REPOSITORY_ROOT): Deployment {
+  const cdkJson = JSON.parse(readFileSync(join(projectRoot, 'cdk.json'), 'utf8')) as { context?: Record<string, unknown> };
+  const app = new App({ context: { ...cdkJson.context, ...context, 'aws:cdk:bundling-stacks': [] } });
+  const stack = new DeptAdminStack(app, 'DeptAdminStack', { ...stackPropsFromContext(app.node), projectRoot });
+  const template = app.synth().getStackByName(stack.stackName).template as { Resources: Record<string, CfnResource> };
+  return describeTemplate(template.Resources);
+}
+
+export function describeTemplate(resources: Record<string, CfnResource>): Deployment {
+  const resourceTypes = Object.fromEntries(Object.entries(resources).map(([id, resource]) => [id, resource.Type]));
+  const functions: TemplateFunction[] = [];
+  for (const [logicalId, resource] of Object.entries(resources)) {
+    const handler = resource.Metadata?.[SOURCE_METADATA];
+    if (resource.Type !== 'AWS::Lambda::Function' || typeof handler !== 'string') continue;
+    const properties = resource.Properties ?? {};
+    const roleLogicalId = getAttTarget(properties.Role);
+    if (!roleLogicalId) throw new Error(`${logicalId} (${handler}): its Role is not a Fn::GetAtt of a role in the template`);
+    const role = resources[roleLogicalId];
+    const policies = Object.entries(resources)
+      .filter(([, policy]) => policy.Type === 'AWS::IAM::Policy' && refsOf(policy.Properties?.Roles).includes(roleLogicalId))
+      .map(([policyId, policy]) => ({
+        logicalId: policyId,
+        statements: asArray((policy.Properties?.PolicyDocument as { Statement?: CfnValue } | undefined)?.Statement),
+      }));
+    const inlineRolePolicies = asArray(role?.Properties?.Policies).map((policy, index) => ({
+      logicalId: `${roleLogicalId}.Policies[${index}]`,
+      statements: asArray((policy as { PolicyDocument?: { Statement?: CfnValue } }).PolicyDocument?.Statement),
+    }));
+    functions.push({
+      handler,
+      logicalId,
+      roleLogicalId,
+      environment: ((properties.Environment as { Variables?: Record<string, CfnValue> } | undefined)?.Variables ?? {}),
+      policies: [...policies, ...inlineRolePolicies],
+      managedPolicyArns: asArray(role?.Properties?.ManagedPolicyArns),
+      tracing: (properties.TracingConfig as { Mode?: string } | undefined)?.Mode,
+    });
+  }
+  return { functions, resourceTypes };
+}
+
+// ---------------------------------------------------------------------------
+// Resolution to the local stand-ins
+
+/** The local account, region and resource names the template's intrinsics resolve to. */
+export interface LocalResources {
+  tableName: string;
+  reportsBucket: string;
+  /** The local gateway's URL: what the API's URL resolves to. */
+  apiUrl?: string;
+  region?: string;
+  account?: string;
+}
+
+export const LOCAL_ACCOUNT = '000000000000';
+export const LOCAL_REGION = 'us-east-1';
+
+/** A function as it runs locally: its environment and role's policies with every intrinsic resolved. */
+export interface LocalFunction {
+  handler: string;
+  logicalId: string;
+  roleLogicalId: string;
+  environment: Record<string, string>;
+  statements: PolicyStatement[];
+  managedPolicyArns: string[];
+  tracing?: string;
+}
+
+export function resolveDeployment(deployment: Deployment, local: LocalResources): LocalFunction[] {
+  const resolve = resolver(deployment.resourceTypes, local);
+  return deployment.functions.map((fn) => ({
+    handler: fn.handler,
+    logicalId: fn.logicalId,
+    roleLogicalId: fn.roleLogicalId,
+    environment: Object.fromEntries(Object.entries(fn.environment).map(([name, value]) => [name, String(resolve(value))])),
+    statements: fn.policies.flatMap((policy) => policy.statements.map((statement) => resolve(statement) as PolicyStatement)),
+    managedPolicyArns: fn.managedPolicyArns.map((arn) => String(resolve(arn))),
+    tracing: fn.tracing,
+  }));
+}
+
+/** ARNs of the resources that have a local stand-in; every other resource gets a made-up one of its type. */
+function resolver(resourceTypes: Record<string, string>, local: LocalResources) {
+  const region = local.region ?? LOCAL_REGION;
+  const account = local.account ?? LOCAL_ACCOUNT;
+  const pseudo: Record<string, string> = {
+    'AWS::Region': region,
+    'AWS::AccountId': account,
+    'AWS::Partition': 'aws',
+    'AWS::URLSuffix': 'amazonaws.com',
+    'AWS::StackName': 'DeptAdminStack',
+  };
+  const typeOf = (id: string) => {
+    const type = resourceTypes[id];
+    if (!type) throw new Error(`the template refers to ${id}, which it does not hold`);
+    return type;
+  };
+  const ref = (id: string): string => {
+    if (id in pseudo) return pseudo[id];
+    const type = typeOf(id);
+    if (type === 'AWS::DynamoDB::Table') return local.tableName;
+    if (type === 'AWS::S3::Bucket') return local.reportsBucket;
+    if (type === 'AWS::ApiGatewayV2::Api') return 'local';
+    return `${id}-local`;
+  };
+  const getAtt = (id: string, attribute: string): string => {
+    const type = typeOf(id);
+    if (type === 'AWS::DynamoDB::Table' && attribute === 'Arn') return `arn:aws:dynamodb:${region}:${account}:table/${local.tableName}`;
+    if (type === 'AWS::DynamoDB::Table' && attribute === 'StreamArn')
+      return `arn:aws:dynamodb:${region}:${account}:table/${local.tableName}/stream/local`;
+    if (type === 'AWS::S3::Bucket' && attribute === 'Arn') return `arn:aws:s3:::${local.reportsBucket}`;
+    const service = type.split('::')[1].toLowerCase();
+    return `arn:aws:${service}:${region}:${account}:${id}/${attribute}`;
+  };
+  const mentionsApi = (value: CfnValue) =>
+    JSON.stringify(value).match(/"Ref":"([^"]+)"/g)?.some((match) => resourceTypes[match.slice(7, -1)] === 'AWS::ApiGatewayV2::Api') ?? false;
+
+  const resolve = (value: CfnValue): CfnValue => {
+    if (Array.isArray(value)) return value.map(resolve);
+    if (value === null || typeof value !== 'object') return value;
+    const object = value as Record<string, CfnValue>;
+    const keys = Object.keys(object);
+    if (keys.length === 1 && (keys[0].startsWith('Fn::') || keys[0] === 'Ref')) {
+      // The API's URL is the local gateway's, whatever the template builds it from.
+      if (local.apiUrl !== undefined && mentionsApi(value)) return local.apiUrl;
+      const [name] = keys;
+      const argument = object[name];
+      if (name === 'Ref') return ref(argument as string);
+      if (name === 'Fn::GetAtt') {
+        const [id, attribute] = Array.isArray(argument) ? (argument as string[]) : String(argument).split('.');
+        return getAtt(id, attribute);
+      }
+      if (name === 'Fn::Join') {
+        const [separator, parts] = argument as [string, CfnValue[]];
+        return parts.map((part) => String(resolve(part))).join(separator);
+      }
+      if (name === 'Fn::Select') {
+        const [index, list] = argument as [number, CfnValue];
+        return (resolve(list) as CfnValue[])[Number(index)];
+      }
+      if (name === 'Fn::Split') {
+        const [separator, text] = argument as [string, CfnValue];
+        return String(resolve(text)).split(separator);
+      }
+      throw new Error(`the local runner does not resolve ${name}: ${JSON.stringify(value)}`);
+    }
+    return Object.fromEntries(keys.map((key) => [key, resolve(object[key])]));
+  };
+  return resolve;
+}
+
+function getAttTarget(value: CfnValue): string | undefined {
+  const argument = (value as { 'Fn::GetAtt'?: CfnValue } | undefined)?.['Fn::GetAtt'];
+  if (Array.isArray(argument)) return String(argument[0]);
+  if (typeof argument === 'string') return argument.split('.')[0];
+  return undefined;
+}
+
+function refsOf(value: CfnValue): string[] {
+  return asArray(value).flatMap((item) => {
+    const id = (item as { Ref?: unknown }).Ref;
+    return typeof id === 'string' ? [id] : [];
+  });
+}
+
+function asArray(value: CfnValue): CfnValue[] {
+  if (value === undefined || value === null) return [];
+  return Array.isArray(value) ? value : [value];
+}

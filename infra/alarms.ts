@@ -34,6 +34,8 @@ const LOGGED_ERROR = FilterPattern.stringValue('$.level', '=', 'ERROR');
 export class ServiceAlarms extends Construct {
   /** Subscribe people or tools here; alarms send both ALARM and OK. */
   readonly topic: Topic;
+  /** Every alarm, for the dashboard's alarm widget. */
+  readonly alarms: Alarm[] = [];
 
   constructor(scope: Construct, id: string, { api, deadLetterQueues = [], workers = [] }: ServiceAlarmsProps) {
     super(scope, id);
@@ -92,6 +94,7 @@ export class ServiceAlarms extends Construct {
       // No traffic means nothing failed.
       treatMissingData: TreatMissingData.NOT_BREACHING,
     });
+    this.alarms.push(alarm);
     const action = new SnsAction(this.topic);
     alarm.addAlarmAction(action);
     alarm.addOkAction(action);

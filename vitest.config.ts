@@ -6,8 +6,16 @@ import { defineConfig } from 'vitest/config';
  * services (DynamoDB Local, s3rver, SES stand-in) started by a global setup,
  * with a fresh table per test file.
  */
-/** Handlers log nothing during tests; the SDK's Node 20 notice is known (Lambdas run Node 22). */
-const env = { POWERTOOLS_LOG_LEVEL: 'SILENT', AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' };
+/**
+ * Handlers log nothing during tests, and write no metrics (Powertools prints EMF lines whatever the log level;
+ * test/support/function-output.ts turns them on for the file that reads them); the SDK's Node 20 notice is known
+ * (Lambdas run Node 22).
+ */
+const env = {
+  POWERTOOLS_LOG_LEVEL: 'SILENT',
+  POWERTOOLS_METRICS_DISABLED: 'true',
+  AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+};
 
 export default defineConfig({
   test: {

@@ -14,8 +14,11 @@ import { backgroundFunctions } from '../lib/background';
 import { FALLBACK_FUNCTION, routes } from '../lib/routes';
 import { median, progress, ratio, round, runNode } from './support/util';
 
-/** The AWS clients a function uses; `s3`: the S3 client alone (a function that neither presigns nor uploads). */
-export type ClientSet = Record<'dynamodb' | 'presign' | 'upload' | 'ses', boolean> & { s3?: boolean };
+/**
+ * The AWS clients a function uses; `s3`: the S3 client alone (a function that neither presigns nor uploads);
+ * `metrics`: it writes business metrics with Powertools Metrics (lib/metrics.ts), as every pipeline that records them does.
+ */
+export type ClientSet = Record<'dynamodb' | 'presign' | 'upload' | 'ses', boolean> & { s3?: boolean; metrics?: boolean };
 
 /** `noClientBytes`: what a function with no AWS client may add to its (empty) floor. */
 export const COLD_START_GOALS = { bytes: 1.32, import: 1.25, noClientBytes: 4096 };
@@ -63,13 +66,16 @@ export function stackFunctions(projectRoot: string): FunctionEntry[] {
   return entries;
 }
 
-export function baselineName({ dynamodb, s3, presign, upload, ses }: ClientSet): string {
-  const names = [dynamodb && 'ddb', s3 && !presign && !upload && 's3', presign && 's3+presign', upload && 's3+upload', ses && 'ses'];
+export function baselineName({ dynamodb, s3, presign, upload, ses, metrics }: ClientSet): string {
+  const names = [
+    ...[dynamodb && 'ddb', s3 && !presign && !upload && 's3', presign && 's3+presign', upload && 's3+upload', ses && 'ses'],
+    metrics && 'metrics',
+  ];
   return names.filter(Boolean).join('+') || 'none';
 }
 
 /** The packages that make each client, as esbuild's metafile names them. */
-const CLIENT_PACKAGES: Record<keyof ClientSet, string> = {
+const CLIENT_PACKAGES: Record<Exclude<keyof ClientSet, 'metrics'>, string> = {
   dynamodb: '@aws-sdk/client-dynamodb',
   s3: '@aws-sdk/client-s3',
   presign: '@aws-sdk/s3-request-presigner',
@@ -77,21 +83,31 @@ const CLIENT_PACKAGES: Record<keyof ClientSet, string> = {
   ses: '@aws-sdk/client-ses',
 };
 
-const CLIENT_KEYS = Object.keys(CLIENT_PACKAGES) as Array<keyof ClientSet>;
+const CLIENT_KEYS = Object.keys(CLIENT_PACKAGES) as Array<keyof typeof CLIENT_PACKAGES>;
+
+/** The library every pipeline that records business metrics carries (lib/metrics.ts). */
+const METRICS_PACKAGE = '@aws-lambda-powertools/metrics';
 
 /** The clients a bundle holds: their package's code is in it (more than a few bytes left by tree-shaking). */
 function bundledClients(packages: Map<string, number>): ClientSet {
-  return uses(Object.fromEntries(CLIENT_KEYS.map((key) => [key, (packages.get(CLIENT_PACKAGES[key]) ?? 0) > 1024])));
+  const held = (name: string) => (packages.get(name) ?? 0) > 1024;
+  return uses({ ...Object.fromEntries(CLIENT_KEYS.map((key) => [key, held(CLIENT_PACKAGES[key])])), metrics: held(METRICS_PACKAGE) });
 }
 
 const hasAnyClient = (clients: ClientSet) => CLIENT_KEYS.some((key) => clients[key]);
 
-/** The floor's clients: those declared that the bundle holds (a module in neither table: those it holds), and a note when they differ. */
+/**
+ * The floor's clients: those declared that the bundle holds (a module in neither table: those it holds), and a note
+ * when they differ; with Powertools Metrics when the bundle holds it (no table declares it: it comes with the pipeline).
+ */
 export function floorClients(declared: ClientSet | undefined, bundled: ClientSet): { clients: ClientSet; note?: string } {
   if (!declared) {
     return { clients: bundled, note: `in neither table: floor from the clients its bundle holds (${baselineName(bundled)})` };
   }
-  const clients = uses(Object.fromEntries(CLIENT_KEYS.map((key) => [key, Boolean(declared[key]) && bundled[key]])));
+  const clients = uses({
+    ...Object.fromEntries(CLIENT_KEYS.map((key) => [key, Boolean(declared[key]) && bundled[key]])),
+    metrics: bundled.metrics,
+  });
   // S3 made by the presigner or the upload floor already.
   const extra = CLIENT_KEYS.filter((key) => bundled[key] && !declared[key] && !(key === 's3' && (declared.presign || declared.upload)));
   const missing = CLIENT_KEYS.filter((key) => declared[key] && !bundled[key]);
@@ -103,10 +119,21 @@ export function floorClients(declared: ClientSet | undefined, bundled: ClientSet
   return { clients, note: notes.length > 0 ? notes.join('; ') : undefined };
 }
 
-/** The floor's source: a handler that makes each client on first use (as the service does) and sends one command through it. */
-export function baselineSource({ dynamodb, s3, presign, upload, ses }: ClientSet): string {
+/**
+ * The floor's source: a handler that makes each client on first use (as the service does) and sends one command
+ * through it; with `metrics`, that loads Powertools Metrics on first use (as lib/metrics.ts does) and writes one metric.
+ */
+export function baselineSource({ dynamodb, s3, presign, upload, ses, metrics }: ClientSet): string {
   const imports: string[] = [];
   const calls: string[] = [];
+  if (metrics) {
+    calls.push(
+      `const { Metrics } = await import('${METRICS_PACKAGE}');`,
+      "const metrics = new Metrics({ namespace: 'Floor', serviceName: 'floor' });",
+      "metrics.addMetric('floor', 'Count', 1);",
+      'metrics.publishStoredMetrics();',
+    );
+  }
   if (dynamodb) {
     imports.push("import { DynamoDBClient } from '@aws-sdk/client-dynamodb';");
     imports.push("import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';");

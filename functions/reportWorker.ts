@@ -1,4 +1,5 @@
 import type { DynamoDBStreamEvent } from 'aws-lambda';
+import { withMetrics } from '../lib/metrics';
 import { runPendingReports, runReport } from '../lib/reports/worker';
 
 /**
@@ -6,12 +7,12 @@ import { runPendingReports, runReport } from '../lib/reports/worker';
  * event source mapping filters on it). A throw (the database failing) makes
  * the mapping retry, then send the batch to the dead-letter queue.
  */
-export const handler = async (event: DynamoDBStreamEvent): Promise<void> => {
+export const handler = withMetrics(async (event: DynamoDBStreamEvent): Promise<void> => {
   for (const record of event.Records) {
     const id = record.dynamodb?.NewImage?.id?.S;
     if (id) await runReport(id);
   }
-};
+});
 
 /** `npm start` and the tests have no stream: they call this instead (infra/local/background.ts). */
-export const pollLocally = runPendingReports;
+export const pollLocally = withMetrics(runPendingReports);

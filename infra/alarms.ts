@@ -12,6 +12,7 @@ import { FilterPattern, MetricFilter } from 'aws-cdk-lib/aws-logs';
 import { Topic } from 'aws-cdk-lib/aws-sns';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
+import { METRICS_NAMESPACE } from '../lib/config';
 
 const PERIOD = Duration.minutes(5);
 
@@ -29,11 +30,12 @@ export interface ServiceAlarmsProps {
 
 /** Powertools logs JSON; a line at level ERROR is a failure the function handled (lib/log.ts). */
 const LOGGED_ERROR = FilterPattern.stringValue('$.level', '=', 'ERROR');
-export const WORKER_METRIC_NAMESPACE = 'DeptAdmin';
 
 export class ServiceAlarms extends Construct {
   /** Subscribe people or tools here; alarms send both ALARM and OK. */
   readonly topic: Topic;
+  /** Every alarm, for the dashboard's alarm widget. */
+  readonly alarms: Alarm[] = [];
 
   constructor(scope: Construct, id: string, { api, deadLetterQueues = [], workers = [] }: ServiceAlarmsProps) {
     super(scope, id);
@@ -58,7 +60,7 @@ export class ServiceAlarms extends Construct {
       const loggedErrors = new MetricFilter(this, `${name}LoggedErrors`, {
         logGroup: worker.logGroup,
         filterPattern: LOGGED_ERROR,
-        metricNamespace: WORKER_METRIC_NAMESPACE,
+        metricNamespace: METRICS_NAMESPACE,
         metricName: `${name}LoggedErrors`,
         metricValue: '1',
       }).metric({ period: PERIOD, statistic: Stats.SUM });
@@ -92,6 +94,7 @@ export class ServiceAlarms extends Construct {
       // No traffic means nothing failed.
       treatMissingData: TreatMissingData.NOT_BREACHING,
     });
+    this.alarms.push(alarm);
     const action = new SnsAction(this.topic);
     alarm.addAlarmAction(action);
     alarm.addOkAction(action);

@@ -1,13 +1,14 @@
 /**
  * One Lambda function of the service (a route's or a background one):
- * bundled from `functions/<handler>.ts`, with its own log group and exactly
- * the table access it is given.
+ * bundled from `functions/<handler>.ts`, with its own log group, X-Ray active
+ * tracing (its AWS SDK calls are subsegments: lib/tracing.ts) and exactly the
+ * table access it is given.
  */
 import { join } from 'node:path';
 import type { Duration } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import type { IRole } from 'aws-cdk-lib/aws-iam';
-import type { CfnFunction } from 'aws-cdk-lib/aws-lambda';
+import { type CfnFunction, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
@@ -70,6 +71,8 @@ export class ServiceFunction extends Construct {
       environment,
       logGroup,
       role,
+      // Adds xray:PutTraceSegments and xray:PutTelemetryRecords to the role (X-Ray has no resource-level permissions).
+      tracing: Tracing.ACTIVE,
     });
 
     (this.function.node.defaultChild as CfnFunction).addMetadata(SOURCE_METADATA, handler);

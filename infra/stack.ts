@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { CfnOutput, Duration, Stack, type StackProps } from 'aws-cdk-lib';
 import type { ThrottleSettings } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaAuthorizer, HttpLambdaResponseType } from 'aws-cdk-lib/aws-apigatewayv2-authorizers';
+import type { Dashboard } from 'aws-cdk-lib/aws-cloudwatch';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import type { IBucket } from 'aws-cdk-lib/aws-s3';
@@ -18,6 +19,7 @@ import { FALLBACK_FUNCTION, routes } from '../lib/routes';
 import { SCIM_AUTHORIZER_STATEMENTS, tableStatementsFor } from './access';
 import { ServiceAlarms } from './alarms';
 import { ServiceApi } from './api';
+import { ServiceDashboard } from './dashboard';
 import { ApiAuth, type ExternalIssuer } from './auth';
 import { BackgroundJob } from './background';
 import { ChangeEvents } from './change-events';
@@ -64,6 +66,8 @@ export class DeptAdminStack extends Stack {
   readonly scimAuthorizerFunction: NodejsFunction;
   /** The roles the route functions, the fallback and the authorizer share by identical grants. */
   readonly functionRoles: FunctionRoles;
+  /** The CloudWatch dashboard: API, table, functions and the business metrics (infra/dashboard.ts). */
+  readonly dashboard: Dashboard;
 
   constructor(scope: Construct, id: string, props: DeptAdminStackProps = {}) {
     super(scope, id, props);
@@ -154,10 +158,13 @@ export class DeptAdminStack extends Stack {
       workers: [...this.backgroundJobs].map(([name, job]) => ({ name, function: job.function })),
     });
 
+    this.dashboard = new ServiceDashboard(this, 'Dashboard', { api: api.httpApi, table, alarms: alarms.alarms }).dashboard;
+
     new CfnOutput(this, 'ApiUrl', { value: api.url });
     new CfnOutput(this, 'TableName', { value: table.tableName });
     new CfnOutput(this, 'ReportsBucketName', { value: reportsBucket.bucketName });
     new CfnOutput(this, 'AlarmTopicArn', { value: alarms.topic.topicArn });
+    new CfnOutput(this, 'DashboardName', { value: this.dashboard.dashboardName, description: 'CloudWatch console, Dashboards' });
     new CfnOutput(this, 'ChangeEventBusName', { value: changeEvents.bus.eventBusName });
     new CfnOutput(this, 'JwtIssuer', { value: auth.issuer });
     if (auth.cognito) {

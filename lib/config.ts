@@ -7,6 +7,9 @@
 /** Name the service logs under (Powertools `service`) and names its resources after. */
 export const SERVICE_NAME = 'dept-admin';
 
+/** CloudWatch namespace of the service's own metrics: the business metrics (lib/metrics.ts) and the alarms' log-derived ones. */
+export const METRICS_NAMESPACE = 'DeptAdmin';
+
 export interface ServiceConfig {
   /** The single DynamoDB table (single-table design). */
   tableName: string;

@@ -1,5 +1,6 @@
 import { S3Client } from '@aws-sdk/client-s3';
 import { config } from '../config';
+import { traced } from '../tracing';
 
 let client: S3Client | undefined;
 
@@ -7,7 +8,7 @@ let client: S3Client | undefined;
 export function s3(): S3Client {
   if (!client) {
     const { region, endpoints } = config();
-    client = new S3Client({ region, endpoint: endpoints.s3, forcePathStyle: endpoints.s3 !== undefined });
+    client = traced(new S3Client({ region, endpoint: endpoints.s3, forcePathStyle: endpoints.s3 !== undefined }));
   }
   return client;
 }

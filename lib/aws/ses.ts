@@ -1,5 +1,6 @@
 import { SESClient } from '@aws-sdk/client-ses';
 import { config } from '../config';
+import { traced } from '../tracing';
 
 let client: SESClient | undefined;
 
@@ -7,7 +8,7 @@ let client: SESClient | undefined;
 export function ses(): SESClient {
   if (!client) {
     const { region, endpoints } = config();
-    client = new SESClient({ region, endpoint: endpoints.ses });
+    client = traced(new SESClient({ region, endpoint: endpoints.ses }));
   }
   return client;
 }

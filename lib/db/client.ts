@@ -1,6 +1,7 @@
 import { DynamoDBClient, type DynamoDBClientConfig } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { config } from '../config';
+import { traced } from '../tracing';
 
 let documentClient: DynamoDBDocumentClient | undefined;
 
@@ -17,7 +18,7 @@ const SDK_LOGGER = { debug: () => {}, warn: () => {}, error: () => {} } as unkno
 export function db(): DynamoDBDocumentClient {
   if (!documentClient) {
     const { region, endpoints } = config();
-    const client = new DynamoDBClient({ region, endpoint: endpoints.dynamodb, logger: SDK_LOGGER });
+    const client = traced(new DynamoDBClient({ region, endpoint: endpoints.dynamodb, logger: SDK_LOGGER }));
     documentClient = DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true } });
   }
   return documentClient;

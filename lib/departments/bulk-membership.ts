@@ -7,6 +7,7 @@
 import type { ChangeContext } from '../audit/context';
 import { StaleReadError } from '../db/errors';
 import { withFreshRead } from '../db/transact';
+import { recordMetric } from '../metrics';
 import { Problem } from '../problems';
 import { findDepartment } from '../store/departments';
 import { findUsers } from '../store/users';
@@ -22,6 +23,11 @@ async function readUsersForChange(ids: string[]): Promise<Map<string, StoredUser
   const users = await findUsers(ids);
   if ([...users.values()].some((user) => user.bulk_lock)) throw new StaleReadError();
   return users;
+}
+
+function recordBulkMove(operation: 'E3' | 'E5', users: number): void {
+  recordMetric('bulkMoves', 1, { Operation: operation });
+  recordMetric('bulkMovedUsers', users, { Operation: operation });
 }
 
 /**
@@ -62,6 +68,7 @@ export async function addUsersToDepartment(
         users: moving,
         audit: { resourceType: 'department', resourceId: departmentId, changes },
       });
+      recordBulkMove('E3', moving.length);
       for (const user of moving) moved.set(user.id, userRepresentation(movedUser(user, departmentId, at)));
     }
     return ids.map((id) => moved.get(id) ?? userRepresentation(users.get(id)!));
@@ -85,5 +92,6 @@ export async function removeUsersFromDepartment(ctx: ChangeContext, departmentId
       users: ids.map((id) => users.get(id)!),
       audit: { resourceType: 'department', resourceId: departmentId, changes: { removed_user_ids: ids } },
     });
+    recordBulkMove('E5', ids.length);
   });
 }

@@ -7,6 +7,7 @@
  */
 import { recordChange, type ChangeContext } from '../audit/context';
 import { transactWrite, withFreshRead } from '../db/transact';
+import { recordMetric } from '../metrics';
 import { findDepartment } from '../store/departments';
 import { userChangeWrites } from '../users/changes';
 import { getUserForChange, userRepresentation, type StoredUser } from '../users/user';
@@ -41,6 +42,7 @@ export async function addUserToDepartment(
       ...userChangeWrites({ before, after }, now),
       recordChange(ctx, { resourceType: 'department', resourceId: departmentId, changes }, now),
     ]);
+    recordMetric('userMoves', 1, { Operation: 'E2' });
     return { ...after, version: before.version + 1 };
   });
 }
@@ -60,5 +62,6 @@ export async function removeUserFromDepartment(ctx: ChangeContext, departmentId:
       ...userChangeWrites({ before, after }, now),
       recordChange(ctx, { resourceType: 'department', resourceId: departmentId, changes: { removed_user_ids: [userId] } }, now),
     ]);
+    recordMetric('userMoves', 1, { Operation: 'E4' });
   });
 }

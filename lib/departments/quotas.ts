@@ -5,6 +5,7 @@
  * (lib/store/departments.ts).
  */
 import { config } from '../config';
+import { recordMetric } from '../metrics';
 import { Problem } from '../problems';
 import { COUNTED_QUOTAS, QUOTA_NAMES, type AccountRole, type QuotaName } from '../schemas/enums';
 import { NO_USAGE, type StoredDepartment, type Usage } from '../store/departments';
@@ -77,7 +78,9 @@ export function overagesOf(department: StoredDepartment, requested: Usage): Over
   return overages;
 }
 
+/** The refusal of a change that would take the department over its quotas; each quota it exceeds counts as a `QuotaRefusals`. */
 export function quotaExceeded(departmentId: string, overages: Overage[]): Problem {
+  for (const { quota } of overages) recordMetric('quotaRefusals', 1, { Quota: quota });
   const names = overages.map((o) => o.quota).join(', ');
   return new Problem('quota-exceeded', `Department "${departmentId}" would exceed its ${names} quota.`, { overages });
 }

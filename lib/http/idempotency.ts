@@ -35,6 +35,7 @@ import { createHash } from 'node:crypto';
 import type middy from '@middy/core';
 import type { Context } from 'aws-lambda';
 import { log } from '../log';
+import { recordMetric } from '../metrics';
 import { conflict, Problem, validationError } from '../problems';
 import { claimRecord, closeRecord, completeRecord, releaseRecord, type HeldRecord, type IdempotencyClaim } from '../store/idempotency';
 import type { HttpEvent, HttpResponse } from './response';
@@ -88,8 +89,11 @@ function headerKey(request: Request): string | undefined {
 /** What a repeat is answered with, from the record the first request left. */
 async function repeatAnswer(held: HeldRecord): Promise<HttpResponse> {
   switch (held.status) {
-    case 'completed':
-      return JSON.parse(await held.answer()) as HttpResponse;
+    case 'completed': {
+      const answer = JSON.parse(await held.answer()) as HttpResponse;
+      recordMetric('idempotentReplays', 1, {});
+      return answer;
+    }
     case 'secret_shown':
       throw conflict(
         'The answer to the first request with this Idempotency-Key held a secret, which is shown only once and is not kept: ' +

@@ -8,6 +8,7 @@ import type { Context } from 'aws-lambda';
 import type { $ZodType } from 'zod/v4/core';
 import type { ChangeContext } from '../audit/context';
 import { useLambdaContext } from '../log';
+import { withMetrics } from '../metrics';
 import { auditedOperation, routes, type OperationName } from '../routes';
 import { idempotency } from './idempotency';
 import { oversizedDetail, payloadLimit } from './payload-limit';
@@ -120,7 +121,7 @@ export interface OperationSpec<P, Q, B> extends InputSchemas<P, Q, B> {
   name: OperationName;
 }
 
-export type OperationHandler<P, Q, B> = middy.MiddyfiedHandler<HttpEvent, HttpResponse, Error, Context> & {
+export type OperationHandler<P, Q, B> = ((event: HttpEvent, context: Context) => Promise<HttpResponse>) & {
   spec: OperationSpec<P, Q, B>;
 };
 
@@ -130,6 +131,7 @@ export type OperationHandler<P, Q, B> = middy.MiddyfiedHandler<HttpEvent, HttpRe
  * the domain) and shapes its reply, which must be one the operation's
  * documented responses describe (ReplyOf). Its changes are audited under the
  * operation's contract label, if it has one (routes.ts auditedOperation).
+ * The metrics it records are written when it ends (lib/metrics.ts withMetrics).
  */
 export function operation<
   Name extends OperationName,
@@ -152,5 +154,5 @@ export function operation<
     .use(parseRequest(spec, auditedOperation(name)))
     .use(idempotency({ callerOf: actorOf, secretInAnswer: routes.find((route) => route.name === name)?.secretInAnswer }))
     .handler(async (event) => jsonResponse(await run((event as ParsedEvent<P, Q, B>).parsed)));
-  return Object.assign(handler, { spec });
+  return Object.assign(withMetrics(handler), { spec });
 }

@@ -10,6 +10,7 @@ import middy from '@middy/core';
 import type { Context } from 'aws-lambda';
 import type { ChangeContext } from '../audit/context';
 import { useLambdaContext } from '../log';
+import { recordMetric, withMetrics } from '../metrics';
 import { SCIM_BASE_PATH, type OperationName } from '../routes';
 import { ID_PATTERN } from '../schemas/common';
 import { Problem, type FieldError } from '../problems';
@@ -17,7 +18,7 @@ import { invalidSyntax, ScimError } from '../scim/errors';
 import { shortened } from '../scim/input';
 import { definedValues, lowerCaseHeaders, parseJsonBody } from './parse';
 import { idempotency } from './idempotency';
-import { SECURITY_HEADERS, type HttpEvent, type HttpResponse } from './response';
+import { methodOf, SECURITY_HEADERS, type HttpEvent, type HttpResponse } from './response';
 import { oversizedDetail, payloadLimit } from './payload-limit';
 import { logServerError } from './problem';
 import { errorToScim } from './scim-errors';
@@ -89,7 +90,21 @@ const scimCallerOf = (event: HttpEvent): string | undefined => {
   return tokenId ? `scim:${tokenId}` : undefined;
 };
 
-export type ScimHandler = middy.MiddyfiedHandler<HttpEvent, HttpResponse, Error, Context> & { spec: { name: OperationName } };
+export type ScimHandler = ((event: HttpEvent, context: Context) => Promise<HttpResponse>) & { spec: { name: OperationName } };
+
+/** `ScimRequests` by method and the status class of the answer; a handler that throws is API Gateway's 500. */
+function countedScimRequests(handler: (event: HttpEvent, context: Context) => Promise<HttpResponse>) {
+  return async (event: HttpEvent, context: Context): Promise<HttpResponse> => {
+    let status = 500;
+    try {
+      const response = await handler(event, context);
+      status = response.statusCode;
+      return response;
+    } finally {
+      recordMetric('scimRequests', 1, { Method: methodOf(event) ?? 'unknown', Outcome: `${Math.floor(status / 100)}xx` });
+    }
+  };
+}
 
 /** Builds the Lambda handler of one SCIM route of the route table; its audit entries name it (SCIM's routes have no contract label). */
 export function scimOperation(name: OperationName, run: (input: ScimInput) => Promise<ScimReply>): ScimHandler {
@@ -121,5 +136,6 @@ export function scimOperation(name: OperationName, run: (input: ScimInput) => Pr
       };
       return toResponse(await run(input));
     });
-  return Object.assign(handler, { spec: { name } });
+  // Counted outside middy: an Idempotency-Key replay answers from a `before` middleware, and middy then skips the `after` stack.
+  return Object.assign(withMetrics(countedScimRequests(handler)), { spec: { name } });
 }

@@ -11,6 +11,7 @@ import { Upload } from '@aws-sdk/lib-storage';
 import { s3 } from '../aws/s3';
 import { config } from '../config';
 import { log } from '../log';
+import { recordMetric } from '../metrics';
 import { csvWriter, REPORT_SOURCES } from './csv';
 import { MAX_ATTACHMENT_BYTES, sendReportMail } from './email';
 import { prepareEmailLink } from './email-link';
@@ -76,12 +77,16 @@ async function writeCsv(report: StoredReport): Promise<{ rowCount: number; attac
 }
 
 async function emailReport(report: StoredReport, rowCount: number, attachment: Buffer | undefined, summary: ReportSummary): Promise<void> {
+  let sent = false;
   try {
     // Too large to attach: a link of the service's own, which works as long as the e-mail says (email-link.ts).
     const link = attachment ? undefined : await prepareEmailLink(report);
     await sendReportMail({ report, rowCount, attachment, link: link?.url, linkExpiresAt: link?.expiresAt, summary });
+    sent = true;
+    recordMetric('reportEmailsSent', 1, {});
     await setEmailStatus(report.id, 'sent');
   } catch (error) {
+    if (!sent) recordMetric('reportEmailsFailed', 1, {});
     await log('warn', 'report e-mail failed; the report stays downloadable', { reportId: report.id, error: error as Error });
     await setEmailStatus(report.id, 'failed');
   }
@@ -91,6 +96,7 @@ async function emailReport(report: StoredReport, rowCount: number, attachment: B
 export async function runReport(id: string): Promise<void> {
   const report = await claimReport(id);
   if (!report) return; // another worker has it, or it is finished
+  const started = performance.now();
   let written: Awaited<ReturnType<typeof writeCsv>>;
   try {
     written = await writeCsv(report);
@@ -100,6 +106,11 @@ export async function runReport(id: string): Promise<void> {
     return;
   }
   const completed = await finishReport(report, { rowCount: written.rowCount });
+  if (completed) {
+    // From the claim to the finished job: what the caller waits for before the download works (the e-mail not included).
+    recordMetric('reportDuration', performance.now() - started, { Report: report.type });
+    recordMetric('reportRows', written.rowCount, { Report: report.type });
+  }
   if (completed && report.email) await emailReport(report, written.rowCount, written.attachment, written.summary);
 }
 

@@ -40,6 +40,9 @@ import { reportKey } from '../../lib/store/reports';
 import { scimTokenKey } from '../../lib/store/scim-tokens';
 import { userKey } from '../../lib/store/users';
 import { DEFAULT_THROTTLE, DeptAdminStack, REPOSITORY_ROOT } from '../../infra/stack';
+import { describeTemplate, LOCAL_ACCOUNT, LOCAL_REGION, resolveDeployment, type LocalFunction } from '../../infra/local/deployment';
+import { evaluateCall, roleStatements } from '../../infra/local/iam';
+import { describeRequest } from '../../infra/local/aws-calls';
 
 type Json = any; // CloudFormation fragments: free-form by nature.
 interface Resource {
@@ -185,11 +188,19 @@ let template: Template;
 let wiring: Map<Route, RouteWiring>;
 let externalTemplate: Template;
 let anyDomainTemplate: Template;
+/** The functions of the default template, their role's statements resolved as the local stack resolves them. */
+let deployedFunctions: LocalFunction[];
+const DEPLOYED_TABLE = 'dept-admin';
+const DEPLOYED_TABLE_ARN = `arn:aws:dynamodb:${LOCAL_REGION}:${LOCAL_ACCOUNT}:table/${DEPLOYED_TABLE}`;
 
 beforeAll(() => {
   projectRoot = placeholderProject();
   template = synth(projectRoot);
   wiring = wiringOf(template);
+  deployedFunctions = resolveDeployment(describeTemplate(template.toJSON().Resources), {
+    tableName: DEPLOYED_TABLE,
+    reportsBucket: 'reports',
+  });
   externalTemplate = synth(projectRoot, {
     jwtIssuer: EXTERNAL_ISSUER,
     jwtAudience: 'api-one, api-two',
@@ -594,37 +605,21 @@ describe('IAM', () => {
 
 /**
  * Whether the role of a function lets it do an item write `action` on the
- * table item whose partition key is `pk`, by IAM's rules for the statement
- * shapes this stack writes: an explicit Deny wins, then any Allow; a
- * statement applies if it names the action and the base table, and, under
- * a `dynamodb:LeadingKeys` StringLike condition, if the key matches one of
- * its patterns (for one key ForAllValues and ForAnyValue agree). Any other
- * condition fails the test rather than being guessed at.
+ * table item whose partition key is `pk`, as IAM decides it: the function's
+ * statements in the template, intrinsics resolved, evaluated by the IAM
+ * simulator (infra/local/iam.ts) with the key as `dynamodb:LeadingKeys`.
  */
-function mayWriteItem(functionId: string, action: string, pk: string): boolean {
-  const [tableId] = onlyResource(template, 'AWS::DynamoDB::Table');
-  const tableArn = { 'Fn::GetAtt': [tableId, 'Arn'] };
-  const applies = (statement: Json) => {
-    if (!asList<string>(statement.Action).includes(action)) return false;
-    if (!asList<Json>(statement.Resource).some((resource) => JSON.stringify(resource) === JSON.stringify(tableArn))) return false;
-    if (!statement.Condition) return true;
-    const [[operator, keys], ...others] = Object.entries<Json>(statement.Condition);
-    expect(others, JSON.stringify(statement.Condition)).toEqual([]);
-    expect(['ForAllValues:StringLike', 'ForAnyValue:StringLike'], JSON.stringify(statement.Condition)).toContain(operator);
-    expect(Object.keys(keys)).toEqual(['dynamodb:LeadingKeys']);
-    const patterns = asList<string>(keys['dynamodb:LeadingKeys']);
-    return patterns.some((pattern) =>
-      new RegExp(
-        `^${pattern
-          .split('*')
-          .map((part) => part.replace(/[.+?^${}()|[\]\\#]/g, '\\$&'))
-          .join('.*')}$`,
-      ).test(pk),
-    );
-  };
-  const statements = statementsOfFunction(functionId);
-  if (statements.some((statement) => statement.Effect === 'Deny' && applies(statement))) return false;
-  return statements.some((statement) => statement.Effect === 'Allow' && applies(statement));
+async function mayWriteItem(functionId: string, action: string, pk: string): Promise<boolean> {
+  const fn = deployedFunctions.find((candidate) => candidate.logicalId === functionId);
+  if (!fn) throw new Error(`${functionId} is not a function of the deployment`);
+  const { decision, invalid } = await evaluateCall(roleStatements(fn), {
+    service: 'dynamodb',
+    action,
+    resource: DEPLOYED_TABLE_ARN,
+    context: { 'dynamodb:LeadingKeys': [pk] },
+  });
+  if (invalid) throw new Error(`the simulator cannot evaluate ${action} on ${pk}: ${invalid}`);
+  return decision === 'Allowed';
 }
 
 const ITEM_WRITES = ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem'];
@@ -642,18 +637,18 @@ describe('item writes', () => {
   };
   const writesData = (route: Route) => route.access === 'write' || (route.access === 'scim' && route.method !== 'GET');
 
-  it('keeps the audit trail growing only: writers put entries, no function updates or deletes one', () => {
+  it('keeps the audit trail growing only: writers put entries, no function updates or deletes one', async () => {
     const entry = auditKey('entry').pk;
     const writers = new Set([...routes.filter(writesData).map((route) => route.name), 'Maintenance']);
     for (const [name, functionId] of functionsByName()) {
-      expect(mayWriteItem(functionId, 'dynamodb:PutItem', entry), `${name} PutItem audit`).toBe(writers.has(name));
+      expect(await mayWriteItem(functionId, 'dynamodb:PutItem', entry), `${name} PutItem audit`).toBe(writers.has(name));
       for (const action of ITEM_WRITES.filter((write) => write !== 'dynamodb:PutItem')) {
-        expect(mayWriteItem(functionId, action, entry), `${name} ${action} audit`).toBe(false);
+        expect(await mayWriteItem(functionId, action, entry), `${name} ${action} audit`).toBe(false);
       }
     }
   });
 
-  it('lets only createScimToken put a SCIM token, deleteScimToken delete one and the authorizer mark one used', () => {
+  it('lets only createScimToken put a SCIM token, deleteScimToken delete one and the authorizer mark one used', async () => {
     const token = scimTokenKey('token').pk;
     const only: Record<string, string | undefined> = {
       'dynamodb:PutItem': 'createScimToken',
@@ -663,7 +658,7 @@ describe('item writes', () => {
     };
     for (const [name, functionId] of functionsByName()) {
       for (const action of ITEM_WRITES)
-        expect(mayWriteItem(functionId, action, token), `${name} ${action} token`).toBe(only[action] === name);
+        expect(await mayWriteItem(functionId, action, token), `${name} ${action} token`).toBe(only[action] === name);
     }
   });
 
@@ -683,7 +678,7 @@ describe('item writes', () => {
     }
   });
 
-  it('lets SCIM lists write only their page memo, and no other item', () => {
+  it('lets SCIM lists write only their page memo, and no other item', async () => {
     const lists = routes.filter((route) => route.access === 'scim' && route.method === 'GET' && tableActionsFor(route).length > 0);
     expect(lists.map((route) => route.name).sort()).toEqual(['scimGetGroup', 'scimGetUser', 'scimListGroups', 'scimListUsers']);
     for (const route of lists) {
@@ -696,36 +691,69 @@ describe('item writes', () => {
           Condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [`${SCIM_PAGE_KEY_PREFIX}*`] } },
         }),
       ]);
-      expect(mayWriteItem(functionId, 'dynamodb:PutItem', `${SCIM_PAGE_KEY_PREFIX}users`), route.name).toBe(true);
+      expect(await mayWriteItem(functionId, 'dynamodb:PutItem', `${SCIM_PAGE_KEY_PREFIX}users`), route.name).toBe(true);
       for (const pk of [userKey('u').pk, auditKey('a').pk, scimTokenKey('t').pk, reportKey('r').pk]) {
-        for (const action of ITEM_WRITES) expect(mayWriteItem(functionId, action, pk), `${route.name} ${action} ${pk}`).toBe(false);
+        for (const action of ITEM_WRITES) expect(await mayWriteItem(functionId, action, pk), `${route.name} ${action} ${pk}`).toBe(false);
       }
       for (const action of ITEM_WRITES.filter((write) => write !== 'dynamodb:PutItem')) {
-        expect(mayWriteItem(functionId, action, `${SCIM_PAGE_KEY_PREFIX}users`), `${route.name} ${action} memo`).toBe(false);
+        expect(await mayWriteItem(functionId, action, `${SCIM_PAGE_KEY_PREFIX}users`), `${route.name} ${action} memo`).toBe(false);
       }
     }
   });
 
-  it('lets the report worker update report jobs only, and maintenance write what it repairs', () => {
-    const names = functionsByName();
-    const worker = names.get('ReportWorker')!;
-    expect(mayWriteItem(worker, 'dynamodb:UpdateItem', reportKey('r').pk)).toBe(true);
-    expect(REPORT_KEY_PREFIX).toBe(reportKey('r').pk.slice(0, REPORT_KEY_PREFIX.length));
-    for (const action of ITEM_WRITES) {
-      expect(mayWriteItem(worker, action, userKey('u').pk), `ReportWorker ${action} user`).toBe(false);
-      if (action !== 'dynamodb:UpdateItem')
-        expect(mayWriteItem(worker, action, reportKey('r').pk), `ReportWorker ${action} report`).toBe(false);
-    }
-    const maintenance = names.get('Maintenance')!;
-    for (const action of ITEM_WRITES) expect(mayWriteItem(maintenance, action, userKey('u').pk), `Maintenance ${action} user`).toBe(true);
+  it('refuses scimListUsers a put of a user, alone or in a transaction, and allows it its page memo', async () => {
+    const { functionId } = wiring.get(routes.find((route) => route.name === 'scimListUsers')!)!;
+    const fn = deployedFunctions.find((candidate) => candidate.logicalId === functionId)!;
+    const put = (key: string) =>
+      evaluateCall(roleStatements(fn), {
+        service: 'dynamodb',
+        action: 'dynamodb:PutItem',
+        resource: DEPLOYED_TABLE_ARN,
+        context: { 'dynamodb:LeadingKeys': [key] },
+      });
+    expect(await put(userKey('ada').pk)).toEqual({ decision: 'ImplicitlyDenied' });
+    expect(await put(`${SCIM_PAGE_KEY_PREFIX}users`)).toEqual({ decision: 'Allowed' });
+    // In a transaction DynamoDB checks each item's own action and key: the memo passes, the user does not.
+    const transaction = describeRequest({
+      service: 'dynamodb',
+      region: LOCAL_REGION,
+      method: 'POST',
+      url: new URL('http://dynamodb/'),
+      headers: { 'x-amz-target': 'DynamoDB_20120810.TransactWriteItems' },
+      body: Buffer.from(
+        JSON.stringify({
+          TransactItems: [
+            { Put: { TableName: DEPLOYED_TABLE, Item: { pk: { S: `${SCIM_PAGE_KEY_PREFIX}users` }, sk: { S: '1' } } } },
+            { Put: { TableName: DEPLOYED_TABLE, Item: { pk: { S: userKey('ada').pk }, sk: { S: 'USER' } } } },
+          ],
+        }),
+      ),
+    });
+    const decisions = await Promise.all(transaction.map(async (call) => (await evaluateCall(roleStatements(fn), call)).decision));
+    expect(decisions).toEqual(['Allowed', 'ImplicitlyDenied']);
   });
 
-  it('still lets a write route change its own items (createUser: users, and their audit entry)', () => {
+  it('lets the report worker update report jobs only, and maintenance write what it repairs', async () => {
+    const names = functionsByName();
+    const worker = names.get('ReportWorker')!;
+    expect(await mayWriteItem(worker, 'dynamodb:UpdateItem', reportKey('r').pk)).toBe(true);
+    expect(REPORT_KEY_PREFIX).toBe(reportKey('r').pk.slice(0, REPORT_KEY_PREFIX.length));
+    for (const action of ITEM_WRITES) {
+      expect(await mayWriteItem(worker, action, userKey('u').pk), `ReportWorker ${action} user`).toBe(false);
+      if (action !== 'dynamodb:UpdateItem')
+        expect(await mayWriteItem(worker, action, reportKey('r').pk), `ReportWorker ${action} report`).toBe(false);
+    }
+    const maintenance = names.get('Maintenance')!;
+    for (const action of ITEM_WRITES)
+      expect(await mayWriteItem(maintenance, action, userKey('u').pk), `Maintenance ${action} user`).toBe(true);
+  });
+
+  it('still lets a write route change its own items (createUser: users, and their audit entry)', async () => {
     const functionId = wiring.get(routes.find((route) => route.name === 'createUser')!)!.functionId;
-    for (const action of ITEM_WRITES) expect(mayWriteItem(functionId, action, userKey('u').pk), action).toBe(true);
-    expect(mayWriteItem(functionId, 'dynamodb:PutItem', auditKey('a').pk)).toBe(true);
-    expect(mayWriteItem(functionId, 'dynamodb:UpdateItem', auditKey('a').pk)).toBe(false);
-    expect(mayWriteItem(functionId, 'dynamodb:PutItem', scimTokenKey('t').pk)).toBe(false);
+    for (const action of ITEM_WRITES) expect(await mayWriteItem(functionId, action, userKey('u').pk), action).toBe(true);
+    expect(await mayWriteItem(functionId, 'dynamodb:PutItem', auditKey('a').pk)).toBe(true);
+    expect(await mayWriteItem(functionId, 'dynamodb:UpdateItem', auditKey('a').pk)).toBe(false);
+    expect(await mayWriteItem(functionId, 'dynamodb:PutItem', scimTokenKey('t').pk)).toBe(false);
   });
 });
 

@@ -42,6 +42,7 @@ import { userKey } from '../../lib/store/users';
 import { DEFAULT_THROTTLE, DeptAdminStack, REPOSITORY_ROOT } from '../../infra/stack';
 import { describeTemplate, LOCAL_ACCOUNT, LOCAL_REGION, resolveDeployment, type LocalFunction } from '../../infra/local/deployment';
 import { evaluateCall, roleStatements } from '../../infra/local/iam';
+import { isWildcardOnlyAction } from '@cloud-copilot/iam-simulate';
 import { describeRequest } from '../../infra/local/aws-calls';
 
 type Json = any; // CloudFormation fragments: free-form by nature.
@@ -266,7 +267,7 @@ describe('functions', () => {
           expect(pattern.dynamodb.NewImage[name]).toEqual({ S: [value] });
         }
       }
-      // Stream readers also hold the stream actions (DescribeStream, GetRecords, GetShardIterator, ListStreams).
+      // Stream readers also hold the stream actions (DescribeStream, GetRecords, GetShardIterator).
       const allowed = statementsOf(functionId)
         .filter((statement: Json) => statement.Effect === 'Allow')
         .flatMap((statement: Json) => asList<string>(statement.Action));
@@ -589,6 +590,27 @@ describe('IAM', () => {
     const worker = backgroundFunctions.find((job) => job.sendsEmail)!;
     const func = resourcesOf(template, 'AWS::Lambda::Function')[backgroundFunctionId(template, worker.summary)];
     expect(JSON.stringify(func.Properties.Environment.Variables.API_BASE_URL)).toContain('execute-api');
+  });
+
+  it('grants only actions IAM knows, none of them wildcard-only on a named resource (such a grant grants nothing)', async () => {
+    for (const [policyId, policy] of Object.entries(resourcesOf(template, 'AWS::IAM::Policy'))) {
+      for (const statement of policy.Properties.PolicyDocument.Statement) {
+        if (asList(statement.Resource).includes('*')) continue;
+        for (const action of asList<string>(statement.Action)) {
+          const [service, name] = action.split(':');
+          expect(await isWildcardOnlyAction(service, name), `${policyId}: ${action}`).toBe(false);
+        }
+      }
+    }
+  });
+
+  it('lets a stream-triggered function send its failed batches to its dead-letter queue, and nothing else on SQS', () => {
+    for (const job of backgroundFunctions.filter((entry) => 'tableItems' in entry.trigger)) {
+      const sqsStatements = statementsOfFunction(backgroundFunctionId(template, job.summary)).filter((statement) =>
+        asList<string>(statement.Action).some((action) => action.startsWith('sqs:')),
+      );
+      expect(sqsStatements, job.name).toEqual([expect.objectContaining({ Effect: 'Allow', Action: 'sqs:SendMessage' })]);
+    }
   });
 
   it('attaches no managed policy beyond basic Lambda logging', () => {

@@ -265,7 +265,8 @@ const TRANSACT_ACTIONS: Readonly<Record<string, string>> = {
 const ITEM_OPERATIONS = new Set(['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem']);
 
 function dynamoDbCalls(operation: string, input: DynamoDbInput, region: string, account: string): AwsCall[] {
-  const tableArn = (table: string) => `arn:aws:dynamodb:${region}:${account}:table/${table}`;
+  // A table is named by its name or, since 2024, its ARN.
+  const tableArn = (table: string) => (table.startsWith('arn:') ? table : `arn:aws:dynamodb:${region}:${account}:table/${table}`);
   const call = (action: string, resource: string, leadingKeys?: string[]): AwsCall => ({
     service: 'dynamodb',
     action: `dynamodb:${action}`,

@@ -8,10 +8,26 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { GetObjectCommand, HeadObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import {
+  AbortMultipartUploadCommand,
+  CreateMultipartUploadCommand,
+  GetObjectCommand,
+  HeadObjectCommand,
+  PutObjectCommand,
+  S3Client,
+} from '@aws-sdk/client-s3';
 import { SESClient, SendRawEmailCommand } from '@aws-sdk/client-ses';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient, GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import {
+  BatchGetCommand,
+  BatchWriteCommand,
+  DynamoDBDocumentClient,
+  GetCommand,
+  PutCommand,
+  QueryCommand,
+  TransactWriteCommand,
+  UpdateCommand,
+} from '@aws-sdk/lib-dynamodb';
 import { Upload } from '@aws-sdk/lib-storage';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { afterEach, beforeEach, describe, expect, inject, it } from 'vitest';
@@ -157,6 +173,30 @@ describe('DynamoDB', () => {
     ]);
   });
 
+  it('checks a batch as one call per table with the partition keys of all its items', async () => {
+    await documents.send(
+      new BatchGetCommand({
+        RequestItems: {
+          [table]: {
+            Keys: [
+              { pk: 'USER#ada', sk: 'USER' },
+              { pk: 'DEPT#eng', sk: 'DEPT' },
+              { pk: 'USER#ada', sk: 'DEPT' },
+            ],
+          },
+        },
+      }),
+    );
+    const write = documents.send(
+      new BatchWriteCommand({ RequestItems: { [table]: [{ DeleteRequest: { Key: { pk: 'USER#ada', sk: 'USER' } } }] } }),
+    );
+    await expect(write).rejects.toMatchObject({ name: 'AccessDeniedException' });
+    expect(await recorded()).toEqual([
+      { action: 'dynamodb:BatchGetItem', resource: tableArn, context: leadingKeys('USER#ada', 'DEPT#eng'), decision: 'Allowed' },
+      { action: 'dynamodb:BatchWriteItem', resource: tableArn, context: leadingKeys('USER#ada'), decision: 'ImplicitlyDenied' },
+    ]);
+  });
+
   it('answers a put the role does not allow with AccessDeniedException, writes nothing, and reports it', async () => {
     const put = documents.send(new PutCommand({ TableName: table, Item: { pk: 'USER#eve', sk: 'USER' } }));
     await expect(put).rejects.toMatchObject({ name: 'AccessDeniedException', $metadata: { httpStatusCode: 400 } });
@@ -234,6 +274,15 @@ describe('S3', () => {
       { action: 's3:PutObject', resource: object_('large.csv'), context: {}, decision: 'Allowed' },
       { action: 's3:GetObject', resource: object_('small.csv'), context: {}, decision: 'Allowed' },
       { action: 's3:GetObject', resource: object_('large.csv'), context: {}, decision: 'Allowed' },
+    ]);
+  });
+
+  it('checks the abort of a multipart upload as s3:AbortMultipartUpload', async () => {
+    const { UploadId } = await s3.send(new CreateMultipartUploadCommand({ Bucket: bucket, Key: 'reports/aborted.csv' }));
+    const abort = s3.send(new AbortMultipartUploadCommand({ Bucket: bucket, Key: 'reports/aborted.csv', UploadId }));
+    await expect(abort).rejects.toMatchObject({ name: 'AccessDenied', $metadata: { httpStatusCode: 403 } });
+    expect(reported.map((denial) => [denial.action, denial.resource])).toEqual([
+      ['s3:AbortMultipartUpload', `arn:aws:s3:::${bucket}/reports/aborted.csv`],
     ]);
   });
 

@@ -41,6 +41,12 @@ export const UNUSED_GRANT_REASONS: readonly UnusedGrantReason[] = [
       "Lambda's event source mapping sends the records that still fail after its retries to the dead-letter queue, with the function's role",
   },
   {
+    action: 'dynamodb:DeleteItem',
+    functions: ['createScimToken'],
+    reason:
+      "lib/http/idempotency.ts releases (deletes) the idempotency record of a request that fails with an error, so that a retry runs; no test makes a token's creation fail after its claim",
+  },
+  {
     action: 's3:AbortMultipartUpload',
     functions: REPORT_WRITERS,
     reason: "lib-storage's Upload aborts a multipart upload whose part fails, so no parts are left behind; no test fails an upload midway",

@@ -22,6 +22,7 @@ import { FALLBACK_FUNCTION, type Route, routeKeys, routes, servedPaths } from '.
 import {
   allowedActions,
   AUDIT_KEY_PREFIX,
+  IDEMPOTENCY_KEY_PREFIX,
   REPORT_KEY_PREFIX,
   SCIM_AUTHORIZER_STATEMENTS,
   SCIM_PAGE_KEY_PREFIX,
@@ -753,6 +754,31 @@ describe('item writes', () => {
     });
     const decisions = await Promise.all(transaction.map(async (call) => (await evaluateCall(roleStatements(fn), call)).decision));
     expect(decisions).toEqual(['Allowed', 'ImplicitlyDenied']);
+  });
+
+  it('lets the SCIM token routes write their token, its audit entry and their idempotency record, and no other item', async () => {
+    const names = functionsByName();
+    const idempotency = `${IDEMPOTENCY_KEY_PREFIX}hash`;
+    const writes: Record<string, Array<[string, string]>> = {
+      createScimToken: [
+        ['dynamodb:PutItem', scimTokenKey('t').pk],
+        ['dynamodb:PutItem', auditKey('a').pk],
+      ],
+      deleteScimToken: [
+        ['dynamodb:DeleteItem', scimTokenKey('t').pk],
+        ['dynamodb:PutItem', auditKey('a').pk],
+      ],
+    };
+    for (const [name, allowed] of Object.entries(writes)) {
+      const functionId = names.get(name)!;
+      for (const [action, pk] of allowed) expect(await mayWriteItem(functionId, action, pk), `${name} ${action} ${pk}`).toBe(true);
+      for (const action of ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem']) {
+        expect(await mayWriteItem(functionId, action, idempotency), `${name} ${action} idempotency`).toBe(true);
+      }
+      for (const pk of [userKey('u').pk, reportKey('r').pk, `${SCIM_PAGE_KEY_PREFIX}users`]) {
+        for (const action of ITEM_WRITES) expect(await mayWriteItem(functionId, action, pk), `${name} ${action} ${pk}`).toBe(false);
+      }
+    }
   });
 
   it('lets the report worker update report jobs only, and maintenance write what it repairs', async () => {

@@ -15,7 +15,8 @@
  *   the two token routes write their token, its audit entry and their
  *   idempotency record, and no other item;
  * - SCIM's lists write only their page memo (lib/store/scim-pages.ts), the
- *   report worker only report jobs.
+ *   report worker only report jobs;
+ * - the routes that sign report downloads read report items only.
  *
  * TransactWriteItems is not an IAM action: DynamoDB checks each item of a
  * transaction against the matching single-item action (Put → PutItem, …,
@@ -104,8 +105,10 @@ export function fencedWrites(): TableStatement[] {
 
 /** The table statements of one route. */
 export function tableStatementsFor(route: Route): TableStatement[] {
-  // The one public route that reads the table, the e-mailed report link, reads its report item and nothing else.
-  if (route.access === 'public') return route.reportsBucket === 'presign' ? [allow(['dynamodb:GetItem'], [REPORT_KEY_PREFIX])] : [];
+  // The routes that sign report downloads (the e-mailed link, the one public route with data, among them)
+  // read their report item and nothing else.
+  if (route.reportsBucket === 'presign') return [allow(['dynamodb:GetItem'], [REPORT_KEY_PREFIX])];
+  if (route.access === 'public') return [];
   if (route.access === 'read') return [allow(TABLE_ACTIONS.read)];
   if (route.access === 'scim') {
     // Discovery documents are constants; lists read, and remember where a page ended.

@@ -587,6 +587,20 @@ describe('IAM', () => {
     for (const { Properties: props } of wiring.get(route)!.apiRoutes) expect(props.AuthorizationType).toBe('NONE');
   });
 
+  it('lets the routes that sign report downloads read report items and nothing else on the table', async () => {
+    const signers = routes.filter((route) => route.reportsBucket === 'presign');
+    expect(signers.length).toBeGreaterThan(1);
+    for (const route of signers) {
+      const fn = deployedFunctions.find((candidate) => candidate.logicalId === wiring.get(route)!.functionId)!;
+      const decide = async (action: string, resource: string, pk: string) =>
+        (await evaluateCall(roleStatements(fn), { service: 'dynamodb', action, resource, context: { 'dynamodb:LeadingKeys': [pk] } }))
+          .decision;
+      expect(await decide('dynamodb:GetItem', DEPLOYED_TABLE_ARN, reportKey('r').pk), route.name).toBe('Allowed');
+      expect(await decide('dynamodb:GetItem', DEPLOYED_TABLE_ARN, userKey('u').pk), route.name).toBe('ImplicitlyDenied');
+      expect(await decide('dynamodb:Query', `${DEPLOYED_TABLE_ARN}/index/gsi1`, 'USERS#IN'), route.name).toBe('ImplicitlyDenied');
+    }
+  });
+
   it('tells the report worker where the API is, for the link of its e-mail', () => {
     const worker = backgroundFunctions.find((job) => job.sendsEmail)!;
     const func = resourcesOf(template, 'AWS::Lambda::Function')[backgroundFunctionId(template, worker.summary)];

@@ -12,8 +12,11 @@
  *   permission);
  * - SCIM tokens are made by createScimToken, deleted by deleteScimToken and
  *   marked used by the SCIM authorizer, and changed by no other function;
+ *   the two token routes write their token, its audit entry and their
+ *   idempotency record, and no other item;
  * - SCIM's lists write only their page memo (lib/store/scim-pages.ts), the
- *   report worker only report jobs.
+ *   report worker only report jobs;
+ * - the routes that sign report downloads read report items only.
  *
  * TransactWriteItems is not an IAM action: DynamoDB checks each item of a
  * transaction against the matching single-item action (Put → PutItem, …,
@@ -21,13 +24,14 @@
  * conditions below hold inside transactions too.
  */
 import { AUDIT_KEY_PREFIX } from '../lib/store/audit';
+import { IDEMPOTENCY_KEY_PREFIX } from '../lib/store/idempotency';
 import { REPORT_KEY_PREFIX } from '../lib/store/reports';
 import { SCIM_PAGE_KEY_PREFIX } from '../lib/store/scim-pages';
 import { SCIM_TOKEN_KEY_PREFIX } from '../lib/store/scim-tokens';
 import type { BackgroundFunction } from '../lib/background';
 import type { Access, OperationName, Route } from '../lib/routes';
 
-export { AUDIT_KEY_PREFIX, REPORT_KEY_PREFIX, SCIM_PAGE_KEY_PREFIX, SCIM_TOKEN_KEY_PREFIX };
+export { AUDIT_KEY_PREFIX, IDEMPOTENCY_KEY_PREFIX, REPORT_KEY_PREFIX, SCIM_PAGE_KEY_PREFIX, SCIM_TOKEN_KEY_PREFIX };
 
 const TABLE_READ_ACTIONS = ['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:BatchGetItem'] as const;
 
@@ -65,40 +69,55 @@ const allow = (actions: readonly string[], items?: readonly string[]): TableStat
 });
 const deny = (actions: readonly string[], items: readonly string[]): TableStatement => ({ effect: 'Deny', actions, items });
 
-/** The SCIM token writes of the only routes that make or delete one. */
-const SCIM_TOKEN_WRITES: Readonly<Record<string, readonly string[]>> = {
-  createScimToken: ['dynamodb:PutItem'],
-  deleteScimToken: ['dynamodb:DeleteItem'],
-} satisfies Partial<Record<OperationName, readonly string[]>>;
+/**
+ * What the idempotency of a token route does with its record (lib/http/idempotency.ts):
+ * claims it, completes or closes it, and releases it when the request fails. No
+ * read: a stored answer's parts are read only for answers over one item, which
+ * these never give (a token's answer is never stored at all).
+ */
+const IDEMPOTENCY_RECORDS: readonly TableStatement[] = [
+  allow(['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem'], [IDEMPOTENCY_KEY_PREFIX]),
+];
+
+/** The only routes that make or delete a SCIM token: that token, its audit entry and their idempotency record. */
+const SCIM_TOKEN_ROUTES: Readonly<Record<string, readonly TableStatement[]>> = {
+  createScimToken: [allow(['dynamodb:PutItem'], [SCIM_TOKEN_KEY_PREFIX, AUDIT_KEY_PREFIX]), ...IDEMPOTENCY_RECORDS],
+  deleteScimToken: [
+    allow(['dynamodb:DeleteItem'], [SCIM_TOKEN_KEY_PREFIX]),
+    allow(['dynamodb:PutItem'], [AUDIT_KEY_PREFIX]),
+    ...IDEMPOTENCY_RECORDS,
+  ],
+} satisfies Partial<Record<OperationName, readonly TableStatement[]>>;
 
 /**
  * What a function that may write anything else must never do: change an
- * audit entry after its put, or change a SCIM token beyond `tokenWrites`.
+ * audit entry after its put, or change a SCIM token.
  */
-export function fencedWrites(tokenWrites: readonly string[] = []): TableStatement[] {
+export function fencedWrites(): TableStatement[] {
   return [
     deny(
       ITEM_WRITE_ACTIONS.filter((action) => action !== 'dynamodb:PutItem'),
       [AUDIT_KEY_PREFIX],
     ),
-    deny(
-      ITEM_WRITE_ACTIONS.filter((action) => !tokenWrites.includes(action)),
-      [SCIM_TOKEN_KEY_PREFIX],
-    ),
+    deny(ITEM_WRITE_ACTIONS, [SCIM_TOKEN_KEY_PREFIX]),
   ];
 }
 
 /** The table statements of one route. */
 export function tableStatementsFor(route: Route): TableStatement[] {
-  // The one public route that reads the table, the e-mailed report link, reads its report item and nothing else.
-  if (route.access === 'public') return route.reportsBucket === 'presign' ? [allow(['dynamodb:GetItem'], [REPORT_KEY_PREFIX])] : [];
+  // The routes that sign report downloads (the e-mailed link, the one public route with data, among them)
+  // read their report item and nothing else.
+  if (route.reportsBucket === 'presign') return [allow(['dynamodb:GetItem'], [REPORT_KEY_PREFIX])];
+  if (route.access === 'public') return [];
   if (route.access === 'read') return [allow(TABLE_ACTIONS.read)];
   if (route.access === 'scim') {
     // Discovery documents are constants; lists read, and remember where a page ended.
     if (!/\/(Users|Groups)(\/|$)/.test(route.path)) return [];
     if (route.method === 'GET') return [allow(TABLE_ACTIONS.read), allow(['dynamodb:PutItem'], [SCIM_PAGE_KEY_PREFIX])];
   }
-  return [allow(TABLE_ACTIONS[route.access]), ...fencedWrites(SCIM_TOKEN_WRITES[route.name])];
+  const tokenRoute = SCIM_TOKEN_ROUTES[route.name];
+  if (tokenRoute) return [...tokenRoute];
+  return [allow(TABLE_ACTIONS[route.access]), ...fencedWrites()];
 }
 
 /**

@@ -10,11 +10,18 @@ import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
-import { FilterCriteria, FilterRule, StartingPosition } from 'aws-cdk-lib/aws-lambda';
-import { SqsDlq } from 'aws-cdk-lib/aws-lambda-event-sources';
+import {
+  FilterCriteria,
+  FilterRule,
+  StartingPosition,
+  type DlqDestinationConfig,
+  type IEventSourceDlq,
+  type IEventSourceMapping,
+  type IFunction,
+} from 'aws-cdk-lib/aws-lambda';
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import type { IBucket } from 'aws-cdk-lib/aws-s3';
-import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
+import { Queue, QueueEncryption, type IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import type { BackgroundFunction } from '../lib/background';
 import { tableStatementsForJob } from './access';
@@ -77,8 +84,9 @@ export class BackgroundJob extends Construct {
       );
       const streamArn = table.tableStreamArn;
       if (!streamArn) throw new Error(`${job.name} reads the table's stream, but the table has none`);
-      // A mapping rather than DynamoEventSource, whose grant adds dynamodb:ListStreams on "*":
-      // every stream action here is scoped to this table's stream.
+      // A mapping rather than DynamoEventSource, whose grant adds dynamodb:ListStreams on "*": every
+      // stream action here is scoped to this table's stream, and ListStreams, which IAM grants only on
+      // "*", is not granted (on the stream's ARN it would grant nothing).
       this.function.addEventSourceMapping('TableStream', {
         eventSourceArn: streamArn,
         startingPosition: StartingPosition.LATEST,
@@ -86,12 +94,12 @@ export class BackgroundJob extends Construct {
         retryAttempts: 2,
         bisectBatchOnError: true,
         maxRecordAge: Duration.days(1),
-        onFailure: new SqsDlq(this.deadLetterQueue),
+        onFailure: new SendOnlyDeadLetterQueue(this.deadLetterQueue),
         filters: [FilterCriteria.filter({ eventName: FilterRule.or('INSERT', 'MODIFY'), dynamodb: { NewImage: image } })],
       });
       this.function.addToRolePolicy(
         new PolicyStatement({
-          actions: ['dynamodb:DescribeStream', 'dynamodb:GetRecords', 'dynamodb:GetShardIterator', 'dynamodb:ListStreams'],
+          actions: ['dynamodb:DescribeStream', 'dynamodb:GetRecords', 'dynamodb:GetShardIterator'],
           resources: [streamArn],
         }),
       );
@@ -124,5 +132,19 @@ export class BackgroundJob extends Construct {
         }),
       );
     }
+  }
+}
+
+/**
+ * A stream mapping's on-failure destination with only what Lambda uses to
+ * send a failed batch's record there, sqs:SendMessage; SqsDlq grants the
+ * function's role GetQueueAttributes and GetQueueUrl too.
+ */
+class SendOnlyDeadLetterQueue implements IEventSourceDlq {
+  constructor(private readonly queue: IQueue) {}
+
+  bind(_target: IEventSourceMapping, targetHandler: IFunction): DlqDestinationConfig {
+    targetHandler.addToRolePolicy(new PolicyStatement({ actions: ['sqs:SendMessage'], resources: [this.queue.queueArn] }));
+    return { destination: this.queue.queueArn };
   }
 }

@@ -47,7 +47,8 @@ export class ChangeEvents extends Construct {
     const role = new Role(this, 'PipeRole', { assumedBy: new ServicePrincipal('pipes.amazonaws.com') });
     role.addToPolicy(
       new PolicyStatement({
-        actions: ['dynamodb:DescribeStream', 'dynamodb:GetRecords', 'dynamodb:GetShardIterator', 'dynamodb:ListStreams'],
+        // Not ListStreams: IAM grants it only on "*", and on the stream's ARN it would grant nothing.
+        actions: ['dynamodb:DescribeStream', 'dynamodb:GetRecords', 'dynamodb:GetShardIterator'],
         resources: [table.tableStreamArn],
       }),
     );

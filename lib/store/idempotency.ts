@@ -31,9 +31,12 @@ const bytes = attr.required('bytes', (value): value is Uint8Array => value insta
 /** Kept answers are gone; the others are closed without one. */
 export type RecordStatus = 'in_progress' | 'completed' | 'secret_shown' | 'answer_lost';
 
+/** The partition keys of idempotency records and their answers' parts start with this. */
+export const IDEMPOTENCY_KEY_PREFIX = 'IDEMPOTENCY#';
+
 const recordKind = attr.itemKind({
   type: 'idempotency',
-  key: (hash: string): Key => ({ pk: `IDEMPOTENCY#${hash}`, sk: 'IDEMPOTENCY' }),
+  key: (hash: string): Key => ({ pk: `${IDEMPOTENCY_KEY_PREFIX}${hash}`, sk: 'IDEMPOTENCY' }),
   attributes: {
     status: attr.oneOf<RecordStatus>(['in_progress', 'completed', 'secret_shown', 'answer_lost']),
     payload_hash: attr.string,
@@ -50,7 +53,7 @@ const recordKind = attr.itemKind({
 
 const partKind = attr.itemKind({
   type: 'idempotency-part',
-  key: (hash: string, index: number): Key => ({ pk: `IDEMPOTENCY#${hash}`, sk: `PART#${String(index).padStart(3, '0')}` }),
+  key: (hash: string, index: number): Key => ({ pk: `${IDEMPOTENCY_KEY_PREFIX}${hash}`, sk: `PART#${String(index).padStart(3, '0')}` }),
   attributes: {
     /** This part's bytes of the gzipped answer. */
     data: bytes,

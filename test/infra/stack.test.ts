@@ -22,6 +22,7 @@ import { FALLBACK_FUNCTION, type Route, routeKeys, routes, servedPaths } from '.
 import {
   allowedActions,
   AUDIT_KEY_PREFIX,
+  IDEMPOTENCY_KEY_PREFIX,
   REPORT_KEY_PREFIX,
   SCIM_AUTHORIZER_STATEMENTS,
   SCIM_PAGE_KEY_PREFIX,
@@ -42,6 +43,10 @@ import { reportKey } from '../../lib/store/reports';
 import { scimTokenKey } from '../../lib/store/scim-tokens';
 import { userKey } from '../../lib/store/users';
 import { DEFAULT_THROTTLE, DeptAdminStack, REPOSITORY_ROOT } from '../../infra/stack';
+import { describeTemplate, LOCAL_ACCOUNT, LOCAL_REGION, resolveDeployment, type LocalFunction } from '../../infra/local/deployment';
+import { evaluateCall, roleStatements } from '../../infra/local/iam';
+import { isWildcardOnlyAction } from '@cloud-copilot/iam-simulate';
+import { describeRequest } from '../../infra/local/aws-calls';
 
 type Json = any; // CloudFormation fragments: free-form by nature.
 interface Resource {
@@ -198,11 +203,19 @@ let template: Template;
 let wiring: Map<Route, RouteWiring>;
 let externalTemplate: Template;
 let anyDomainTemplate: Template;
+/** The functions of the default template, their role's statements resolved as the local stack resolves them. */
+let deployedFunctions: LocalFunction[];
+const DEPLOYED_TABLE = 'dept-admin';
+const DEPLOYED_TABLE_ARN = `arn:aws:dynamodb:${LOCAL_REGION}:${LOCAL_ACCOUNT}:table/${DEPLOYED_TABLE}`;
 
 beforeAll(() => {
   projectRoot = placeholderProject();
   template = synth(projectRoot);
   wiring = wiringOf(template);
+  deployedFunctions = resolveDeployment(describeTemplate(template.toJSON().Resources), {
+    tableName: DEPLOYED_TABLE,
+    reportsBucket: 'reports',
+  });
   externalTemplate = synth(projectRoot, {
     jwtIssuer: EXTERNAL_ISSUER,
     jwtAudience: 'api-one, api-two',
@@ -268,7 +281,7 @@ describe('functions', () => {
           expect(pattern.dynamodb.NewImage[name]).toEqual({ S: [value] });
         }
       }
-      // Stream readers also hold the stream actions (DescribeStream, GetRecords, GetShardIterator, ListStreams).
+      // Stream readers also hold the stream actions (DescribeStream, GetRecords, GetShardIterator).
       const allowed = statementsOf(functionId)
         .filter((statement: Json) => statement.Effect === 'Allow')
         .flatMap((statement: Json) => asList<string>(statement.Action));
@@ -583,10 +596,45 @@ describe('IAM', () => {
     for (const { Properties: props } of wiring.get(route)!.apiRoutes) expect(props.AuthorizationType).toBe('NONE');
   });
 
+  it('lets the routes that sign report downloads read report items and nothing else on the table', async () => {
+    const signers = routes.filter((route) => route.reportsBucket === 'presign');
+    expect(signers.length).toBeGreaterThan(1);
+    for (const route of signers) {
+      const fn = deployedFunctions.find((candidate) => candidate.logicalId === wiring.get(route)!.functionId)!;
+      const decide = async (action: string, resource: string, pk: string) =>
+        (await evaluateCall(roleStatements(fn), { service: 'dynamodb', action, resource, context: { 'dynamodb:LeadingKeys': [pk] } }))
+          .decision;
+      expect(await decide('dynamodb:GetItem', DEPLOYED_TABLE_ARN, reportKey('r').pk), route.name).toBe('Allowed');
+      expect(await decide('dynamodb:GetItem', DEPLOYED_TABLE_ARN, userKey('u').pk), route.name).toBe('ImplicitlyDenied');
+      expect(await decide('dynamodb:Query', `${DEPLOYED_TABLE_ARN}/index/gsi1`, 'USERS#IN'), route.name).toBe('ImplicitlyDenied');
+    }
+  });
+
   it('tells the report worker where the API is, for the link of its e-mail', () => {
     const worker = backgroundFunctions.find((job) => job.sendsEmail)!;
     const func = resourcesOf(template, 'AWS::Lambda::Function')[backgroundFunctionId(template, worker.summary)];
     expect(JSON.stringify(func.Properties.Environment.Variables.API_BASE_URL)).toContain('execute-api');
+  });
+
+  it('grants only actions IAM knows, none of them wildcard-only on a named resource (such a grant grants nothing)', async () => {
+    for (const [policyId, policy] of Object.entries(resourcesOf(template, 'AWS::IAM::Policy'))) {
+      for (const statement of policy.Properties.PolicyDocument.Statement) {
+        if (asList(statement.Resource).includes('*')) continue;
+        for (const action of asList<string>(statement.Action)) {
+          const [service, name] = action.split(':');
+          expect(await isWildcardOnlyAction(service, name), `${policyId}: ${action}`).toBe(false);
+        }
+      }
+    }
+  });
+
+  it('lets a stream-triggered function send its failed batches to its dead-letter queue, and nothing else on SQS', () => {
+    for (const job of backgroundFunctions.filter((entry) => 'tableItems' in entry.trigger)) {
+      const sqsStatements = statementsOfFunction(backgroundFunctionId(template, job.summary)).filter((statement) =>
+        asList<string>(statement.Action).some((action) => action.startsWith('sqs:')),
+      );
+      expect(sqsStatements, job.name).toEqual([expect.objectContaining({ Effect: 'Allow', Action: 'sqs:SendMessage' })]);
+    }
   });
 
   it('attaches no managed policy beyond basic Lambda logging', () => {
@@ -603,37 +651,21 @@ describe('IAM', () => {
 
 /**
  * Whether the role of a function lets it do an item write `action` on the
- * table item whose partition key is `pk`, by IAM's rules for the statement
- * shapes this stack writes: an explicit Deny wins, then any Allow; a
- * statement applies if it names the action and the base table, and, under
- * a `dynamodb:LeadingKeys` StringLike condition, if the key matches one of
- * its patterns (for one key ForAllValues and ForAnyValue agree). Any other
- * condition fails the test rather than being guessed at.
+ * table item whose partition key is `pk`, as IAM decides it: the function's
+ * statements in the template, intrinsics resolved, evaluated by the IAM
+ * simulator (infra/local/iam.ts) with the key as `dynamodb:LeadingKeys`.
  */
-function mayWriteItem(functionId: string, action: string, pk: string): boolean {
-  const [tableId] = onlyResource(template, 'AWS::DynamoDB::Table');
-  const tableArn = { 'Fn::GetAtt': [tableId, 'Arn'] };
-  const applies = (statement: Json) => {
-    if (!asList<string>(statement.Action).includes(action)) return false;
-    if (!asList<Json>(statement.Resource).some((resource) => JSON.stringify(resource) === JSON.stringify(tableArn))) return false;
-    if (!statement.Condition) return true;
-    const [[operator, keys], ...others] = Object.entries<Json>(statement.Condition);
-    expect(others, JSON.stringify(statement.Condition)).toEqual([]);
-    expect(['ForAllValues:StringLike', 'ForAnyValue:StringLike'], JSON.stringify(statement.Condition)).toContain(operator);
-    expect(Object.keys(keys)).toEqual(['dynamodb:LeadingKeys']);
-    const patterns = asList<string>(keys['dynamodb:LeadingKeys']);
-    return patterns.some((pattern) =>
-      new RegExp(
-        `^${pattern
-          .split('*')
-          .map((part) => part.replace(/[.+?^${}()|[\]\\#]/g, '\\$&'))
-          .join('.*')}$`,
-      ).test(pk),
-    );
-  };
-  const statements = statementsOfFunction(functionId);
-  if (statements.some((statement) => statement.Effect === 'Deny' && applies(statement))) return false;
-  return statements.some((statement) => statement.Effect === 'Allow' && applies(statement));
+async function mayWriteItem(functionId: string, action: string, pk: string): Promise<boolean> {
+  const fn = deployedFunctions.find((candidate) => candidate.logicalId === functionId);
+  if (!fn) throw new Error(`${functionId} is not a function of the deployment`);
+  const { decision, invalid } = await evaluateCall(roleStatements(fn), {
+    service: 'dynamodb',
+    action,
+    resource: DEPLOYED_TABLE_ARN,
+    context: { 'dynamodb:LeadingKeys': [pk] },
+  });
+  if (invalid) throw new Error(`the simulator cannot evaluate ${action} on ${pk}: ${invalid}`);
+  return decision === 'Allowed';
 }
 
 const ITEM_WRITES = ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem'];
@@ -651,18 +683,18 @@ describe('item writes', () => {
   };
   const writesData = (route: Route) => route.access === 'write' || (route.access === 'scim' && route.method !== 'GET');
 
-  it('keeps the audit trail growing only: writers put entries, no function updates or deletes one', () => {
+  it('keeps the audit trail growing only: writers put entries, no function updates or deletes one', async () => {
     const entry = auditKey('entry').pk;
     const writers = new Set([...routes.filter(writesData).map((route) => route.name), 'Maintenance']);
     for (const [name, functionId] of functionsByName()) {
-      expect(mayWriteItem(functionId, 'dynamodb:PutItem', entry), `${name} PutItem audit`).toBe(writers.has(name));
+      expect(await mayWriteItem(functionId, 'dynamodb:PutItem', entry), `${name} PutItem audit`).toBe(writers.has(name));
       for (const action of ITEM_WRITES.filter((write) => write !== 'dynamodb:PutItem')) {
-        expect(mayWriteItem(functionId, action, entry), `${name} ${action} audit`).toBe(false);
+        expect(await mayWriteItem(functionId, action, entry), `${name} ${action} audit`).toBe(false);
       }
     }
   });
 
-  it('lets only createScimToken put a SCIM token, deleteScimToken delete one and the authorizer mark one used', () => {
+  it('lets only createScimToken put a SCIM token, deleteScimToken delete one and the authorizer mark one used', async () => {
     const token = scimTokenKey('token').pk;
     const only: Record<string, string | undefined> = {
       'dynamodb:PutItem': 'createScimToken',
@@ -672,7 +704,7 @@ describe('item writes', () => {
     };
     for (const [name, functionId] of functionsByName()) {
       for (const action of ITEM_WRITES)
-        expect(mayWriteItem(functionId, action, token), `${name} ${action} token`).toBe(only[action] === name);
+        expect(await mayWriteItem(functionId, action, token), `${name} ${action} token`).toBe(only[action] === name);
     }
   });
 
@@ -692,7 +724,7 @@ describe('item writes', () => {
     }
   });
 
-  it('lets SCIM lists write only their page memo, and no other item', () => {
+  it('lets SCIM lists write only their page memo, and no other item', async () => {
     const lists = routes.filter((route) => route.access === 'scim' && route.method === 'GET' && tableActionsFor(route).length > 0);
     expect(lists.map((route) => route.name).sort()).toEqual(['scimGetGroup', 'scimGetUser', 'scimListGroups', 'scimListUsers']);
     for (const route of lists) {
@@ -705,36 +737,94 @@ describe('item writes', () => {
           Condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [`${SCIM_PAGE_KEY_PREFIX}*`] } },
         }),
       ]);
-      expect(mayWriteItem(functionId, 'dynamodb:PutItem', `${SCIM_PAGE_KEY_PREFIX}users`), route.name).toBe(true);
+      expect(await mayWriteItem(functionId, 'dynamodb:PutItem', `${SCIM_PAGE_KEY_PREFIX}users`), route.name).toBe(true);
       for (const pk of [userKey('u').pk, auditKey('a').pk, scimTokenKey('t').pk, reportKey('r').pk]) {
-        for (const action of ITEM_WRITES) expect(mayWriteItem(functionId, action, pk), `${route.name} ${action} ${pk}`).toBe(false);
+        for (const action of ITEM_WRITES) expect(await mayWriteItem(functionId, action, pk), `${route.name} ${action} ${pk}`).toBe(false);
       }
       for (const action of ITEM_WRITES.filter((write) => write !== 'dynamodb:PutItem')) {
-        expect(mayWriteItem(functionId, action, `${SCIM_PAGE_KEY_PREFIX}users`), `${route.name} ${action} memo`).toBe(false);
+        expect(await mayWriteItem(functionId, action, `${SCIM_PAGE_KEY_PREFIX}users`), `${route.name} ${action} memo`).toBe(false);
       }
     }
   });
 
-  it('lets the report worker update report jobs only, and maintenance write what it repairs', () => {
-    const names = functionsByName();
-    const worker = names.get('ReportWorker')!;
-    expect(mayWriteItem(worker, 'dynamodb:UpdateItem', reportKey('r').pk)).toBe(true);
-    expect(REPORT_KEY_PREFIX).toBe(reportKey('r').pk.slice(0, REPORT_KEY_PREFIX.length));
-    for (const action of ITEM_WRITES) {
-      expect(mayWriteItem(worker, action, userKey('u').pk), `ReportWorker ${action} user`).toBe(false);
-      if (action !== 'dynamodb:UpdateItem')
-        expect(mayWriteItem(worker, action, reportKey('r').pk), `ReportWorker ${action} report`).toBe(false);
-    }
-    const maintenance = names.get('Maintenance')!;
-    for (const action of ITEM_WRITES) expect(mayWriteItem(maintenance, action, userKey('u').pk), `Maintenance ${action} user`).toBe(true);
+  it('refuses scimListUsers a put of a user, alone or in a transaction, and allows it its page memo', async () => {
+    const { functionId } = wiring.get(routes.find((route) => route.name === 'scimListUsers')!)!;
+    const fn = deployedFunctions.find((candidate) => candidate.logicalId === functionId)!;
+    const put = (key: string) =>
+      evaluateCall(roleStatements(fn), {
+        service: 'dynamodb',
+        action: 'dynamodb:PutItem',
+        resource: DEPLOYED_TABLE_ARN,
+        context: { 'dynamodb:LeadingKeys': [key] },
+      });
+    expect(await put(userKey('ada').pk)).toEqual({ decision: 'ImplicitlyDenied' });
+    expect(await put(`${SCIM_PAGE_KEY_PREFIX}users`)).toEqual({ decision: 'Allowed' });
+    // In a transaction DynamoDB checks each item's own action and key: the memo passes, the user does not.
+    const transaction = describeRequest({
+      service: 'dynamodb',
+      region: LOCAL_REGION,
+      method: 'POST',
+      url: new URL('http://dynamodb/'),
+      headers: { 'x-amz-target': 'DynamoDB_20120810.TransactWriteItems' },
+      body: Buffer.from(
+        JSON.stringify({
+          TransactItems: [
+            { Put: { TableName: DEPLOYED_TABLE, Item: { pk: { S: `${SCIM_PAGE_KEY_PREFIX}users` }, sk: { S: '1' } } } },
+            { Put: { TableName: DEPLOYED_TABLE, Item: { pk: { S: userKey('ada').pk }, sk: { S: 'USER' } } } },
+          ],
+        }),
+      ),
+    });
+    const decisions = await Promise.all(transaction.map(async (call) => (await evaluateCall(roleStatements(fn), call)).decision));
+    expect(decisions).toEqual(['Allowed', 'ImplicitlyDenied']);
   });
 
-  it('still lets a write route change its own items (createUser: users, and their audit entry)', () => {
+  it('lets the SCIM token routes write their token, its audit entry and their idempotency record, and no other item', async () => {
+    const names = functionsByName();
+    const idempotency = `${IDEMPOTENCY_KEY_PREFIX}hash`;
+    const writes: Record<string, Array<[string, string]>> = {
+      createScimToken: [
+        ['dynamodb:PutItem', scimTokenKey('t').pk],
+        ['dynamodb:PutItem', auditKey('a').pk],
+      ],
+      deleteScimToken: [
+        ['dynamodb:DeleteItem', scimTokenKey('t').pk],
+        ['dynamodb:PutItem', auditKey('a').pk],
+      ],
+    };
+    for (const [name, allowed] of Object.entries(writes)) {
+      const functionId = names.get(name)!;
+      for (const [action, pk] of allowed) expect(await mayWriteItem(functionId, action, pk), `${name} ${action} ${pk}`).toBe(true);
+      for (const action of ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem']) {
+        expect(await mayWriteItem(functionId, action, idempotency), `${name} ${action} idempotency`).toBe(true);
+      }
+      for (const pk of [userKey('u').pk, reportKey('r').pk, `${SCIM_PAGE_KEY_PREFIX}users`]) {
+        for (const action of ITEM_WRITES) expect(await mayWriteItem(functionId, action, pk), `${name} ${action} ${pk}`).toBe(false);
+      }
+    }
+  });
+
+  it('lets the report worker update report jobs only, and maintenance write what it repairs', async () => {
+    const names = functionsByName();
+    const worker = names.get('ReportWorker')!;
+    expect(await mayWriteItem(worker, 'dynamodb:UpdateItem', reportKey('r').pk)).toBe(true);
+    expect(REPORT_KEY_PREFIX).toBe(reportKey('r').pk.slice(0, REPORT_KEY_PREFIX.length));
+    for (const action of ITEM_WRITES) {
+      expect(await mayWriteItem(worker, action, userKey('u').pk), `ReportWorker ${action} user`).toBe(false);
+      if (action !== 'dynamodb:UpdateItem')
+        expect(await mayWriteItem(worker, action, reportKey('r').pk), `ReportWorker ${action} report`).toBe(false);
+    }
+    const maintenance = names.get('Maintenance')!;
+    for (const action of ITEM_WRITES)
+      expect(await mayWriteItem(maintenance, action, userKey('u').pk), `Maintenance ${action} user`).toBe(true);
+  });
+
+  it('still lets a write route change its own items (createUser: users, and their audit entry)', async () => {
     const functionId = wiring.get(routes.find((route) => route.name === 'createUser')!)!.functionId;
-    for (const action of ITEM_WRITES) expect(mayWriteItem(functionId, action, userKey('u').pk), action).toBe(true);
-    expect(mayWriteItem(functionId, 'dynamodb:PutItem', auditKey('a').pk)).toBe(true);
-    expect(mayWriteItem(functionId, 'dynamodb:UpdateItem', auditKey('a').pk)).toBe(false);
-    expect(mayWriteItem(functionId, 'dynamodb:PutItem', scimTokenKey('t').pk)).toBe(false);
+    for (const action of ITEM_WRITES) expect(await mayWriteItem(functionId, action, userKey('u').pk), action).toBe(true);
+    expect(await mayWriteItem(functionId, 'dynamodb:PutItem', auditKey('a').pk)).toBe(true);
+    expect(await mayWriteItem(functionId, 'dynamodb:UpdateItem', auditKey('a').pk)).toBe(false);
+    expect(await mayWriteItem(functionId, 'dynamodb:PutItem', scimTokenKey('t').pk)).toBe(false);
   });
 });
 

@@ -1,0 +1,54 @@
+/**
+ * The one place that says why a role may hold an action none of its
+ * functions' code calls in the test suite. The suite fails on any other
+ * granted-but-unused action (test/support/global-setup.ts, with
+ * CHECK_UNUSED_GRANTS=1): a grant is either used, justified here, or removed.
+ */
+import { backgroundFunctions } from '../lib/background';
+
+export interface UnusedGrantReason {
+  /** An action, or an action pattern such as `xray:*`. */
+  action: string;
+  /** The handlers (functions/<name>.ts) whose roles it applies to; every role without. */
+  functions?: readonly string[];
+  reason: string;
+}
+
+/** The functions Lambda invokes from the table's stream, through an event source mapping that uses their role. */
+const STREAM_FUNCTIONS = backgroundFunctions.filter((job) => 'tableItems' in job.trigger).map((job) => job.handler);
+/** The functions that upload reports to S3. */
+const REPORT_WRITERS = backgroundFunctions.filter((job) => job.reportsBucket === 'write').map((job) => job.handler);
+
+export const UNUSED_GRANT_REASONS: readonly UnusedGrantReason[] = [
+  ...['logs:CreateLogGroup', 'logs:CreateLogStream', 'logs:PutLogEvents'].map((action) => ({
+    action,
+    reason:
+      "the Lambda runtime writes the function's log with its role (AWSLambdaBasicExecutionRole); the code never calls CloudWatch Logs",
+  })),
+  ...['xray:PutTraceSegments', 'xray:PutTelemetryRecords'].map((action) => ({
+    action,
+    reason: "Lambda's active tracing sends the function's trace segments with its role; locally nothing is traced",
+  })),
+  ...['dynamodb:DescribeStream', 'dynamodb:GetRecords', 'dynamodb:GetShardIterator'].map((action) => ({
+    action,
+    functions: STREAM_FUNCTIONS,
+    reason: "Lambda's event source mapping reads the table's stream with the function's role; locally the stream is simulated",
+  })),
+  {
+    action: 'sqs:SendMessage',
+    functions: STREAM_FUNCTIONS,
+    reason:
+      "Lambda's event source mapping sends the records that still fail after its retries to the dead-letter queue, with the function's role",
+  },
+  {
+    action: 'dynamodb:DeleteItem',
+    functions: ['createScimToken'],
+    reason:
+      "lib/http/idempotency.ts releases (deletes) the idempotency record of a request that fails with an error, so that a retry runs; no test makes a token's creation fail after its claim",
+  },
+  {
+    action: 's3:AbortMultipartUpload',
+    functions: REPORT_WRITERS,
+    reason: "lib-storage's Upload aborts a multipart upload whose part fails, so no parts are left behind; no test fails an upload midway",
+  },
+];

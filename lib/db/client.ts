@@ -1,6 +1,6 @@
 import { DynamoDBClient, type DynamoDBClientConfig } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { config } from '../config';
+import { config, resourceName } from '../config';
 
 let documentClient: DynamoDBDocumentClient | undefined;
 
@@ -24,5 +24,5 @@ export function db(): DynamoDBDocumentClient {
 }
 
 export function tableName(): string {
-  return config().tableName;
+  return resourceName('TABLE_NAME');
 }

@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto';
 import { gunzipSync } from 'node:zlib';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { functionHandlers, startGateway, type Gateway } from '../../infra/local/gateway';
+import { startGateway, type Gateway } from '../../infra/local/gateway';
 import { db, tableName } from '../../lib/db/client';
 import { recordHash, requestHash } from '../../lib/http/idempotency';
 import { idempotencyKey } from '../../lib/store/idempotency';
@@ -29,11 +29,13 @@ const SECOND_CALLER = 'second-admin';
 const other = new Api('');
 let otherGateway: Gateway | undefined;
 beforeAll(async () => {
-  const load = functionHandlers();
+  // The same deployed functions as the first gateway's.
+  const functions = api.functions!;
   otherGateway = await startGateway({
     tokens: { write: WRITE_TOKEN },
+    scimAuthorizer: functions.scimAuthorizer,
     loadHandler: async (route) => {
-      const handler = await load(route);
+      const handler = await functions.loadHandler(route);
       return (event, context) => {
         const jwt = event.requestContext.authorizer?.jwt;
         if (jwt) jwt.claims = { ...jwt.claims, sub: SECOND_CALLER };

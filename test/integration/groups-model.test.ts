@@ -30,7 +30,7 @@ import { invariantViolations } from '../support/invariants';
 
 // Small enough that a handful of users takes every multi-transaction path.
 const SMALL = { singleTransactionUsers: 1, chunkUsers: 2, chunkConcurrency: 2, inlineDeleteMembers: 1, inlineSweepMembers: 1 };
-const api = useApi({ around: (call) => withGroupTuning(SMALL, call) });
+const api = useApi({ inProcess: { because: 'shrinks internal sizes around each call', around: (call) => withGroupTuning(SMALL, call) } });
 
 // ---------------------------------------------------------------------------
 // Pools

@@ -27,7 +27,12 @@ import { useApi } from '../support/api';
 import { invariantViolations } from '../support/invariants';
 import { ENTERPRISE_SCHEMA, filterQuery, GROUP_SCHEMA, patchOps, scimClient, USER_SCHEMA, type ScimClient } from '../support/scim';
 
-const api = useApi({ around: (call) => withGroupTuning({ singleTransactionMemberChanges: 1, chunkUsers: 2 }, call) });
+const api = useApi({
+  inProcess: {
+    because: 'shrinks internal sizes around each call',
+    around: (call) => withGroupTuning({ singleTransactionMemberChanges: 1, chunkUsers: 2 }, call),
+  },
+});
 
 const NAMES = ['ada@example.com', 'grace@example.com', 'alan@example.com', 'edsger@example.com'];
 const DEPARTMENTS = ['Research', 'Sales', 'Legal'];

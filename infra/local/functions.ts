@@ -98,6 +98,8 @@ interface Sandbox {
   worker: Worker;
   ready: Promise<void>;
   pending?: Pending;
+  /** From its acquisition for an invocation until that invocation ends (pending is set only once it is sent). */
+  busy: boolean;
   retired: boolean;
   invocations: number;
 }
@@ -207,7 +209,7 @@ export function startFunctionHost(options: FunctionHostOptions): FunctionHost {
     const coldStart: ColdStart = { handler: fn.handler, initMs: 0 };
     let settleReady!: { resolve: () => void; reject: (error: unknown) => void };
     const ready = new Promise<void>((resolve, reject) => (settleReady = { resolve, reject }));
-    const sandbox: Sandbox = { worker, ready, retired: false, invocations: 0 };
+    const sandbox: Sandbox = { worker, ready, busy: true, retired: false, invocations: 0 };
 
     const fail = (error: FunctionError) => {
       const pending = sandbox.pending;
@@ -278,13 +280,20 @@ export function startFunctionHost(options: FunctionHostOptions): FunctionHost {
       const entry = deployed.get(handler);
       if (!entry) throw new Error(`the deployment has no function ${handler}`);
       const idle = entry.idle.pop();
-      if (idle) return { entry, sandbox: idle };
-      if (entry.sandboxes.size < maxSandboxes) return { entry, sandbox: startSandbox(entry, await entry.endpoints) };
+      if (idle) {
+        idle.busy = true;
+        return { entry, sandbox: idle };
+      }
+      const endpoints = await entry.endpoints;
+      // Checked after the await: invocations that arrive together must not all pass it.
+      if (entry.idle.length > 0) continue;
+      if (entry.sandboxes.size < maxSandboxes) return { entry, sandbox: startSandbox(entry, endpoints) };
       await new Promise<void>((wake) => entry.waiting.push(wake));
     }
   }
 
   function release(entry: Deployed, sandbox: Sandbox): void {
+    sandbox.busy = false;
     if (sandbox.retired || closed) void discard(entry, sandbox);
     else {
       entry.idle.push(sandbox);
@@ -332,7 +341,7 @@ export function startFunctionHost(options: FunctionHostOptions): FunctionHost {
     for (const entry of entries) {
       for (const sandbox of entry.sandboxes) {
         sandbox.retired = true;
-        if (!sandbox.pending) ending.push(discard(entry, sandbox));
+        if (!sandbox.busy) ending.push(discard(entry, sandbox));
       }
       // They look again, in the new deployment.
       for (const wake of entry.waiting.splice(0)) wake();

@@ -291,7 +291,9 @@ describe('SCIM and the admin API against a model', () => {
         executed++;
         const name = `${fileTable}-scim${++runs}`;
         await createTable(services.endpoints.dynamodb, name);
+        // The handlers here read it from this process; the SCIM authorizer and the background functions are deployed with it.
         process.env.TABLE_NAME = name;
+        await api.redeploy({ tableName: name });
         const scim = scimClient(api);
         const model = new Model();
         for (const s of [...PRELUDE, ...steps]) {

@@ -81,8 +81,8 @@ export class TestApi extends Api {
   }
 
   /** Restarts every function with other settings (another table, another stack context, other endpoints). */
-  redeploy(settings: DeploySettings): void {
-    this.functions!.redeploy(settings);
+  redeploy(settings: DeploySettings): Promise<void> {
+    return this.functions!.redeploy(settings);
   }
 }
 
@@ -95,13 +95,13 @@ export async function startTestGateway(
   options: Omit<GatewayOptions, 'loadHandler' | 'scimAuthorizer'> & { inProcess?: InProcessReason },
 ): Promise<Gateway & { functions: TestFunctions }> {
   const { inProcess, ...gatewayOptions } = options;
-  const functions = startFunctions();
+  const functions = await startFunctions();
   const gateway = await startGateway({
     ...gatewayOptions,
     loadHandler: inProcess ? handlersFromSource(inProcess) : functions.loadHandler,
     scimAuthorizer: functions.scimAuthorizer,
   });
-  functions.redeploy({ apiUrl: gateway.url });
+  await functions.redeploy({ apiUrl: gateway.url });
   return {
     url: gateway.url,
     functions,
@@ -121,7 +121,7 @@ export function useApi(options: UseApiOptions = {}): TestApi {
   let background: BackgroundRunner | undefined;
   const api = new TestApi('');
   beforeAll(async () => {
-    const functions = startFunctions({ context: options.context });
+    const functions = await startFunctions({ context: options.context });
     api.functions = functions;
     const { inProcess } = options;
     const fromSource = inProcess && handlersFromSource(inProcess.because);
@@ -137,7 +137,7 @@ export function useApi(options: UseApiOptions = {}): TestApi {
       scimAuthorizer: functions.scimAuthorizer,
     });
     // Where the report e-mail's link points, as on AWS: the API's URL, for the functions and this process.
-    functions.redeploy({ apiUrl: gateway.url });
+    await functions.redeploy({ apiUrl: gateway.url });
     process.env.API_BASE_URL = gateway.url;
     background = startBackgroundJobs(functions.host, {
       schedules: false,

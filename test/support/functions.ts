@@ -8,7 +8,7 @@ import { inject } from 'vitest';
 import { resolveDeployment, type Deployment, type LocalFunction, type StackContext } from '../../infra/local/deployment';
 import { startFunctionHost, type Endpoints, type FunctionHost } from '../../infra/local/functions';
 import type { LambdaHandler } from '../../infra/local/gateway';
-import { prepareDeployment } from '../../infra/local/prepare';
+import { synthesizeInBackground } from '../../infra/local/prepare';
 
 const projectRoot = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -51,7 +51,7 @@ export interface TestFunctions {
   /** The lines a function wrote to its log so far (handler name, e.g. `createUser`). */
   output(handler: string): string[];
   /** Restarts every function with other settings; those not named keep their value (one named as undefined: its default). */
-  redeploy(settings: DeploySettings): void;
+  redeploy(settings: DeploySettings): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -60,20 +60,23 @@ function sameContext(a: StackContext, b: StackContext): boolean {
   return normal(a) === normal(b);
 }
 
-/** The deployment with this context: the global setup's, or synthesized here once per context and run (a disk cache). */
-export function deploymentWith(context: StackContext): Deployment {
+/**
+ * The deployment with this context: the global setup's, or synthesized once per context and run (a disk cache), in a
+ * process of its own so that this file's gateway keeps serving meanwhile.
+ */
+export async function deploymentWith(context: StackContext): Promise<Deployment> {
   const provided = inject('functions');
   if (sameContext(context, TEST_CONTEXT)) return provided.deployment;
-  return prepareDeployment(projectRoot, provided.cacheDir, context, provided.hash).deployment;
+  return synthesizeInBackground(projectRoot, provided.cacheDir, context, provided.hash);
 }
 
-export function startFunctions(initial: DeploySettings = {}): TestFunctions {
+export async function startFunctions(initial: DeploySettings = {}): Promise<TestFunctions> {
   const provided = inject('functions');
   const services = inject('services');
   const lines = new Map<string, string[]>();
   let settings: DeploySettings = initial;
-  const resolve = () => {
-    const functions = resolveDeployment(deploymentWith(settings.context ?? TEST_CONTEXT), {
+  const resolve = async () => {
+    const functions = resolveDeployment(await deploymentWith(settings.context ?? TEST_CONTEXT), {
       tableName: settings.tableName ?? process.env.TABLE_NAME!,
       reportsBucket: services.env.REPORTS_BUCKET,
       apiUrl: settings.apiUrl,
@@ -82,7 +85,7 @@ export function startFunctions(initial: DeploySettings = {}): TestFunctions {
   };
   const host = startFunctionHost({
     bundlesDir: provided.bundlesDir,
-    functions: resolve(),
+    functions: await resolve(),
     endpointsFor: (fn) => settings.endpointsFor?.(fn) ?? Promise.resolve(services.endpoints),
     output: (handler, line) => {
       let own = lines.get(handler);
@@ -95,9 +98,9 @@ export function startFunctions(initial: DeploySettings = {}): TestFunctions {
     loadHandler: async (route) => host.handler(route.name) as LambdaHandler,
     scimAuthorizer: host.handler('scimAuthorizer'),
     output: (handler) => [...(lines.get(handler) ?? [])],
-    redeploy(next) {
+    async redeploy(next) {
       settings = { ...settings, ...next };
-      host.redeploy(resolve());
+      host.redeploy(await resolve());
     },
     close: () => host.close(),
   };

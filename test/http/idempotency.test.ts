@@ -14,7 +14,7 @@ import { db, tableName } from '../../lib/db/client';
 import { recordHash, requestHash } from '../../lib/http/idempotency';
 import { idempotencyKey } from '../../lib/store/idempotency';
 import { createUser } from '../../lib/users/commands';
-import { Api, useApi, WRITE_TOKEN } from '../support/api';
+import { Api, startTestGateway, useApi, WRITE_TOKEN } from '../support/api';
 import { scanTable } from '../support/invariants';
 import { createDepartment, unique } from '../support/fixtures';
 import { scimClient, USER_SCHEMA } from '../support/scim';
@@ -322,7 +322,12 @@ describe('Idempotency-Key: large answers', () => {
 
 describe('Idempotency-Key: an answer that cannot be kept', () => {
   let failAnswers = false;
-  beforeAll(() => {
+  // Its handlers run in this process, where the fault below is injected.
+  const inProcess = new Api('');
+  let inProcessGateway: Awaited<ReturnType<typeof startTestGateway>> | undefined;
+  beforeAll(async () => {
+    inProcessGateway = await startTestGateway({ tokens: { write: WRITE_TOKEN }, inProcess: 'injects faults through the SDK client' });
+    (inProcess as { baseUrl: string }).baseUrl = inProcessGateway.url;
     // Fails the write that stores an answer, as DynamoDB refusing it would.
     (db() as unknown as { middlewareStack: { add: (...args: unknown[]) => void } }).middlewareStack.add(
       (next: (args: unknown) => Promise<unknown>, context: { commandName?: string }) =>
@@ -339,15 +344,18 @@ describe('Idempotency-Key: an answer that cannot be kept', () => {
   afterEach(() => {
     failAnswers = false;
   });
+  afterAll(async () => {
+    await inProcessGateway?.close();
+  });
 
   it('still answers the committed change, and its repeat is 409 rather than a second change', async () => {
     const key = unique('key-');
     const body = { name: unique('Unkept ') };
     failAnswers = true;
-    const first = await api.post('/v2/departments', body, withKey(key));
+    const first = await inProcess.post('/v2/departments', body, withKey(key));
     expect(first.status, first.text).toBe(201);
     failAnswers = false;
-    const again = await api.post('/v2/departments', body, withKey(key));
+    const again = await inProcess.post('/v2/departments', body, withKey(key));
     expect(again.status, again.text).toBe(409);
     expect(again.body.detail).toMatch(/could not be kept/);
     expect((await scanTable()).filter((item) => item.type === 'department' && item.name === body.name)).toHaveLength(1);

@@ -88,7 +88,8 @@ export class TestApi extends Api {
 
 /**
  * A gateway of a test's own (its own options: an access log, no background functions) over the deployed
- * functions from their bundles, or from source in this process for a reason of InProcessReason. Closing it ends
+ * functions from their bundles, or from source in this process for a reason of InProcessReason (the SCIM
+ * authorizer's check too). Closing it ends
  * its functions too.
  */
 export async function startTestGateway(
@@ -99,7 +100,8 @@ export async function startTestGateway(
   const gateway = await startGateway({
     ...gatewayOptions,
     loadHandler: inProcess ? handlersFromSource(inProcess) : functions.loadHandler,
-    scimAuthorizer: functions.scimAuthorizer,
+    // In this process too (the gateway's own check, lib/scim/tokens.ts), so that faults reach it.
+    scimAuthorizer: inProcess ? undefined : functions.scimAuthorizer,
   });
   await functions.redeploy({ apiUrl: gateway.url });
   return {

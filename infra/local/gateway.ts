@@ -72,6 +72,11 @@ export interface GatewayOptions {
    * the token in this process (lib/scim/tokens.ts), for tests of the gateway alone.
    */
   scimAuthorizer?: (event: ScimAuthorizerEvent, context: Context) => Promise<unknown>;
+  /**
+   * The `$default` route's function (functions/fallback.ts, from its bundle); without it the gateway answers with
+   * the same code in this process over its own routes (a test's fixture, or the table).
+   */
+  fallbackFunction?: LambdaHandler;
   /** Defaults to the route table; tests pass a fixture (the fallback answers from the same list). */
   routes?: readonly Route[];
   /** One line per request (method, path, status, ms, and the SCIM token's id on SCIM routes); off when absent. */
@@ -239,20 +244,25 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
    * function (a throw, a timeout, a sandbox that died: each logged in the function's log), 503 past the
    * integration timeout.
    */
-  async function integrate(route: Route, event: GatewayEvent, requestId: string): Promise<WireResponse> {
+  async function integrate(
+    name: string,
+    load: () => Promise<LambdaHandler>,
+    event: GatewayEvent,
+    requestId: string,
+  ): Promise<WireResponse> {
     let timer: NodeJS.Timeout | undefined;
     const timedOut = new Promise<'timeout'>((resolveTimeout) => {
       timer = setTimeout(() => resolveTimeout('timeout'), INTEGRATION_TIMEOUT_MS);
     });
     try {
-      const invocation = loadHandler(route).then((handler) => handler(event, lambdaContext(route.name, requestId)));
+      const invocation = load().then((handler) => handler(event, lambdaContext(name, requestId)));
       invocation.catch(() => {}); // after the integration timeout nobody awaits it
       const result = await Promise.race([invocation, timedOut]);
       if (result === 'timeout') return SERVICE_UNAVAILABLE;
       return lambdaResult(result, requestId);
     } catch (error) {
       // A function from its bundle has logged its error in its own log; one in this process has no log but this.
-      if (!(error instanceof FunctionError)) console.error(`[gateway] request ${requestId}: ${route.name} failed:`, error);
+      if (!(error instanceof FunctionError)) console.error(`[gateway] request ${requestId}: ${name} failed:`, error);
       return INTERNAL_SERVER_ERROR;
     } finally {
       clearTimeout(timer);
@@ -276,6 +286,8 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
       const body = await readBodyWithin(request);
       if (!Buffer.isBuffer(body)) return body;
       const event = buildEvent({ request, routeKey: FALLBACK_FUNCTION.routeKey, rawPath, rawQueryString, body, requestId, receivedAt });
+      if (options.fallbackFunction)
+        return { wire: await integrate(FALLBACK_FUNCTION.name, async () => options.fallbackFunction!, event, requestId) };
       return { wire: lambdaResult(await fallback(event), requestId) };
     }
     const { route } = match.compiled;
@@ -316,7 +328,7 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
       requestId,
       receivedAt,
     });
-    const wire = await integrate(route, event, requestId);
+    const wire = await integrate(route.name, () => loadHandler(route), event, requestId);
     return { wire, scimTokenId: scimAuthorizer?.tokenId || undefined };
   }
 

@@ -17,6 +17,7 @@ import { randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadConfig } from '../../lib/config';
+import { FALLBACK_FUNCTION } from '../../lib/routes';
 import { FUNCTION_RUNTIME } from '../bundling';
 import { startBackgroundJobs, type BackgroundRunner } from './background';
 import { resolveDeployment, type StackContext } from './deployment';
@@ -131,6 +132,7 @@ async function main(): Promise<void> {
       tokens: { write: settings.writeToken, read: settings.readToken },
       loadHandler: async (route) => functions!.handler(route.name),
       scimAuthorizer: (event, context) => functions!.handler('scimAuthorizer')(event, context),
+      fallbackFunction: (event, context) => functions!.handler(FALLBACK_FUNCTION.handler)(event, context),
       accessLog: (line) => console.log(line),
     });
   } catch (error) {

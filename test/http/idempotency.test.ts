@@ -34,6 +34,7 @@ beforeAll(async () => {
   otherGateway = await startGateway({
     tokens: { write: WRITE_TOKEN },
     scimAuthorizer: functions.scimAuthorizer,
+    fallbackFunction: functions.fallbackFunction,
     loadHandler: async (route) => {
       const handler = await functions.loadHandler(route);
       return (event, context) => {

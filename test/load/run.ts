@@ -105,6 +105,7 @@ async function main(): Promise<number> {
     tokens: { write: WRITE_TOKEN, read: READ_TOKEN },
     loadHandler: async (route) => functions!.handler(route.name),
     scimAuthorizer: (event, context) => functions!.handler('scimAuthorizer')(event, context),
+    fallbackFunction: (event, context) => functions!.handler('fallback')(event, context),
   });
   functions = startFunctionHost({
     bundlesDir,

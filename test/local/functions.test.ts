@@ -170,6 +170,7 @@ describe('the real functions, from the bundles the stack deploys', () => {
       tokens: { write: WRITE_TOKEN, read: READ_TOKEN },
       loadHandler: functions.loadHandler,
       scimAuthorizer: functions.scimAuthorizer,
+      fallbackFunction: functions.fallbackFunction,
     });
   });
   afterAll(async () => {

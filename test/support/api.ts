@@ -102,6 +102,7 @@ export async function startTestGateway(
     loadHandler: inProcess ? handlersFromSource(inProcess) : functions.loadHandler,
     // In this process too (the gateway's own check, lib/scim/tokens.ts), so that faults reach it.
     scimAuthorizer: inProcess ? undefined : functions.scimAuthorizer,
+    fallbackFunction: functions.fallbackFunction,
   });
   await functions.redeploy({ apiUrl: gateway.url });
   return {
@@ -137,6 +138,7 @@ export function useApi(options: UseApiOptions = {}): TestApi {
             return around ? (event, context) => around(() => handler(event, context)) : handler;
           },
       scimAuthorizer: functions.scimAuthorizer,
+      fallbackFunction: functions.fallbackFunction,
     });
     // Where the report e-mail's link points, as on AWS: the API's URL, for the functions and this process.
     await functions.redeploy({ apiUrl: gateway.url });

@@ -9,6 +9,7 @@ import { resolveDeployment, type Deployment, type LocalFunction, type StackConte
 import { startFunctionHost, type Endpoints, type FunctionHost } from '../../infra/local/functions';
 import type { LambdaHandler } from '../../infra/local/gateway';
 import { synthesizeInBackground } from '../../infra/local/prepare';
+import { FALLBACK_FUNCTION } from '../../lib/routes';
 
 const projectRoot = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -45,9 +46,10 @@ export interface DeploySettings {
 
 export interface TestFunctions {
   host: FunctionHost;
-  /** The gateway's `loadHandler` and `scimAuthorizer`, from the bundles. */
+  /** The gateway's `loadHandler`, `scimAuthorizer` and `fallbackFunction`, from the bundles. */
   loadHandler: (route: { name: string }) => Promise<LambdaHandler>;
   scimAuthorizer: ReturnType<FunctionHost['handler']>;
+  fallbackFunction: LambdaHandler;
   /** The lines a function wrote to its log so far (handler name, e.g. `createUser`). */
   output(handler: string): string[];
   /** Restarts every function with other settings; those not named keep their value (one named as undefined: its default). */
@@ -97,6 +99,7 @@ export async function startFunctions(initial: DeploySettings = {}): Promise<Test
     host,
     loadHandler: async (route) => host.handler(route.name) as LambdaHandler,
     scimAuthorizer: host.handler('scimAuthorizer'),
+    fallbackFunction: host.handler(FALLBACK_FUNCTION.handler) as LambdaHandler,
     output: (handler) => [...(lines.get(handler) ?? [])],
     async redeploy(next) {
       settings = { ...settings, ...next };

@@ -83,6 +83,7 @@ export interface FunctionHost {
 }
 
 const DEFAULT_MAX_SANDBOXES = 8;
+const INIT_TIMEOUT_MS = 10_000;
 /** A line no longer than this; the rest of a longer one becomes the next line (CloudWatch splits at 256 KB). */
 const MAX_LINE_CHARS = 256 * 1024;
 const SANDBOX_SOURCE = new URL('./sandbox.mjs', import.meta.url);
@@ -220,13 +221,21 @@ export function startFunctionHost(options: FunctionHostOptions): FunctionHost {
       }
       settleReady.reject(error);
     };
+    // Lambda gives a sandbox's init 10 s, then fails the invocation and tries a fresh one on the next.
+    const initTimer = setTimeout(() => {
+      log(`INIT_REPORT Init Duration: ${INIT_TIMEOUT_MS} ms Phase: init Status: timeout`);
+      fail(new FunctionError(fn.handler, 'Sandbox.Timedout', `Init timed out after ${INIT_TIMEOUT_MS / 1000} seconds`));
+      void discard(entry, sandbox);
+    }, INIT_TIMEOUT_MS);
     worker.on('message', (message: SandboxMessage) => {
       if (message.type === 'output') streams[message.stream].write(message.text);
       else if (message.type === 'ready') {
+        clearTimeout(initTimer);
         coldStart.initMs = Math.round(performance.now() - startedAt);
         coldStarts.push(coldStart);
         settleReady.resolve();
       } else if (message.type === 'init-error') {
+        clearTimeout(initTimer);
         log(`INIT_ERROR\tInit Error\t${JSON.stringify(message.error)}`);
         fail(new FunctionError(fn.handler, message.error.errorType, message.error.errorMessage));
         void discard(entry, sandbox);
@@ -253,6 +262,7 @@ export function startFunctionHost(options: FunctionHostOptions): FunctionHost {
       fail(new FunctionError(fn.handler, 'Runtime.ExitError', error.message));
     });
     worker.on('exit', (code) => {
+      clearTimeout(initTimer);
       streams.stdout.flush();
       streams.stderr.flush();
       fail(new FunctionError(fn.handler, 'Runtime.ExitError', `the sandbox exited with code ${code}`));
@@ -261,6 +271,9 @@ export function startFunctionHost(options: FunctionHostOptions): FunctionHost {
       // A waiting invocation may start the sandbox this one leaves room for.
       entry.waiting.shift()?.();
     });
+    // The sandbox sends its writes as messages (sandbox.mjs); anything that still reaches the streams goes to the log too.
+    worker.stdout.on('data', (chunk: Buffer) => streams.stdout.write(chunk.toString('utf8')));
+    worker.stderr.on('data', (chunk: Buffer) => streams.stderr.write(chunk.toString('utf8')));
     // Handled by the invocation that waits for it.
     ready.catch(() => {});
     entry.sandboxes.add(sandbox);

@@ -8,7 +8,9 @@
  * Allow), the JWT authorizer replaced by two static bearer tokens (auth.ts),
  * the 6 MB Lambda payload limits (a request body over it is a 413; a function's
  * result over it, API Gateway's bare 500) and the event and context a Lambda handler
- * receives on AWS (event.ts). This module runs the server and the handlers.
+ * receives on AWS (event.ts). This module runs the server; the functions run
+ * from their bundles in the function host (functions.ts), and a function that
+ * fails gets API Gateway's own answers (its bare 500; 503 past 30 s).
  */
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -98,6 +100,8 @@ const projectRoot = fileURLToPath(new URL('../../', import.meta.url));
 export type InProcessReason =
   /** The test injects faults through the SDK client's middleware, which lives in the handler's process. */
   | 'injects faults through the SDK client'
+  /** The test counts the calls a handler makes through the SDK client's middleware. */
+  | 'counts calls through the SDK client'
   /** The test shrinks internal sizes (lib/groups/tuning.ts withGroupTuning) around each handler call. */
   | 'shrinks internal sizes around each call';
 

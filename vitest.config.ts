@@ -31,7 +31,12 @@ export default defineConfig({
       {
         test: {
           name: 'integration',
-          include: ['test/integration/**/*.test.ts', 'test/http/**/*.test.ts', 'test/local/services.test.ts'],
+          include: [
+            'test/integration/**/*.test.ts',
+            'test/http/**/*.test.ts',
+            'test/local/services.test.ts',
+            'test/local/functions.test.ts',
+          ],
           globalSetup: ['test/support/global-setup.ts'],
           setupFiles: ['test/support/table-per-file.ts'],
           env,

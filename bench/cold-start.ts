@@ -4,12 +4,11 @@
  * through it; bytes, and fresh-process import times, function and floor alternating. Which clients and why:
  * docs/performance.md "Cold start".
  */
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { build, type Metafile } from 'esbuild';
-import { functionBundling } from '../infra/bundling';
+import { buildFunctions, bundleFunctions } from '../infra/build';
 import { backgroundFunctions } from '../lib/background';
 import { FALLBACK_FUNCTION, routes } from '../lib/routes';
 import { median, progress, ratio, round, runNode } from './support/util';
@@ -173,25 +172,6 @@ export function baselineSource({ dynamodb, s3, presign, upload, ses, metrics }: 
   ].join('\n');
 }
 
-/** `packages`: output bytes per package (service code per top folder: lib/http, lib/store, ...). */
-type BuiltBundle = { file: string; bytes: number; mapBytes: number; packages: Map<string, number> };
-
-function packageOf(input: string): string {
-  const index = input.lastIndexOf('node_modules/');
-  if (index < 0) return input.includes('/baselines/') ? 'baseline' : input.split('/').slice(0, 2).join('/');
-  const rest = input.slice(index + 'node_modules/'.length).split('/');
-  return rest[0].startsWith('@') ? `${rest[0]}/${rest[1]}` : rest[0];
-}
-
-function packageBytes(output: Metafile['outputs'][string]): Map<string, number> {
-  const byPackage = new Map<string, number>();
-  for (const [input, { bytesInOutput }] of Object.entries(output.inputs)) {
-    const name = packageOf(input);
-    byPackage.set(name, (byPackage.get(name) ?? 0) + bytesInOutput);
-  }
-  return byPackage;
-}
-
 /** Packages with more output bytes than in the floor, largest difference first. */
 function overFloor(own: Map<string, number>, floor: Map<string, number>): Array<{ package: string; kb: number }> {
   return [...own]
@@ -200,34 +180,6 @@ function overFloor(own: Map<string, number>, floor: Map<string, number>): Array<
     .sort((a, b) => b.bytes - a.bytes)
     .slice(0, 8)
     .map((entry) => ({ package: entry.package, kb: round(entry.bytes / 1024, 1) }));
-}
-
-/** Bundles the entries with the stack's options: one esbuild call, no code splitting (the bundles a call each would make). */
-async function bundleAll(projectRoot: string, outDir: string, entries: Record<string, string>): Promise<Map<string, BuiltBundle>> {
-  const options = functionBundling();
-  const result = await build({
-    entryPoints: Object.fromEntries(Object.entries(entries).map(([name, file]) => [`${name}/index`, file])),
-    ...{ outdir: outDir, outExtension: { '.js': '.mjs' }, bundle: true },
-    platform: 'node',
-    format: options.format === 'esm' ? 'esm' : 'cjs',
-    ...{ target: options.target, minify: options.minify, sourcemap: options.sourceMap, mainFields: options.mainFields },
-    banner: options.banner ? { js: options.banner } : undefined,
-    external: options.externalModules,
-    ...{ nodePaths: [join(projectRoot, 'node_modules')], absWorkingDir: projectRoot, metafile: true },
-    logLevel: 'error',
-  });
-  const built = new Map<string, BuiltBundle>();
-  for (const name of Object.keys(entries)) {
-    const file = join(outDir, name, 'index.mjs');
-    const relative = Object.keys(result.metafile.outputs).find((path) => path.endsWith(`/${name}/index.mjs`))!;
-    built.set(name, {
-      file,
-      bytes: statSync(file).size,
-      mapBytes: statSync(`${file}.map`).size,
-      packages: packageBytes(result.metafile.outputs[relative]),
-    });
-  }
-  return built;
 }
 
 const IMPORT_SCRIPT =
@@ -261,10 +213,10 @@ export type BundledFunction = Awaited<ReturnType<typeof bundleStack>>[number];
 export async function bundleStack(projectRoot: string, outDir: string, only?: string[]) {
   const functions = stackFunctions(projectRoot).filter((fn) => !only || only.some((name) => fn.named(name)));
   if (functions.length === 0) throw new Error(`no function is named ${only?.join(', ')}`);
-  const bundles = await bundleAll(
+  const bundles = await buildFunctions(
     projectRoot,
     join(outDir, 'out'),
-    Object.fromEntries(functions.map((fn) => [fn.handler, join(projectRoot, 'functions', `${fn.handler}.ts`)])),
+    functions.map((fn) => fn.handler),
   );
   // Each function's floor: the clients its table declares that its bundle holds.
   const floors = new Map(functions.map((fn) => [fn.handler, floorClients(fn.declared, bundledClients(bundles.get(fn.handler)!.packages))]));
@@ -278,7 +230,7 @@ export async function bundleStack(projectRoot: string, outDir: string, only?: st
     writeFileSync(file, baselineSource(clients));
     entries[`baseline-${name}`] = file;
   }
-  for (const [name, bundle] of await bundleAll(projectRoot, join(outDir, 'out'), entries)) bundles.set(name, bundle);
+  for (const [name, bundle] of await bundleFunctions(projectRoot, join(outDir, 'out'), entries)) bundles.set(name, bundle);
   return functions.map((fn) => {
     const own = bundles.get(fn.handler)!;
     const { clients, note } = floors.get(fn.handler)!;

@@ -11,10 +11,6 @@ export const SERVICE_NAME = 'dept-admin';
 export const METRICS_NAMESPACE = 'DeptAdmin';
 
 export interface ServiceConfig {
-  /** The single DynamoDB table (single-table design). */
-  tableName: string;
-  /** Bucket that holds generated reports. */
-  reportsBucket: string;
   /** Limit of the read-only `seats` quota of every department; null = no limit. */
   departmentSeats: number | null;
   /**
@@ -65,8 +61,6 @@ function emailDomains(raw: string | undefined): '*' | string[] {
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServiceConfig {
   return {
-    tableName: env.TABLE_NAME ?? SERVICE_NAME,
-    reportsBucket: env.REPORTS_BUCKET ?? 'dept-admin-reports',
     departmentSeats: optionalNonNegativeInteger('DEPARTMENT_SEATS', env.DEPARTMENT_SEATS),
     reportEmailDomains: emailDomains(env.REPORT_EMAIL_DOMAINS),
     reportEmailFrom: env.REPORT_EMAIL_FROM ?? 'reports@example.com',
@@ -79,6 +73,20 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServiceConfig 
     },
     region: env.AWS_REGION ?? env.AWS_DEFAULT_REGION ?? 'us-east-1',
   };
+}
+
+/**
+ * The resources the stack gives every function, by variable: the single
+ * DynamoDB table (single-table design) and the bucket of generated reports.
+ * No default: a function deployed without one must fail on its first use, not
+ * quietly use a table or bucket of that name in its account.
+ */
+export type ResourceSetting = 'TABLE_NAME' | 'REPORTS_BUCKET';
+
+export function resourceName(name: ResourceSetting, env: NodeJS.ProcessEnv = process.env): string {
+  const value = env[name]?.trim();
+  if (!value) throw new Error(`${name} is not set: the stack gives it to every function (infra/stack.ts), and it has no default`);
+  return value;
 }
 
 /**

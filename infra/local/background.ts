@@ -1,23 +1,21 @@
 /**
  * `npm start`'s (and the HTTP tests') stand-in for the stack's triggers: runs
- * every background function (lib/background.ts) from its own module. A
- * scheduled one runs on a shorter local interval, so repairs show up quickly
- * on a laptop; a stream-triggered one exports `pollLocally`, which finds its
- * pending work in the table.
+ * every background function (lib/background.ts) from its bundle, in the
+ * function host (functions.ts). A scheduled one runs its `handler` on a
+ * shorter local interval, so repairs show up quickly on a laptop; a
+ * stream-triggered one exports `pollLocally`, which finds its pending work in
+ * the table, and runs that instead.
  */
-import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { backgroundFunctions, type BackgroundFunction } from '../../lib/background';
+import type { FunctionHost } from './functions';
 
 export const LOCAL_SCHEDULE_MS = 10_000;
 
+/** What an EventBridge schedule sends (the function reads none of it). */
+const SCHEDULED_EVENT = { source: 'aws.events', 'detail-type': 'Scheduled Event', detail: {} };
+
 export interface BackgroundRunner {
   stop(): Promise<void>;
-}
-
-interface BackgroundModule {
-  handler: () => Promise<void>;
-  pollLocally?: () => Promise<void>;
 }
 
 export interface BackgroundOptions {
@@ -26,7 +24,7 @@ export interface BackgroundOptions {
   schedules?: boolean;
 }
 
-export function startBackgroundJobs(projectRoot: string, { onError, schedules = true }: BackgroundOptions): BackgroundRunner {
+export function startBackgroundJobs(functions: FunctionHost, { onError, schedules = true }: BackgroundOptions): BackgroundRunner {
   const runs = new Set<Promise<void>>();
   let stopped = false;
   const jobs = backgroundFunctions.filter((job) => schedules || !('everyMinutes' in job.trigger));
@@ -37,12 +35,9 @@ export function startBackgroundJobs(projectRoot: string, { onError, schedules = 
     return setInterval(() => {
       if (busy || stopped) return;
       busy = true;
-      const run = (async () => {
-        const module = (await import(pathToFileURL(join(projectRoot, 'functions', `${job.handler}.ts`)).href)) as BackgroundModule;
-        if (scheduled) await module.handler();
-        else if (module.pollLocally) await module.pollLocally();
-        else throw new Error(`functions/${job.handler}.ts exports no pollLocally for the local runner`);
-      })()
+      const run = functions
+        .invoke(job.handler, scheduled ? SCHEDULED_EVENT : {}, { method: scheduled ? 'handler' : 'pollLocally' })
+        .then(() => {})
         .catch((error: unknown) => onError(job.name, error))
         .finally(() => {
           busy = false;

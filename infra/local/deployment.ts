@@ -45,6 +45,9 @@ export interface TemplateFunction {
   managedPolicyArns: CfnValue[];
   /** Properties.TracingConfig.Mode, when set. */
   tracing?: string;
+  /** Properties.Timeout and MemorySize, with Lambda's defaults (3 s, 128 MB) when the template leaves them out. */
+  timeoutSeconds: number;
+  memoryMb: number;
 }
 
 export interface Deployment {
@@ -68,6 +71,9 @@ export function synthesizeDeployment(context: StackContext = {}, projectRoot = R
   const template = app.synth().getStackByName(stack.stackName).template as { Resources: Record<string, CfnResource> };
   return describeTemplate(template.Resources);
 }
+
+const LAMBDA_DEFAULT_TIMEOUT_SECONDS = 3;
+const LAMBDA_DEFAULT_MEMORY_MB = 128;
 
 export function describeTemplate(resources: Record<string, CfnResource>): Deployment {
   const resourceTypes = Object.fromEntries(Object.entries(resources).map(([id, resource]) => [id, resource.Type]));
@@ -93,10 +99,12 @@ export function describeTemplate(resources: Record<string, CfnResource>): Deploy
       handler,
       logicalId,
       roleLogicalId,
-      environment: ((properties.Environment as { Variables?: Record<string, CfnValue> } | undefined)?.Variables ?? {}),
+      environment: (properties.Environment as { Variables?: Record<string, CfnValue> } | undefined)?.Variables ?? {},
       policies: [...policies, ...inlineRolePolicies],
       managedPolicyArns: asArray(role?.Properties?.ManagedPolicyArns),
       tracing: (properties.TracingConfig as { Mode?: string } | undefined)?.Mode,
+      timeoutSeconds: typeof properties.Timeout === 'number' ? properties.Timeout : LAMBDA_DEFAULT_TIMEOUT_SECONDS,
+      memoryMb: typeof properties.MemorySize === 'number' ? properties.MemorySize : LAMBDA_DEFAULT_MEMORY_MB,
     });
   }
   return { functions, resourceTypes };
@@ -127,6 +135,8 @@ export interface LocalFunction {
   statements: PolicyStatement[];
   managedPolicyArns: string[];
   tracing?: string;
+  timeoutSeconds: number;
+  memoryMb: number;
 }
 
 export function resolveDeployment(deployment: Deployment, local: LocalResources): LocalFunction[] {
@@ -139,6 +149,8 @@ export function resolveDeployment(deployment: Deployment, local: LocalResources)
     statements: fn.policies.flatMap((policy) => policy.statements.map((statement) => resolve(statement) as PolicyStatement)),
     managedPolicyArns: fn.managedPolicyArns.map((arn) => String(resolve(arn))),
     tracing: fn.tracing,
+    timeoutSeconds: fn.timeoutSeconds,
+    memoryMb: fn.memoryMb,
   }));
 }
 
@@ -176,7 +188,9 @@ function resolver(resourceTypes: Record<string, string>, local: LocalResources) 
     return `arn:aws:${service}:${region}:${account}:${id}/${attribute}`;
   };
   const mentionsApi = (value: CfnValue) =>
-    JSON.stringify(value).match(/"Ref":"([^"]+)"/g)?.some((match) => resourceTypes[match.slice(7, -1)] === 'AWS::ApiGatewayV2::Api') ?? false;
+    JSON.stringify(value)
+      .match(/"Ref":"([^"]+)"/g)
+      ?.some((match) => resourceTypes[match.slice(7, -1)] === 'AWS::ApiGatewayV2::Api') ?? false;
 
   const resolve = (value: CfnValue): CfnValue => {
     if (Array.isArray(value)) return value.map(resolve);

@@ -8,7 +8,9 @@
  * Allow), the JWT authorizer replaced by two static bearer tokens (auth.ts),
  * the 6 MB Lambda payload limits (a request body over it is a 413; a function's
  * result over it, API Gateway's bare 500) and the event and context a Lambda handler
- * receives on AWS (event.ts). This module runs the server and the handlers.
+ * receives on AWS (event.ts). This module runs the server; the functions run
+ * from their bundles in the function host (functions.ts), and a function that
+ * fails gets API Gateway's own answers (its bare 500; 503 past 30 s).
  */
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -26,11 +28,38 @@ import type { ProblemSlug } from '../../lib/problems';
 import { FALLBACK_FUNCTION, routeKeys, routes as routeTable, type Route } from '../../lib/routes';
 import { verifyScimToken } from '../../lib/scim/tokens';
 import { createAuthenticator, type Principal } from './auth';
+import { FunctionError } from './functions';
 import { buildEvent, lambdaContext, MAX_REQUEST_BYTES, PayloadTooLarge, readBody, type GatewayEvent } from './event';
 
 export { MAX_REQUEST_BYTES, type GatewayEvent };
 
 export type LambdaHandler = (event: GatewayEvent, context: Context) => Promise<unknown>;
+
+/** What API Gateway sends a REQUEST authorizer with simple responses (payload 2.0), as far as ours reads it. */
+export interface ScimAuthorizerEvent {
+  version: '2.0';
+  type: 'REQUEST';
+  routeArn: string;
+  identitySource: string[];
+  routeKey: string;
+  rawPath: string;
+  headers: Record<string, string>;
+}
+
+/** API Gateway's own answer when the integration fails (the function's error, or a result it cannot use). */
+const INTERNAL_SERVER_ERROR: WireResponse = {
+  statusCode: 500,
+  headers: { 'content-type': 'application/json' },
+  body: Buffer.from('{"message":"Internal Server Error"}'),
+};
+
+/** HTTP API's integration timeout: past it API Gateway answers 503 whatever the function still does. */
+const INTEGRATION_TIMEOUT_MS = 30_000;
+const SERVICE_UNAVAILABLE: WireResponse = {
+  statusCode: 503,
+  headers: { 'content-type': 'application/json' },
+  body: Buffer.from('{"message":"Service Unavailable"}'),
+};
 
 export interface GatewayOptions {
   /** 0 (the default) picks a free port. */
@@ -38,8 +67,18 @@ export interface GatewayOptions {
   host?: string;
   /** `write` grants read and write; `read` grants read only. */
   tokens: { write: string; read?: string };
-  /** Defaults to importing `functions/<route.name>.ts`. */
-  loadHandler?: (route: Route) => Promise<LambdaHandler>;
+  /** Each route's function: from its bundle (infra/local/functions.ts `FunctionHost.handler`), or a test's fixture. */
+  loadHandler: (route: Route) => Promise<LambdaHandler>;
+  /**
+   * The SCIM routes' Lambda authorizer (functions/scimAuthorizer.ts, from its bundle); without it the gateway checks
+   * the token in this process (lib/scim/tokens.ts), for tests of the gateway alone.
+   */
+  scimAuthorizer?: (event: ScimAuthorizerEvent, context: Context) => Promise<unknown>;
+  /**
+   * The `$default` route's function (functions/fallback.ts, from its bundle); without it the gateway answers with
+   * the same code in this process over its own routes (a test's fixture, or the table).
+   */
+  fallbackFunction?: LambdaHandler;
   /** Defaults to the route table; tests pass a fixture (the fallback answers from the same list). */
   routes?: readonly Route[];
   /** One line per request (method, path, status, ms, and the SCIM token's id on SCIM routes); off when absent. */
@@ -54,8 +93,23 @@ export interface Gateway {
 
 const projectRoot = fileURLToPath(new URL('../../', import.meta.url));
 
-/** The handlers of `functions/`, each imported on first use (the gateway's default `loadHandler`). */
-export function functionHandlers(): (route: Route) => Promise<LambdaHandler> {
+/**
+ * Why a test may run the handlers from their TypeScript source in its own process instead of from their bundles
+ * (infra/local/functions.ts): the only reasons there are. Everything else, `npm start` included, runs the bundles.
+ */
+export type InProcessReason =
+  /** The test injects faults through the SDK client's middleware, which lives in the handler's process. */
+  | 'injects faults through the SDK client'
+  /** The test counts the calls a handler makes through the SDK client's middleware. */
+  | 'counts calls through the SDK client'
+  /** The test shrinks internal sizes (lib/groups/tuning.ts withGroupTuning) around each handler call. */
+  | 'shrinks internal sizes around each call';
+
+/**
+ * The handlers of `functions/`, imported from source into this process on first use: one module instance shared by
+ * every function, with this process's environment. Only for the tests that must reach into the handlers (the reason).
+ */
+export function handlersFromSource(_reason: InProcessReason): (route: Route) => Promise<LambdaHandler> {
   const loaded = new Map<string, Promise<LambdaHandler>>();
   return (route) => {
     let handler = loaded.get(route.name);
@@ -110,7 +164,7 @@ function lambdaResult(result: unknown, requestId: string): WireResponse {
   console.error(
     `[gateway] request ${requestId}: Function.ResponseSizeTooLarge: Response payload size (${bytes} bytes) exceeded maximum allowed payload size (${MAX_RESPONSE_PAYLOAD_BYTES} bytes).`,
   );
-  return { statusCode: 500, headers: { 'content-type': 'application/json' }, body: Buffer.from('{"message":"Internal Server Error"}') };
+  return INTERNAL_SERVER_ERROR;
 }
 
 /** The gateway's own answers: problem+json with the security headers (problemResponse adds them). */
@@ -158,7 +212,66 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
   // The same code as functions/fallback.ts, over the route keys of the gateway's own routes (a test's fixture, or the table).
   const fallback = fallbackHandler(() => routes.flatMap(routeKeys));
   const authenticate = createAuthenticator(options.tokens);
-  const loadHandler = options.loadHandler ?? functionHandlers();
+  const { loadHandler } = options;
+
+  /** The SCIM authorizer's context: the live token's id and expiry, empty for anything else. */
+  async function authorizeScim(
+    request: IncomingMessage,
+    routeKey: string,
+    rawPath: string,
+    requestId: string,
+  ): Promise<ScimAuthorizerContext> {
+    if (!options.scimAuthorizer) {
+      const token = await verifyScimToken(request.headers.authorization);
+      return { tokenId: token?.id ?? '', expiresAt: token?.expires_at ?? '' };
+    }
+    const authorization = request.headers.authorization ?? '';
+    const event: ScimAuthorizerEvent = {
+      version: '2.0',
+      type: 'REQUEST',
+      routeArn: `arn:aws:execute-api:us-east-1:000000000000:local/$default/${routeKey.replace(' ', '')}`,
+      identitySource: [authorization],
+      routeKey,
+      rawPath,
+      headers: authorization ? { authorization } : {},
+    };
+    const result = (await options.scimAuthorizer(event, lambdaContext('scimAuthorizer', requestId))) as {
+      isAuthorized?: boolean;
+      context?: Partial<ScimAuthorizerContext>;
+    };
+    if (result?.isAuthorized !== true) throw new Error('the SCIM authorizer refused the request');
+    return { tokenId: String(result.context?.tokenId ?? ''), expiresAt: String(result.context?.expiresAt ?? '') };
+  }
+
+  /**
+   * The function's result, or API Gateway's own answer when the invocation fails: its bare 500 for an error of the
+   * function (a throw, a timeout, a sandbox that died: each logged in the function's log), 503 past the
+   * integration timeout.
+   */
+  async function integrate(
+    name: string,
+    load: () => Promise<LambdaHandler>,
+    event: GatewayEvent,
+    requestId: string,
+  ): Promise<WireResponse> {
+    let timer: NodeJS.Timeout | undefined;
+    const timedOut = new Promise<'timeout'>((resolveTimeout) => {
+      timer = setTimeout(() => resolveTimeout('timeout'), INTEGRATION_TIMEOUT_MS);
+    });
+    try {
+      const invocation = load().then((handler) => handler(event, lambdaContext(name, requestId)));
+      invocation.catch(() => {}); // after the integration timeout nobody awaits it
+      const result = await Promise.race([invocation, timedOut]);
+      if (result === 'timeout') return SERVICE_UNAVAILABLE;
+      return lambdaResult(result, requestId);
+    } catch (error) {
+      // A function from its bundle has logged its error in its own log; one in this process has no log but this.
+      if (!(error instanceof FunctionError)) console.error(`[gateway] request ${requestId}: ${name} failed:`, error);
+      return INTERNAL_SERVER_ERROR;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
 
   /** The answer, and the SCIM token the request was made with (for the access log). */
   async function respond(
@@ -177,6 +290,8 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
       const body = await readBodyWithin(request);
       if (!Buffer.isBuffer(body)) return body;
       const event = buildEvent({ request, routeKey: FALLBACK_FUNCTION.routeKey, rawPath, rawQueryString, body, requestId, receivedAt });
+      if (options.fallbackFunction)
+        return { wire: await integrate(FALLBACK_FUNCTION.name, async () => options.fallbackFunction!, event, requestId) };
       return { wire: lambdaResult(await fallback(event), requestId) };
     }
     const { route } = match.compiled;
@@ -184,9 +299,8 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
     let principal: Principal | undefined;
     let scimAuthorizer: ScimAuthorizerContext | undefined;
     if (route.access === 'scim') {
-      // As the SCIM authorizer does on AWS (functions/scimAuthorizer.ts): the route refuses a request without a live token.
-      const token = await verifyScimToken(request.headers.authorization);
-      scimAuthorizer = { tokenId: token?.id ?? '', expiresAt: token?.expires_at ?? '' };
+      // The route refuses a request without a live token (the authorizer's empty id).
+      scimAuthorizer = await authorizeScim(request, `${match.method} ${match.compiled.servedPath}`, rawPath, requestId);
     } else if (route.access !== 'public') {
       principal = authenticate(request.headers.authorization);
       if (!principal) {
@@ -218,8 +332,7 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
       requestId,
       receivedAt,
     });
-    const handler = await loadHandler(route);
-    const wire = lambdaResult(await handler(event, lambdaContext(route.name, requestId)), requestId);
+    const wire = await integrate(route.name, () => loadHandler(route), event, requestId);
     return { wire, scimTokenId: scimAuthorizer?.tokenId || undefined };
   }
 

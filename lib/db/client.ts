@@ -1,6 +1,6 @@
 import { DynamoDBClient, type DynamoDBClientConfig } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { config } from '../config';
+import { config, resourceName } from '../config';
 import { traced } from '../tracing';
 
 let documentClient: DynamoDBDocumentClient | undefined;
@@ -25,5 +25,5 @@ export function db(): DynamoDBDocumentClient {
 }
 
 export function tableName(): string {
-  return config().tableName;
+  return resourceName('TABLE_NAME');
 }

@@ -15,7 +15,7 @@ import { GetObjectCommand } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { recordChange, type ChangeContext } from '../audit/context';
 import { s3 } from '../aws/s3';
-import { config } from '../config';
+import { resourceName } from '../config';
 import { isConditionFailure, transactWrite } from '../db/transact';
 import { newId } from '../ids';
 import { notFound, Problem } from '../problems';
@@ -83,7 +83,7 @@ function representation({ object_key: _key, attempts: _attempts, ...report }: St
 /** A pre-signed GET of the CSV, made when asked for (never stored); the API's links live 15 minutes. */
 export async function downloadUrl(report: StoredReport, expiresIn = DOWNLOAD_URL_SECONDS, signingDate = new Date()): Promise<string> {
   const command = new GetObjectCommand({
-    Bucket: config().reportsBucket,
+    Bucket: resourceName('REPORTS_BUCKET'),
     Key: report.object_key,
     ResponseContentDisposition: `attachment; filename="${report.type}-report-${report.id}.csv"`,
   });

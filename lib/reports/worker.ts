@@ -9,7 +9,7 @@ import { once } from 'node:events';
 import { Transform } from 'node:stream';
 import { Upload } from '@aws-sdk/lib-storage';
 import { s3 } from '../aws/s3';
-import { config } from '../config';
+import { resourceName } from '../config';
 import { log } from '../log';
 import { recordMetric } from '../metrics';
 import { csvWriter, REPORT_SOURCES } from './csv';
@@ -49,7 +49,7 @@ async function writeCsv(report: StoredReport): Promise<{ rowCount: number; attac
   const summary = summarize(report.type, source.columns); // counters and top-5 lists: memory stays flat
   const upload = new Upload({
     client: s3(),
-    params: { Bucket: config().reportsBucket, Key: report.object_key, Body: csv.pipe(tap), ContentType: 'text/csv; charset=utf-8' },
+    params: { Bucket: resourceName('REPORTS_BUCKET'), Key: report.object_key, Body: csv.pipe(tap), ContentType: 'text/csv; charset=utf-8' },
     partSize: PART_BYTES,
     queueSize: 2,
     leavePartsOnError: false,

@@ -24,7 +24,6 @@
  */
 import { InternalServerError, ProvisionedThroughputExceededException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startGateway, type Gateway } from '../../infra/local/gateway';
 import { s3 } from '../../lib/aws/s3';
 import { ses } from '../../lib/aws/ses';
 import { db } from '../../lib/db/client';
@@ -36,7 +35,7 @@ import { createUser } from '../../lib/users/commands';
 import { getUser } from '../../lib/users/user';
 import { claimReport, createReport, findReport, WORKER_TIMEOUT_SECONDS, repairReports } from '../../lib/reports/jobs';
 import { runReport } from '../../lib/reports/worker';
-import { Api, READ_TOKEN, WRITE_TOKEN } from '../support/api';
+import { Api, READ_TOKEN, startTestGateway, WRITE_TOKEN } from '../support/api';
 import { invariantViolations, scanTable } from '../support/invariants';
 import { bulkParts } from '../support/bulk-parts';
 import { unique } from '../support/fixtures';
@@ -133,10 +132,13 @@ const throttledTransactionError = () =>
 
 // --- the service ------------------------------------------------------------------
 
-let gateway: Gateway;
+let gateway: Awaited<ReturnType<typeof startTestGateway>>;
 const api = new Api('');
 beforeAll(async () => {
-  gateway = await startGateway({ tokens: { write: WRITE_TOKEN, read: READ_TOKEN } });
+  gateway = await startTestGateway({
+    tokens: { write: WRITE_TOKEN, read: READ_TOKEN },
+    inProcess: 'injects faults through the SDK client',
+  });
   (api as { baseUrl: string }).baseUrl = gateway.url;
 });
 afterAll(async () => {

@@ -14,7 +14,7 @@ let tuning: Partial<GroupTuning> = {};
 afterEach(() => {
   tuning = {};
 });
-const api = useApi({ around: (call) => withGroupTuning(tuning, call) });
+const api = useApi({ inProcess: { because: 'shrinks internal sizes around each call', around: (call) => withGroupTuning(tuning, call) } });
 
 async function user(fields: Record<string, unknown> = {}) {
   const id = unique('u');

@@ -22,10 +22,10 @@
 import { Agent, request as httpRequest } from 'node:http';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startGateway, type Gateway } from '../../infra/local/gateway';
+import type { Gateway } from '../../infra/local/gateway';
 import { db } from '../../lib/db/client';
 import { routes, isScimPath, servedPaths } from '../../lib/routes';
-import { READ_TOKEN, WRITE_TOKEN } from '../support/api';
+import { READ_TOKEN, startTestGateway, WRITE_TOKEN } from '../support/api';
 import { invariantViolations } from '../support/invariants';
 
 /** How long the property runs; the count of cases it reached is printed. */
@@ -503,7 +503,7 @@ function checkAnswer(sent: Sent & { route?: (typeof routes)[number] }, received:
 }
 
 beforeAll(async () => {
-  gateway = await startGateway({ tokens: { write: WRITE_TOKEN, read: READ_TOKEN } });
+  gateway = await startTestGateway({ tokens: { write: WRITE_TOKEN, read: READ_TOKEN } });
   await seed();
 });
 
@@ -547,7 +547,14 @@ describe('hostile input', () => {
 describe('limits on what a caller controls', () => {
   /** DynamoDB calls made by the service's client (no background jobs run in this file). */
   let databaseCalls = 0;
-  beforeAll(() => {
+  let bundled: Gateway;
+  beforeAll(async () => {
+    // The counter sits on the SDK client of this process: these requests go to handlers that run here.
+    bundled = gateway;
+    gateway = await startTestGateway({
+      tokens: { write: WRITE_TOKEN, read: READ_TOKEN },
+      inProcess: 'counts calls through the SDK client',
+    });
     db().middlewareStack.add(
       (next) => async (args) => {
         databaseCalls++;
@@ -556,8 +563,10 @@ describe('limits on what a caller controls', () => {
       { step: 'initialize', name: 'countDatabaseCalls' },
     );
   });
-  afterAll(() => {
+  afterAll(async () => {
     db().middlewareStack.remove('countDatabaseCalls');
+    await gateway.close();
+    gateway = bundled;
   });
 
   const jsonHeaders = { ...write, 'content-type': 'application/json' };

@@ -9,12 +9,12 @@ import { randomUUID } from 'node:crypto';
 import { gunzipSync } from 'node:zlib';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { functionHandlers, startGateway, type Gateway } from '../../infra/local/gateway';
+import { startGateway, type Gateway } from '../../infra/local/gateway';
 import { db, tableName } from '../../lib/db/client';
 import { recordHash, requestHash } from '../../lib/http/idempotency';
 import { idempotencyKey } from '../../lib/store/idempotency';
 import { createUser } from '../../lib/users/commands';
-import { Api, useApi, WRITE_TOKEN } from '../support/api';
+import { Api, startTestGateway, useApi, WRITE_TOKEN } from '../support/api';
 import { scanTable } from '../support/invariants';
 import { createDepartment, unique } from '../support/fixtures';
 import { scimClient, USER_SCHEMA } from '../support/scim';
@@ -29,11 +29,14 @@ const SECOND_CALLER = 'second-admin';
 const other = new Api('');
 let otherGateway: Gateway | undefined;
 beforeAll(async () => {
-  const load = functionHandlers();
+  // The same deployed functions as the first gateway's.
+  const functions = api.functions!;
   otherGateway = await startGateway({
     tokens: { write: WRITE_TOKEN },
+    scimAuthorizer: functions.scimAuthorizer,
+    fallbackFunction: functions.fallbackFunction,
     loadHandler: async (route) => {
-      const handler = await load(route);
+      const handler = await functions.loadHandler(route);
       return (event, context) => {
         const jwt = event.requestContext.authorizer?.jwt;
         if (jwt) jwt.claims = { ...jwt.claims, sub: SECOND_CALLER };
@@ -320,7 +323,12 @@ describe('Idempotency-Key: large answers', () => {
 
 describe('Idempotency-Key: an answer that cannot be kept', () => {
   let failAnswers = false;
-  beforeAll(() => {
+  // Its handlers run in this process, where the fault below is injected.
+  const inProcess = new Api('');
+  let inProcessGateway: Awaited<ReturnType<typeof startTestGateway>> | undefined;
+  beforeAll(async () => {
+    inProcessGateway = await startTestGateway({ tokens: { write: WRITE_TOKEN }, inProcess: 'injects faults through the SDK client' });
+    (inProcess as { baseUrl: string }).baseUrl = inProcessGateway.url;
     // Fails the write that stores an answer, as DynamoDB refusing it would.
     (db() as unknown as { middlewareStack: { add: (...args: unknown[]) => void } }).middlewareStack.add(
       (next: (args: unknown) => Promise<unknown>, context: { commandName?: string }) =>
@@ -337,15 +345,18 @@ describe('Idempotency-Key: an answer that cannot be kept', () => {
   afterEach(() => {
     failAnswers = false;
   });
+  afterAll(async () => {
+    await inProcessGateway?.close();
+  });
 
   it('still answers the committed change, and its repeat is 409 rather than a second change', async () => {
     const key = unique('key-');
     const body = { name: unique('Unkept ') };
     failAnswers = true;
-    const first = await api.post('/v2/departments', body, withKey(key));
+    const first = await inProcess.post('/v2/departments', body, withKey(key));
     expect(first.status, first.text).toBe(201);
     failAnswers = false;
-    const again = await api.post('/v2/departments', body, withKey(key));
+    const again = await inProcess.post('/v2/departments', body, withKey(key));
     expect(again.status, again.text).toBe(409);
     expect(again.body.detail).toMatch(/could not be kept/);
     expect((await scanTable()).filter((item) => item.type === 'department' && item.name === body.name)).toHaveLength(1);

@@ -10,11 +10,10 @@
 import { InternalServerError } from '@aws-sdk/client-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { db } from '../../lib/db/client';
-import { startGateway, type Gateway } from '../../infra/local/gateway';
-import { Api, READ_TOKEN, WRITE_TOKEN } from '../support/api';
+import { Api, READ_TOKEN, startTestGateway, WRITE_TOKEN } from '../support/api';
 
 // A gateway without the background functions: nothing but the requests reads DynamoDB.
-let gateway: Gateway | undefined;
+let gateway: Awaited<ReturnType<typeof startTestGateway>> | undefined;
 const api = new Api('');
 
 const unhandled: unknown[] = [];
@@ -26,7 +25,10 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const outage = () => new InternalServerError({ message: 'injected outage', $metadata: {} });
 
 beforeAll(async () => {
-  gateway = await startGateway({ tokens: { write: WRITE_TOKEN, read: READ_TOKEN } });
+  gateway = await startTestGateway({
+    tokens: { write: WRITE_TOKEN, read: READ_TOKEN },
+    inProcess: 'injects faults through the SDK client',
+  });
   (api as { baseUrl: string }).baseUrl = gateway.url;
   process.on('unhandledRejection', onUnhandled);
   db().middlewareStack.add(

@@ -12,7 +12,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { db } from '../../lib/db/client';
 import { READ_TOKEN, useApi } from '../support/api';
 
-const api = useApi();
+// In this process: the test watches it for unhandled rejections and counts the SDK client's calls in flight.
+const api = useApi({ inProcess: { because: 'counts calls through the SDK client' } });
 
 /** 200 characters (the API's longest name), each folding to two code units: 600 bytes, the longest folded name. */
 const LONGEST_NAME = 'İ'.repeat(200);

@@ -1,26 +1,41 @@
 /** E9 and G8 end to end through HTTP: 202, polling, the CSV row by row, the 303 download and the e-mail. */
-import { afterEach, describe, expect, it } from 'vitest';
-import { ses } from '../../lib/aws/ses';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
 import { claimReport, createReport, finishReport } from '../../lib/reports/jobs';
 import { useApi } from '../support/api';
+import { TEST_CONTEXT } from '../support/functions';
 import { unique } from '../support/fixtures';
 
 const api = useApi();
 
 const ctx = { actor: 'test', operationId: 'E9', requestId: 'test' };
 
-/** SES fails while this is set (a middleware on the service's own client). */
-let sesFailure: Error | undefined;
-ses().middlewareStack.add(
-  (next) => async (args) => {
-    if (sesFailure) throw sesFailure;
-    return next(args);
-  },
-  { step: 'initialize', name: 'sesFailure' },
-);
-afterEach(() => {
-  sesFailure = undefined;
-  process.env.REPORT_EMAIL_DOMAINS = '*'; // the local stack's setting
+/**
+ * An SES that refuses every message, as SES does an unverified address: the e-mail step's failure, given to the
+ * ReportWorker as its SES endpoint (its bundle has its own client; nothing in this process reaches it).
+ */
+let refusingSes: Server;
+beforeAll(async () => {
+  refusingSes = createServer((request, response) => {
+    request.resume();
+    response.writeHead(400, { 'content-type': 'text/xml' });
+    response.end(
+      '<ErrorResponse xmlns="http://ses.amazonaws.com/doc/2010-12-01/"><Error><Type>Sender</Type>' +
+        '<Code>MessageRejected</Code><Message>Email address is not verified.</Message></Error><RequestId>local</RequestId></ErrorResponse>',
+    );
+  });
+  await new Promise<void>((listening) => refusingSes.listen(0, '127.0.0.1', listening));
+});
+afterAll(() => new Promise<void>((closed) => refusingSes.close(() => closed())));
+
+/** The stack's setting of report e-mail domains (a redeploy: on AWS it is the synth's context). */
+const deployWithEmailDomains = (domains: string | undefined) =>
+  api.redeploy({ context: domains === undefined ? {} : { reportEmailDomains: domains } });
+
+afterEach(async () => {
+  // Back to the tests' deployment: any domain, the SES stand-in.
+  await api.redeploy({ context: TEST_CONTEXT, endpointsFor: undefined });
 });
 
 async function untilFinished(location: string) {
@@ -169,7 +184,8 @@ describe('E9 POST /v2/departments/exports', () => {
   });
 
   it('keeps the report complete and downloadable when SES refuses the message', async () => {
-    sesFailure = Object.assign(new Error('Email address is not verified.'), { name: 'MessageRejected' });
+    const { port } = refusingSes.address() as AddressInfo;
+    await api.redeploy({ endpointsFor: async () => ({ ...inject('services').endpoints, ses: `http://127.0.0.1:${port}` }) });
     const created = await api.post(`/v2/departments/exports?email=${unique('x')}@example.com`);
     const report = await untilFinished(created.headers.get('location')!);
     expect(report).toMatchObject({ status: 'complete', email: { status: 'failed' } });
@@ -188,12 +204,8 @@ describe('E9 POST /v2/departments/exports', () => {
     expect(response.body).toMatchObject({ type: '/problems/validation', errors: [{ field: 'email' }] });
   });
 
-  it.each([
-    ['unset', undefined],
-    ['empty, as the stack sets it without reportEmailDomains', ''],
-  ])('e-mails no one when REPORT_EMAIL_DOMAINS is %s: 400 naming the setting, and no job', async (_, setting) => {
-    if (setting === undefined) delete process.env.REPORT_EMAIL_DOMAINS;
-    else process.env.REPORT_EMAIL_DOMAINS = setting;
+  it('e-mails no one from a stack deployed without reportEmailDomains (the variable empty): 400 naming it, and no job', async () => {
+    await deployWithEmailDomains(undefined);
     const before = (await api.get('/v2/audit?count=1')).body.entries[0]?.id;
     for (const type of ['departments', 'groups']) {
       const response = await api.post(`/v2/${type}/exports?email=it@example.com`);
@@ -207,14 +219,14 @@ describe('E9 POST /v2/departments/exports', () => {
   });
 
   it('e-mails any domain with REPORT_EMAIL_DOMAINS=*, lower-casing the domains', async () => {
-    process.env.REPORT_EMAIL_DOMAINS = '*';
+    await deployWithEmailDomains('*');
     const response = await api.post('/v2/departments/exports?email=Ops@Anywhere.Example,x@elsewhere.org');
     expect(response.status, response.text).toBe(202);
     expect(response.body.email.recipients).toEqual(['Ops@anywhere.example', 'x@elsewhere.org']);
   });
 
   it('answers 400 for an address outside REPORT_EMAIL_DOMAINS', async () => {
-    process.env.REPORT_EMAIL_DOMAINS = 'example.com';
+    await deployWithEmailDomains('example.com');
     expect((await api.post('/v2/departments/exports?email=ok@example.com')).status).toBe(202);
     const response = await api.post('/v2/departments/exports?email=ok@example.com,no@elsewhere.org');
     expect(response.status).toBe(400);

@@ -12,9 +12,9 @@
 import { Agent, request as httpRequest } from 'node:http';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startGateway, type Gateway } from '../../infra/local/gateway';
+import type { Gateway } from '../../infra/local/gateway';
 import { MAX_FILTER_LENGTH } from '../../lib/scim/filter';
-import { READ_TOKEN, WRITE_TOKEN } from '../support/api';
+import { READ_TOKEN, startTestGateway, WRITE_TOKEN } from '../support/api';
 import { invariantViolations } from '../support/invariants';
 import { ENTERPRISE_SCHEMA, GROUP_SCHEMA, PATCH_SCHEMA, USER_SCHEMA } from '../support/scim';
 
@@ -401,7 +401,7 @@ function checkAnswer(sent: Sent, received: Received): void {
 }
 
 beforeAll(async () => {
-  gateway = await startGateway({ tokens: { write: WRITE_TOKEN, read: READ_TOKEN } });
+  gateway = await startTestGateway({ tokens: { write: WRITE_TOKEN, read: READ_TOKEN } });
   await seed();
 });
 

@@ -7,19 +7,24 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Context } from 'aws-lambda';
-import { startGateway, type Gateway } from '../../infra/local/gateway';
+import type { Gateway } from '../../infra/local/gateway';
 import { db } from '../../lib/db/client';
 import type { HttpEvent } from '../../lib/http/response';
 import { handler as listUsers } from '../../functions/scimListUsers';
 import { handler as serviceProviderConfig } from '../../functions/scimServiceProviderConfig';
-import { Api, READ_TOKEN, WRITE_TOKEN } from '../support/api';
+import { Api, READ_TOKEN, startTestGateway, WRITE_TOKEN } from '../support/api';
 import { expectScimError } from '../support/scim';
 
 let gateway: Gateway;
 const api = new Api('');
 const accessLog: string[] = [];
 beforeAll(async () => {
-  gateway = await startGateway({ tokens: { write: WRITE_TOKEN, read: READ_TOKEN }, accessLog: (line) => accessLog.push(line) });
+  gateway = await startTestGateway({
+    tokens: { write: WRITE_TOKEN, read: READ_TOKEN },
+    accessLog: (line) => accessLog.push(line),
+    // The SCIM authorizer's write of a token's last use fails through the SDK client (below): it runs in this process.
+    inProcess: 'injects faults through the SDK client',
+  });
   (api as { baseUrl: string }).baseUrl = gateway.url;
 });
 afterAll(async () => {

@@ -1,7 +1,8 @@
 /**
  * Bundle bytes per function: every function of the stack bundled as the
- * stack bundles it (bench/cold-start.ts bundleStack: one esbuild call with
- * infra/bundling.ts's options, then the floors), each against
+ * stack bundles it (bench/cold-start.ts bundleStack over infra/build.ts, the
+ * build the local runner runs too: one esbuild call with infra/bundling.ts's
+ * options, then the floors), each against
  *
  * - the bytes goal, exactly: ≤ 1.32× its floor (a bundle of a trivial handler
  *   using the same AWS clients), or, with no client, ≤ the floor + 4 KB;

@@ -30,7 +30,7 @@ import { invariantViolations } from '../support/invariants';
 
 // Small enough that a handful of users takes every multi-transaction path.
 const SMALL = { singleTransactionUsers: 1, chunkUsers: 2, chunkConcurrency: 2, inlineDeleteMembers: 1, inlineSweepMembers: 1 };
-const api = useApi({ around: (call) => withGroupTuning(SMALL, call) });
+const api = useApi({ inProcess: { because: 'shrinks internal sizes around each call', around: (call) => withGroupTuning(SMALL, call) } });
 
 // ---------------------------------------------------------------------------
 // Pools
@@ -364,7 +364,7 @@ async function dropTable(name: string) {
   }
 }
 
-/** Points the service (and the invariant checker) at a fresh, empty table. */
+/** Points the service (and the invariant checker) at a fresh, empty table: the handlers here, the deployed functions by a redeploy. */
 async function freshTable() {
   const previous = runTables.pop();
   if (previous) await dropTable(previous);
@@ -372,6 +372,7 @@ async function freshTable() {
   await createTable(services.endpoints.dynamodb, name);
   runTables.push(name);
   process.env.TABLE_NAME = name;
+  await api.redeploy({ tableName: name });
 }
 
 afterAll(async () => {

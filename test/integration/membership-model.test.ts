@@ -12,9 +12,10 @@
  * Ids come from small pools (6 users, 3 departments, plus ids that never
  * exist) so that collisions are frequent. Each run also picks its
  * DEPARTMENT_SEATS (unset, 2 or 4), so the read-only `seats` quota binds too. Every run (and every shrinking
- * attempt) gets a fresh table of its own: the gateway's handlers run in this
- * process and read TABLE_NAME through config(), so runs never see each
- * other's data and the service-wide counters are checked exactly.
+ * attempt) gets a fresh table of its own and the functions are deployed again
+ * with it and the run's seats (the stack's departmentSeats: a synth per value,
+ * cached), so runs never see each other's data and the service-wide counters
+ * are checked exactly.
  *
  * The model follows the contract. Where the contract leaves the precedence of
  * two errors open, the model follows the domain code (noted at each command).
@@ -30,6 +31,7 @@ import fc from 'fast-check';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { createTable } from '../../infra/local/services';
 import { useApi, type Api, type ApiResponse } from '../support/api';
+import { TEST_CONTEXT } from '../support/functions';
 import { invariantViolations } from '../support/invariants';
 
 const api = useApi();
@@ -578,12 +580,11 @@ const commands = fc.commands(
 
 const services = inject('services');
 const fileTable = process.env.TABLE_NAME!;
-const fileSeats = process.env.DEPARTMENT_SEATS;
 let runs = 0;
 
 /**
  * Points the service (and the invariant checker) at a fresh, empty table,
- * with the run's DEPARTMENT_SEATS (the handlers run in this process).
+ * with the run's DEPARTMENT_SEATS: a redeploy of the functions.
  * Old run tables are left alone, like the per-file tables: DynamoDB Local
  * holds them in memory until the run ends, and the background jobs started by
  * useApi() may still be polling the previous one.
@@ -592,14 +593,11 @@ async function freshService(seats: number | null) {
   const name = `${fileTable}-run${++runs}`;
   await createTable(services.endpoints.dynamodb, name);
   process.env.TABLE_NAME = name;
-  if (seats === null) delete process.env.DEPARTMENT_SEATS;
-  else process.env.DEPARTMENT_SEATS = String(seats);
+  await api.redeploy({ tableName: name, context: seats === null ? TEST_CONTEXT : { ...TEST_CONTEXT, departmentSeats: seats } });
 }
 
 afterAll(() => {
   process.env.TABLE_NAME = fileTable;
-  if (fileSeats === undefined) delete process.env.DEPARTMENT_SEATS;
-  else process.env.DEPARTMENT_SEATS = fileSeats;
 });
 
 /** Every run starts from the same few users and departments, so that most steps find something to act on. */

@@ -18,7 +18,7 @@ import { GetObjectCommand } from '@aws-sdk/client-s3';
 import { chromium, type Browser, type BrowserContextOptions, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { s3 } from '../../lib/aws/s3';
-import { config } from '../../lib/config';
+import { resourceName } from '../../lib/config';
 import { REPORT_SOURCES, type Row } from '../../lib/reports/csv';
 import { createReport, findReport, type ReportType } from '../../lib/reports/jobs';
 import { runReport } from '../../lib/reports/worker';
@@ -332,7 +332,9 @@ async function deliver(type: ReportType, rows: Row[]): Promise<Delivered> {
     const report = await createReport({ actor: 'test', operationId: 'E9', requestId: 'test' }, type, [recipient]);
     await runReport(report.id);
     expect(await findReport(report.id)).toMatchObject({ status: 'complete', email: { status: 'sent' } });
-    const object = await s3().send(new GetObjectCommand({ Bucket: config().reportsBucket, Key: `reports/${type}/${report.id}.csv` }));
+    const object = await s3().send(
+      new GetObjectCommand({ Bucket: resourceName('REPORTS_BUCKET'), Key: `reports/${type}/${report.id}.csv` }),
+    );
     const csv = Buffer.from(await object.Body!.transformToByteArray());
     const inbox = (await (await fetch(`${process.env.SES_ENDPOINT}/store`)).json()) as {
       emails: Array<{

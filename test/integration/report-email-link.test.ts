@@ -12,7 +12,8 @@ import { emailedReportLocation } from '../../lib/reports/email-link';
 import { createReport, findReport } from '../../lib/reports/jobs';
 import { runReport } from '../../lib/reports/worker';
 import { findReportEmailLink } from '../../lib/store/reports';
-import { startGateway, type Gateway } from '../../infra/local/gateway';
+import type { Gateway } from '../../infra/local/gateway';
+import { startTestGateway } from '../support/api';
 import { unique } from '../support/fixtures';
 
 const ctx = { actor: 'test', operationId: 'E9', requestId: 'test' };
@@ -20,7 +21,7 @@ const DAY_MS = 24 * 3600 * 1000;
 
 let gateway: Gateway;
 beforeAll(async () => {
-  gateway = await startGateway({ tokens: { write: 'unused-write-token' } });
+  gateway = await startTestGateway({ tokens: { write: 'unused-write-token' } });
   process.env.API_BASE_URL = gateway.url;
 });
 afterAll(() => gateway?.close());

@@ -6,7 +6,7 @@
 import { HeadObjectCommand } from '@aws-sdk/client-s3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { s3 } from '../../lib/aws/s3';
-import { config } from '../../lib/config';
+import { resourceName } from '../../lib/config';
 import { REPORT_SOURCES, type Row } from '../../lib/reports/csv';
 import { claimReport, createReport, findReport, MAX_ATTEMPTS, repairReports, WORKER_TIMEOUT_SECONDS } from '../../lib/reports/jobs';
 import { runReport } from '../../lib/reports/worker';
@@ -34,7 +34,7 @@ afterEach(() => {
 
 const objectExists = async (key: string) =>
   s3()
-    .send(new HeadObjectCommand({ Bucket: config().reportsBucket, Key: key }))
+    .send(new HeadObjectCommand({ Bucket: resourceName('REPORTS_BUCKET'), Key: key }))
     .then(() => true)
     .catch((error: { name?: string }) => (error.name === 'NotFound' ? false : Promise.reject(error)));
 

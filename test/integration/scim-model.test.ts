@@ -27,7 +27,12 @@ import { useApi } from '../support/api';
 import { invariantViolations } from '../support/invariants';
 import { ENTERPRISE_SCHEMA, filterQuery, GROUP_SCHEMA, patchOps, scimClient, USER_SCHEMA, type ScimClient } from '../support/scim';
 
-const api = useApi({ around: (call) => withGroupTuning({ singleTransactionMemberChanges: 1, chunkUsers: 2 }, call) });
+const api = useApi({
+  inProcess: {
+    because: 'shrinks internal sizes around each call',
+    around: (call) => withGroupTuning({ singleTransactionMemberChanges: 1, chunkUsers: 2 }, call),
+  },
+});
 
 const NAMES = ['ada@example.com', 'grace@example.com', 'alan@example.com', 'edsger@example.com'];
 const DEPARTMENTS = ['Research', 'Sales', 'Legal'];
@@ -286,7 +291,9 @@ describe('SCIM and the admin API against a model', () => {
         executed++;
         const name = `${fileTable}-scim${++runs}`;
         await createTable(services.endpoints.dynamodb, name);
+        // The handlers here read it from this process; the SCIM authorizer and the background functions are deployed with it.
         process.env.TABLE_NAME = name;
+        await api.redeploy({ tableName: name });
         const scim = scimClient(api);
         const model = new Model();
         for (const s of [...PRELUDE, ...steps]) {

@@ -39,7 +39,10 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { startBackgroundJobs } from '../../infra/local/background';
+import { resolveDeployment } from '../../infra/local/deployment';
+import { startFunctionHost, type FunctionHost } from '../../infra/local/functions';
 import { startGateway } from '../../infra/local/gateway';
+import { prepareStack } from '../../infra/local/prepare';
 import { startLocalServices } from '../../infra/local/services';
 
 const { values: options } = parseArgs({
@@ -90,10 +93,34 @@ async function main(): Promise<number> {
 
   console.log(`starting the local stack (DynamoDB Local in memory, s3rver, SES stand-in)...`);
   const services = await startLocalServices();
-  // Before any service module reads its configuration.
+  // Before any service module reads its configuration: the seed and the checks run in this process.
   Object.assign(process.env, services.env);
-  const gateway = await startGateway({ host: '127.0.0.1', port: 0, tokens: { write: WRITE_TOKEN, read: READ_TOKEN } });
-  const background = startBackgroundJobs(projectRoot, {
+  // The functions run from their bundles, as `npm start` runs them.
+  const { deployment, bundlesDir, summary } = await prepareStack(projectRoot, { reportEmailDomains: '*' });
+  console.log(`functions: ${summary}`);
+  let functions: FunctionHost | undefined;
+  const gateway = await startGateway({
+    host: '127.0.0.1',
+    port: 0,
+    tokens: { write: WRITE_TOKEN, read: READ_TOKEN },
+    loadHandler: async (route) => functions!.handler(route.name),
+    scimAuthorizer: (event, context) => functions!.handler('scimAuthorizer')(event, context),
+    fallbackFunction: (event, context) => functions!.handler('fallback')(event, context),
+  });
+  functions = startFunctionHost({
+    bundlesDir,
+    functions: resolveDeployment(deployment, {
+      tableName: services.env.TABLE_NAME,
+      reportsBucket: services.env.REPORTS_BUCKET,
+      apiUrl: gateway.url,
+    }),
+    endpointsFor: async () => services.endpoints,
+    // Errors only: every request's own log lines would bury the figures.
+    output: (handler, line) => {
+      if (/\bERROR\b|"level":"ERROR"/.test(line)) console.error(`[${handler}] ${line}`);
+    },
+  });
+  const background = startBackgroundJobs(functions, {
     onError: (name, error) => console.error(`${name} failed in the background:`, error instanceof Error ? error.message : error),
   });
 
@@ -118,6 +145,7 @@ async function main(): Promise<number> {
   } finally {
     await background.stop().catch(() => {});
     await gateway.close().catch(() => {});
+    await functions.close().catch(() => {});
     await services.stop();
   }
 }

@@ -457,14 +457,13 @@ describe('local gateway', () => {
       }
     });
 
-    it('answers 500 internal without internals when a handler throws', async () => {
+    it("answers API Gateway's bare 500 when a handler throws, its error logged", async () => {
       const consoleError = vi.spyOn(console, 'error').mockImplementation(() => {});
       try {
         const response = await send(gateway.url, { path: '/v2/boom', headers: bearer(READ_TOKEN) });
-        const problem = expectProblem(response, 500, 'internal');
-        expect(response.body).not.toContain('secret internal detail');
-        expect(problem.request_id).toMatch(/^[0-9a-f-]{36}$/);
-        expect(consoleError).toHaveBeenCalled();
+        expect(response.status).toBe(500);
+        expect(JSON.parse(response.body)).toEqual({ message: 'Internal Server Error' });
+        expect(String(consoleError.mock.calls.at(-1)?.slice(1))).toContain('secret internal detail');
       } finally {
         consoleError.mockRestore();
       }

@@ -1,8 +1,9 @@
 /** An HTTP client for the service through the local gateway, as a real caller sees it. */
 import { afterAll, beforeAll } from 'vitest';
-import { fileURLToPath } from 'node:url';
 import { startBackgroundJobs, type BackgroundRunner } from '../../infra/local/background';
-import { functionHandlers, startGateway, type Gateway } from '../../infra/local/gateway';
+import type { StackContext } from '../../infra/local/deployment';
+import { handlersFromSource, startGateway, type Gateway, type GatewayOptions, type InProcessReason } from '../../infra/local/gateway';
+import { startFunctions, type DeploySettings, type TestFunctions } from './functions';
 import { checkResponse } from './openapi-check';
 
 export const WRITE_TOKEN = 'test-write-token';
@@ -61,36 +62,93 @@ export class Api {
 }
 
 export interface UseApiOptions {
-  /** Runs each handler call, e.g. under other sizes (withGroupTuning); the background functions run without it. */
-  around?: (call: () => Promise<unknown>) => Promise<unknown>;
+  /** The stack's settings the functions are deployed with (default TEST_CONTEXT: report e-mail to any domain). */
+  context?: StackContext;
+  /**
+   * Runs the route handlers from source in this process instead of their bundles, and why; `around` runs each
+   * handler call (e.g. under other sizes, withGroupTuning). The background functions still run from their bundles.
+   */
+  inProcess?: { because: InProcessReason; around?: (call: () => Promise<unknown>) => Promise<unknown> };
+}
+
+/** The API of a test file, with its functions: their logs, and a redeploy with other settings. */
+export class TestApi extends Api {
+  functions?: TestFunctions;
+
+  /** The lines a function (by handler name) wrote to its log so far. */
+  output(handler: string): string[] {
+    return this.functions!.output(handler);
+  }
+
+  /** Restarts every function with other settings (another table, another stack context, other endpoints). */
+  redeploy(settings: DeploySettings): Promise<void> {
+    return this.functions!.redeploy(settings);
+  }
 }
 
 /**
- * Starts a gateway for the current test file (its handlers use the file's own
- * table), and the background functions as `npm start` runs them.
+ * A gateway of a test's own (its own options: an access log, no background functions) over the deployed
+ * functions from their bundles, or from source in this process for a reason of InProcessReason (the SCIM
+ * authorizer's check too). Closing it ends
+ * its functions too.
  */
-export function useApi(options: UseApiOptions = {}): Api {
+export async function startTestGateway(
+  options: Omit<GatewayOptions, 'loadHandler' | 'scimAuthorizer'> & { inProcess?: InProcessReason },
+): Promise<Gateway & { functions: TestFunctions }> {
+  const { inProcess, ...gatewayOptions } = options;
+  const functions = await startFunctions();
+  const gateway = await startGateway({
+    ...gatewayOptions,
+    loadHandler: inProcess ? handlersFromSource(inProcess) : functions.loadHandler,
+    // In this process too (the gateway's own check, lib/scim/tokens.ts), so that faults reach it.
+    scimAuthorizer: inProcess ? undefined : functions.scimAuthorizer,
+    fallbackFunction: functions.fallbackFunction,
+  });
+  await functions.redeploy({ apiUrl: gateway.url });
+  return {
+    url: gateway.url,
+    functions,
+    close: async () => {
+      await gateway.close();
+      await functions.close();
+    },
+  };
+}
+
+/**
+ * Starts a gateway for the current test file over the deployed functions, each from its bundle with the file's
+ * own table, and the background functions as `npm start` runs them.
+ */
+export function useApi(options: UseApiOptions = {}): TestApi {
   let gateway: Gateway | undefined;
   let background: BackgroundRunner | undefined;
-  const api = new Api('');
+  const api = new TestApi('');
   beforeAll(async () => {
-    const { around } = options;
-    const load = functionHandlers();
+    const functions = await startFunctions({ context: options.context });
+    api.functions = functions;
+    const { inProcess } = options;
+    const fromSource = inProcess && handlersFromSource(inProcess.because);
+    const around = inProcess?.around;
     gateway = await startGateway({
       tokens: { write: WRITE_TOKEN, read: READ_TOKEN },
-      loadHandler:
-        around &&
-        (async (route) => {
-          const handler = await load(route);
-          return (event, context) => around(() => handler(event, context));
-        }),
+      loadHandler: !fromSource
+        ? functions.loadHandler
+        : async (route) => {
+            const handler = await fromSource(route);
+            return around ? (event, context) => around(() => handler(event, context)) : handler;
+          },
+      scimAuthorizer: functions.scimAuthorizer,
+      fallbackFunction: functions.fallbackFunction,
     });
-    process.env.API_BASE_URL = gateway.url; // where the report e-mail's link points, as on AWS
-    background = startBackgroundJobs(fileURLToPath(new URL('../../', import.meta.url)), {
+    // Where the report e-mail's link points, as on AWS: the API's URL, for the functions and this process.
+    await functions.redeploy({ apiUrl: gateway.url });
+    process.env.API_BASE_URL = gateway.url;
+    background = startBackgroundJobs(functions.host, {
       schedules: false,
       // Tests that switch tables per run drop the old ones under the poller: not worth a line.
       onError: (name, error) => {
-        if ((error as { name?: string }).name !== 'ResourceNotFoundException') console.error(`${name} failed in the background:`, error);
+        if (!String((error as Error)?.message).includes('ResourceNotFoundException'))
+          console.error(`${name} failed in the background:`, error);
       },
     });
     (api as { baseUrl: string }).baseUrl = gateway.url;
@@ -98,6 +156,7 @@ export function useApi(options: UseApiOptions = {}): Api {
   afterAll(async () => {
     await background?.stop();
     await gateway?.close();
+    await api.functions?.close();
   });
   return api;
 }

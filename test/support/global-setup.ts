@@ -4,7 +4,9 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { TestProject } from 'vitest/node';
 import { callReport, formatCallReport, readCallRecord } from '../../infra/local/call-record';
+import { prepareStack } from '../../infra/local/prepare';
 import { startLocalServices } from '../../infra/local/services';
+import { TEST_CONTEXT } from './functions';
 
 export interface ProvidedServices {
   endpoints: { dynamodb: string; s3: string; ses: string };
@@ -20,19 +22,28 @@ declare module 'vitest' {
   }
 }
 
+const projectRoot = fileURLToPath(new URL('../../', import.meta.url));
+
 /** Where the run's report of AWS calls against the roles goes. */
 export const AWS_CALL_REPORT = fileURLToPath(new URL('../../.local/test-reports/aws-calls.md', import.meta.url));
 
 /**
- * Starts the local services once for the whole integration run; at its end,
- * reads the record of AWS calls: any call a role refused fails the run, and
- * with CHECK_UNUSED_GRANTS=1 (the whole suite, `npm test`) so does any
- * granted action no function used that infra/unused-grants.ts does not justify.
+ * Once for the whole integration run: starts the local services, builds every function's bundle as the stack
+ * does and synthesizes the stack with the tests' settings (both cached by content between runs: infra/local/prepare.ts).
+ * At its end, reads the record of AWS calls: any call a role refused fails the run, and with CHECK_UNUSED_GRANTS=1
+ * (the whole suite, `npm test`) so does any granted action no function used that infra/unused-grants.ts does not justify.
  */
 export default async function setup(project: TestProject) {
-  const services = await startLocalServices();
+  const started = performance.now();
+  const servicesStarting = startLocalServices();
+  // Never left unhandled while the build and synth run; awaited below.
+  servicesStarting.catch(() => {});
+  const { deployment, bundlesDir, hash, cacheDir, summary } = await prepareStack(projectRoot, TEST_CONTEXT);
+  const services = await servicesStarting;
+  console.log(`functions: ${summary}; global setup ${Math.round(performance.now() - started)} ms`);
   const awsCallLog = mkdtempSync(join(tmpdir(), 'dept-admin-aws-calls-'));
   project.provide('services', { endpoints: services.endpoints, env: services.env, sesInboxUrl: services.sesInboxUrl });
+  project.provide('functions', { bundlesDir, deployment, hash, cacheDir });
   project.provide('awsCallLog', awsCallLog);
   return async () => {
     await services.stop();

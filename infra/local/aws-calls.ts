@@ -76,6 +76,9 @@ export interface AwsCallChecker {
 export const CALLS_FILE = /^calls-.*\.jsonl$/;
 export const GRANTS_FILE = /^grants-.*\.json$/;
 
+/** A function as deployed: its logical id and the statements its role holds there. */
+const deployedKey = (fn: LocalFunction) => `${fn.logicalId}\n${JSON.stringify(fn.statements)}`;
+
 export function awsCallChecker({ functions, targets, log, onDenied }: AwsCallCheckerOptions): AwsCallChecker {
   const id = `${process.pid}-${randomUUID().slice(0, 8)}`;
   let record: WriteStream | undefined;
@@ -97,7 +100,7 @@ export function awsCallChecker({ functions, targets, log, onDenied }: AwsCallChe
   const decisions = new Map<string, Promise<Evaluation>>();
 
   const decide = (fn: LocalFunction, call: AwsCall): Promise<{ evaluation: Evaluation; first: boolean }> => {
-    const key = `${fn.logicalId}\n${call.action}\n${call.resource}\n${JSON.stringify(cacheContext(fn, call.context))}`;
+    const key = `${deployedKey(fn)}\n${call.action}\n${call.resource}\n${JSON.stringify(cacheContext(fn, call.context))}`;
     const cached = decisions.get(key);
     if (cached) return cached.then((evaluation) => ({ evaluation, first: false }));
     const evaluation = evaluateCall(roleStatements(fn), call, fn.roleLogicalId);
@@ -181,10 +184,12 @@ export function awsCallChecker({ functions, targets, log, onDenied }: AwsCallChe
 
   return {
     async endpointsFor(fn) {
-      let started = servers.get(fn.logicalId);
+      // A redeploy (another table) resolves the same function to other statements: a proxy of its own.
+      const key = deployedKey(fn);
+      let started = servers.get(key);
       if (!started) {
         started = serve(fn);
-        servers.set(fn.logicalId, started);
+        servers.set(key, started);
       }
       const { endpoint } = await started;
       return { dynamodb: endpoint, s3: endpoint, ses: endpoint };

@@ -21,6 +21,7 @@ import { FALLBACK_FUNCTION } from '../../lib/routes';
 import { FUNCTION_RUNTIME } from '../bundling';
 import { startBackgroundJobs, type BackgroundRunner } from './background';
 import { resolveDeployment, type StackContext } from './deployment';
+import { awsCallChecker } from './aws-calls';
 import { startFunctionHost, type FunctionHost } from './functions';
 import { startGateway, type Gateway } from './gateway';
 import { prepareStack } from './prepare';
@@ -143,13 +144,23 @@ async function main(): Promise<void> {
     throw error;
   }
   // Where the report e-mail's link points (the template's API URL); a proxy in front of this machine sets its own.
+  const deployed = resolved(settings.apiBaseUrl ?? gateway.url);
+  // Each AWS call is checked against the function's role, as AWS would: a refused one fails there and is said here.
+  const checker = awsCallChecker({
+    functions: deployed,
+    targets: deployedServices.endpoints,
+    onDenied: (call) => console.error(`[${call.handler}] AccessDenied: its role does not allow ${call.action} on ${call.resource} (${call.request})`),
+  });
   functions = startFunctionHost({
     bundlesDir: prepared.bundlesDir,
-    functions: resolved(settings.apiBaseUrl ?? gateway.url),
-    endpointsFor: async () => deployedServices.endpoints,
+    functions: deployed,
+    endpointsFor: (fn) => checker.endpointsFor(fn),
     output: (handler, line) => console.log(`[${handler}] ${line}`),
   });
-  stopFunctions = () => functions!.close();
+  stopFunctions = async () => {
+    await functions!.close();
+    await checker.close();
+  };
   const host = functions;
   background = startBackgroundJobs(host, {
     onError: (name, error) => console.error(`${name} failed (retried on its next run):`, error instanceof Error ? error.message : error),

@@ -6,8 +6,8 @@ import { createDepartment, unique } from '../support/fixtures';
 import { captureFunctionOutput } from '../support/function-output';
 import { scimClient, USER_SCHEMA } from '../support/scim';
 
-const output = captureFunctionOutput();
 const api = useApi();
+const output = captureFunctionOutput(api);
 
 /** One metric value as an EMF line states it: the line's namespace and dimensions, the metric's unit and value. */
 interface MetricValue {

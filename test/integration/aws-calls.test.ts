@@ -78,6 +78,8 @@ const fn: LocalFunction = {
   environment: {},
   statements,
   managedPolicyArns: ['arn:aws:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole'],
+  timeoutSeconds: 10,
+  memoryMb: 512,
 };
 
 let logDirectory: string;

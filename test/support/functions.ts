@@ -5,6 +5,7 @@
  */
 import { fileURLToPath } from 'node:url';
 import { inject } from 'vitest';
+import { awsCallChecker, type DeniedCall } from '../../infra/local/aws-calls';
 import { resolveDeployment, type Deployment, type LocalFunction, type StackContext } from '../../infra/local/deployment';
 import { startFunctionHost, type Endpoints, type FunctionHost } from '../../infra/local/functions';
 import type { LambdaHandler } from '../../infra/local/gateway';
@@ -50,8 +51,10 @@ export interface TestFunctions {
   loadHandler: (route: { name: string }) => Promise<LambdaHandler>;
   scimAuthorizer: ReturnType<FunctionHost['handler']>;
   fallbackFunction: LambdaHandler;
-  /** The lines a function wrote to its log so far (handler name, e.g. `createUser`). */
-  output(handler: string): string[];
+  /** The lines a function (handler name, e.g. `createUser`), or without one every function, wrote to its log so far. */
+  output(handler?: string): string[];
+  /** Forgets the lines written so far. */
+  clearOutput(): void;
   /** Restarts every function with other settings; those not named keep their value (one named as undefined: its default). */
   redeploy(settings: DeploySettings): Promise<void>;
   close(): Promise<void>;
@@ -75,7 +78,8 @@ export async function deploymentWith(context: StackContext): Promise<Deployment>
 export async function startFunctions(initial: DeploySettings = {}): Promise<TestFunctions> {
   const provided = inject('functions');
   const services = inject('services');
-  const lines = new Map<string, string[]>();
+  let lines = new Map<string, string[]>();
+  let all: string[] = [];
   let settings: DeploySettings = initial;
   const resolve = async () => {
     const functions = resolveDeployment(await deploymentWith(settings.context ?? TEST_CONTEXT), {
@@ -85,14 +89,19 @@ export async function startFunctions(initial: DeploySettings = {}): Promise<Test
     });
     return settings.adjust ? functions.map(settings.adjust) : functions;
   };
+  const functions = await resolve();
+  // Every AWS call a function makes passes its role's check (infra/local/aws-calls.ts): a refused call fails as on AWS,
+  // and fails this file when its functions close; the suite's teardown reads the record.
+  const checker = awsCallChecker({ functions, targets: services.endpoints, log: inject('awsCallLog') });
   const host = startFunctionHost({
     bundlesDir: provided.bundlesDir,
-    functions: await resolve(),
-    endpointsFor: (fn) => settings.endpointsFor?.(fn) ?? Promise.resolve(services.endpoints),
+    functions,
+    endpointsFor: (fn) => settings.endpointsFor?.(fn) ?? checker.endpointsFor(fn),
     output: (handler, line) => {
       let own = lines.get(handler);
       if (!own) lines.set(handler, (own = []));
       own.push(line);
+      all.push(line);
     },
   });
   return {
@@ -100,11 +109,25 @@ export async function startFunctions(initial: DeploySettings = {}): Promise<Test
     loadHandler: async (route) => host.handler(route.name) as LambdaHandler,
     scimAuthorizer: host.handler('scimAuthorizer'),
     fallbackFunction: host.handler(FALLBACK_FUNCTION.handler) as LambdaHandler,
-    output: (handler) => [...(lines.get(handler) ?? [])],
+    output: (handler) => [...(handler === undefined ? all : (lines.get(handler) ?? []))],
+    clearOutput: () => {
+      lines = new Map();
+      all = [];
+    },
     async redeploy(next) {
       settings = { ...settings, ...next };
       host.redeploy(await resolve());
     },
-    close: () => host.close(),
+    async close() {
+      await host.close();
+      await checker.close();
+      const denied = checker.denied();
+      if (denied.length > 0) throw new Error(`AWS calls refused by their function's role:\n${denied.map(describeDenial).join('\n')}`);
+    },
   };
+}
+
+function describeDenial(call: DeniedCall): string {
+  const keys = call.context['dynamodb:LeadingKeys'];
+  return `  ${call.handler}: ${call.action} on ${call.resource}${keys ? ` (leading keys ${JSON.stringify(keys)})` : ''}, ${call.request}`;
 }

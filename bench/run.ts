@@ -7,7 +7,7 @@ import { arch, cpus, loadavg, platform } from 'node:os';
 import { join } from 'node:path';
 import type { ListScaleRow } from './list-scale';
 import type { G1ScaleResult, ReportResult } from './reports';
-import { findLambdaNode, major } from './support/runtime';
+import { findLambdaNode, major } from '../infra/lambda-node';
 import { exitOnError, progress, projectRoot, round, runNode, table } from './support/util';
 
 const argument = (name: string) => process.argv.find((arg) => arg.startsWith(`--${name}=`))?.slice(name.length + 3);

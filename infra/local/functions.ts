@@ -1,6 +1,7 @@
 /**
  * The local Lambda service: runs each function of the deployment from its
- * bundle (infra/build.ts) in worker threads of its own (sandbox.mjs), with
+ * bundle (infra/build.ts) in processes of its own (sandbox.mjs) on the Lambda
+ * runtime's Node version (infra/lambda-node.ts), with
  * exactly the environment the synthesized template gives it (deployment.ts)
  * plus what the Lambda runtime sets and the local stand-ins' endpoints.
  *
@@ -14,9 +15,10 @@
  */
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
-import { Worker } from 'node:worker_threads';
+import { fork, type ChildProcess } from 'node:child_process';
 import type { Context } from 'aws-lambda';
 import { FUNCTION_RUNTIME } from '../bundling';
+import { findLambdaNode } from '../lambda-node';
 import { LOCAL_ACCOUNT, LOCAL_REGION, type LocalFunction } from './deployment';
 import { LOCAL_CREDENTIALS } from './services';
 
@@ -51,6 +53,8 @@ export interface FunctionHostOptions {
   output: (handler: string, line: string) => void;
   /** Sandboxes per function at most; an invocation waits when all are busy. Default 8. */
   maxSandboxes?: number;
+  /** The Node binary the sandboxes run on; default the Lambda runtime's (infra/lambda-node.ts), which `npm ci` installs. */
+  node?: string;
 }
 
 export interface InvokeOptions {
@@ -59,7 +63,7 @@ export interface InvokeOptions {
   requestId?: string;
 }
 
-/** A sandbox's cold start: the worker's start and the bundle's import, then its first invocation. */
+/** A sandbox's cold start: the process's start and the bundle's import, then its first invocation. */
 export interface ColdStart {
   handler: string;
   initMs: number;
@@ -96,7 +100,8 @@ interface Pending {
 }
 
 interface Sandbox {
-  worker: Worker;
+  process: ChildProcess;
+  exited: Promise<void>;
   ready: Promise<void>;
   pending?: Pending;
   /** From its acquisition for an invocation until that invocation ends (pending is set only once it is sent). */
@@ -117,8 +122,6 @@ interface Deployed {
 /** The variables the Lambda runtime sets in every sandbox, besides the function's own. */
 function runtimeEnvironment(fn: LocalFunction, bundleDir: string, endpoints: Endpoints): Record<string, string> {
   const name = `DeptAdminStack-${fn.logicalId}`;
-  const here = Number(process.versions.node.split('.')[0]);
-  const lambdas = Number(/^nodejs(\d+)\.x$/.exec(FUNCTION_RUNTIME.name)?.[1]);
   return {
     AWS_REGION: LOCAL_REGION,
     AWS_DEFAULT_REGION: LOCAL_REGION,
@@ -139,8 +142,6 @@ function runtimeEnvironment(fn: LocalFunction, bundleDir: string, endpoints: End
     DYNAMODB_ENDPOINT: endpoints.dynamodb,
     S3_ENDPOINT: endpoints.s3,
     SES_ENDPOINT: endpoints.ses,
-    // Under an older Node than the Lambdas' the SDK warns once per sandbox that it will need a newer one: not so on AWS.
-    ...(here < lambdas ? { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' } : {}),
   };
 }
 
@@ -166,6 +167,7 @@ function lineSplitter(emit: (line: string) => void) {
 
 export function startFunctionHost(options: FunctionHostOptions): FunctionHost {
   const maxSandboxes = options.maxSandboxes ?? DEFAULT_MAX_SANDBOXES;
+  const node = options.node ?? lambdaNode();
   const coldStarts: ColdStart[] = [];
   let deployed = new Map<string, Deployed>();
   let closed = false;
@@ -195,14 +197,14 @@ export function startFunctionHost(options: FunctionHostOptions): FunctionHost {
     const { fn } = entry;
     const bundleDir = join(options.bundlesDir, fn.handler);
     const nodeOptions = (fn.environment.NODE_OPTIONS ?? '').split(/\s+/).filter(Boolean);
-    const worker = new Worker(SANDBOX_SOURCE, {
-      workerData: { bundle: join(bundleDir, 'index.mjs') },
+    const child = fork(SANDBOX_SOURCE, [join(bundleDir, 'index.mjs')], {
+      execPath: node,
+      cwd: bundleDir,
+      // Exactly this: no variable of the host's reaches the function.
       env: { ...fn.environment, ...runtimeEnvironment(fn, bundleDir, endpoints) },
-      // The template's NODE_OPTIONS (--enable-source-maps) as the worker's own options; the memory size as its heap's limit.
-      execArgv: nodeOptions,
-      resourceLimits: { maxOldGenerationSizeMb: fn.memoryMb },
-      stdout: true,
-      stderr: true,
+      // The template's NODE_OPTIONS (--enable-source-maps) as the process's own options; the memory size as its heap's limit.
+      execArgv: [...nodeOptions, `--max-old-space-size=${fn.memoryMb}`],
+      stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
     });
     const log = (line: string) => options.output(fn.handler, line);
     const streams = { stdout: lineSplitter(log), stderr: lineSplitter(log) };
@@ -210,7 +212,8 @@ export function startFunctionHost(options: FunctionHostOptions): FunctionHost {
     const coldStart: ColdStart = { handler: fn.handler, initMs: 0 };
     let settleReady!: { resolve: () => void; reject: (error: unknown) => void };
     const ready = new Promise<void>((resolve, reject) => (settleReady = { resolve, reject }));
-    const sandbox: Sandbox = { worker, ready, busy: true, retired: false, invocations: 0 };
+    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+    const sandbox: Sandbox = { process: child, exited, ready, busy: true, retired: false, invocations: 0 };
 
     const fail = (error: FunctionError) => {
       const pending = sandbox.pending;
@@ -227,7 +230,7 @@ export function startFunctionHost(options: FunctionHostOptions): FunctionHost {
       fail(new FunctionError(fn.handler, 'Sandbox.Timedout', `Init timed out after ${INIT_TIMEOUT_MS / 1000} seconds`));
       void discard(entry, sandbox);
     }, INIT_TIMEOUT_MS);
-    worker.on('message', (message: SandboxMessage) => {
+    child.on('message', (message: SandboxMessage) => {
       if (message.type === 'output') streams[message.stream].write(message.text);
       else if (message.type === 'ready') {
         clearTimeout(initTimer);
@@ -256,12 +259,13 @@ export function startFunctionHost(options: FunctionHostOptions): FunctionHost {
         release(entry, sandbox);
       }
     });
-    worker.on('error', (error) => {
-      // An uncaught exception or unhandled rejection ends the sandbox, as it ends Lambda's runtime process.
-      log(`ERROR\tUncaught Exception \t${JSON.stringify({ errorType: error.name, errorMessage: error.message })}`);
+    // The process could not start (no such binary), or a message could not reach it.
+    child.on('error', (error) => {
+      log(`ERROR\tSandbox \t${JSON.stringify({ errorType: error.name, errorMessage: error.message })}`);
       fail(new FunctionError(fn.handler, 'Runtime.ExitError', error.message));
     });
-    worker.on('exit', (code) => {
+    // An uncaught exception or unhandled rejection ends the sandbox (sandbox.mjs logs it), as it ends Lambda's runtime process.
+    child.on('exit', (code) => {
       clearTimeout(initTimer);
       streams.stdout.flush();
       streams.stderr.flush();
@@ -272,8 +276,8 @@ export function startFunctionHost(options: FunctionHostOptions): FunctionHost {
       entry.waiting.shift()?.();
     });
     // The sandbox sends its writes as messages (sandbox.mjs); anything that still reaches the streams goes to the log too.
-    worker.stdout.on('data', (chunk: Buffer) => streams.stdout.write(chunk.toString('utf8')));
-    worker.stderr.on('data', (chunk: Buffer) => streams.stderr.write(chunk.toString('utf8')));
+    child.stdout!.on('data', (chunk: Buffer) => streams.stdout.write(chunk.toString('utf8')));
+    child.stderr!.on('data', (chunk: Buffer) => streams.stderr.write(chunk.toString('utf8')));
     // Handled by the invocation that waits for it.
     ready.catch(() => {});
     entry.sandboxes.add(sandbox);
@@ -283,7 +287,8 @@ export function startFunctionHost(options: FunctionHostOptions): FunctionHost {
   async function discard(entry: Deployed, sandbox: Sandbox): Promise<void> {
     entry.sandboxes.delete(sandbox);
     entry.idle = entry.idle.filter((other) => other !== sandbox);
-    await sandbox.worker.terminate();
+    sandbox.process.kill('SIGKILL');
+    await sandbox.exited;
   }
 
   /** A sandbox of the current deployment for the next invocation: an idle one, a new one under the cap, else the next one freed. */
@@ -310,15 +315,15 @@ export function startFunctionHost(options: FunctionHostOptions): FunctionHost {
     if (sandbox.retired || closed) void discard(entry, sandbox);
     else {
       entry.idle.push(sandbox);
-      // A warm sandbox does not keep the process alive.
-      sandbox.worker.unref();
+      // A warm sandbox does not keep the host's process alive.
+      unref(sandbox.process);
     }
     entry.waiting.shift()?.();
   }
 
   async function invoke(handler: string, event: unknown, invokeOptions: InvokeOptions = {}): Promise<unknown> {
     const { entry, sandbox } = await acquire(handler);
-    sandbox.worker.ref();
+    ref(sandbox.process);
     await sandbox.ready;
     const id = invokeOptions.requestId ?? randomUUID();
     const { fn } = entry;
@@ -345,7 +350,7 @@ export function startFunctionHost(options: FunctionHostOptions): FunctionHost {
         logStreamName: 'local',
         deadline: Date.now() + timeoutMs,
       };
-      sandbox.worker.postMessage({ id, method: invokeOptions.method ?? 'handler', event, context });
+      sandbox.process.send({ id, method: invokeOptions.method ?? 'handler', event, context });
     });
   }
 
@@ -397,3 +402,25 @@ type SandboxMessage =
   | { type: 'init-error'; error: SandboxError }
   | { type: 'result'; id: string; ok: true; json: string }
   | { type: 'result'; id: string; ok: false; error: SandboxError };
+
+/** The Lambda runtime's Node, or why it is missing (`npm ci` installs it). */
+function lambdaNode(): string {
+  const { node, reason } = findLambdaNode();
+  if (!node) throw new Error(`the function sandboxes run on the Lambda runtime's Node (${FUNCTION_RUNTIME.name}): ${reason}`);
+  return node.path;
+}
+
+/** A child keeps the host's event loop alive through its handle and its IPC channel and pipes: all of them, or none. */
+function unref(child: ChildProcess): void {
+  child.unref();
+  child.channel?.unref();
+  (child.stdout as unknown as { unref?: () => void } | null)?.unref?.();
+  (child.stderr as unknown as { unref?: () => void } | null)?.unref?.();
+}
+
+function ref(child: ChildProcess): void {
+  child.ref();
+  child.channel?.ref();
+  (child.stdout as unknown as { ref?: () => void } | null)?.ref?.();
+  (child.stderr as unknown as { ref?: () => void } | null)?.ref?.();
+}

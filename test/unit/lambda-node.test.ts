@@ -1,14 +1,13 @@
 /**
- * The Node.js the tests and the bench use for the Lambda runtime
- * (tools/lambda-node, bench/support/runtime.ts) is the one the stack deploys,
- * and the suite runs on the Node CI asked for (.ci/run runs it twice: on the
- * machine's Node and on the Lambda runtime's, each time with EXPECT_NODE_MAJOR).
+ * The Node.js the function sandboxes and the bench use for the Lambda runtime
+ * (tools/lambda-node, infra/lambda-node.ts) is the one the stack deploys, and
+ * the suite runs on the Node CI asked for (.ci/run: EXPECT_NODE_MAJOR).
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { FUNCTION_RUNTIME } from '../../infra/bundling';
-import { binaryPackage } from '../../bench/support/runtime';
+import { binaryPackage } from '../../infra/lambda-node';
 
 const root = join(import.meta.dirname, '..', '..');
 const project = join(root, 'tools', 'lambda-node');

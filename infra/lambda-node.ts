@@ -1,12 +1,15 @@
 /**
- * The Node.js the bench runs on: the Lambda runtime's, from the binary package tools/lambda-node pins (not a root
- * dependency, or npm would put its `node` first in every script's PATH), or `LAMBDA_NODE`. Light (no lib/, no CDK).
+ * The Node.js of the Lambda runtime (infra/bundling.ts FUNCTION_RUNTIME), on which the local function sandboxes and
+ * the bench run: from the binary package tools/lambda-node pins (not a root dependency, or npm would put its `node`
+ * first in every script's PATH), or `LAMBDA_NODE`. Light (no lib/, no CDK).
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, relative } from 'node:path';
-import { projectRoot } from './util';
+import { fileURLToPath } from 'node:url';
+
+const projectRoot = fileURLToPath(new URL('..', import.meta.url));
 
 export const LAMBDA_NODE_PROJECT = join(projectRoot, 'tools', 'lambda-node');
 

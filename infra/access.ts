@@ -128,7 +128,8 @@ const BACKGROUND_TABLE_STATEMENTS: Readonly<Record<string, readonly TableStateme
   // Finishes bulk moves and group changes (users, departments, counters, memberships, their audit entries), repairs report jobs.
   Maintenance: [allow(TABLE_ACTIONS.write), ...fencedWrites()],
   // Reads what a report lists; writes only its job's progress.
-  ReportWorker: [allow(TABLE_ACTIONS.read), allow(['dynamodb:UpdateItem'], [REPORT_KEY_PREFIX])],
+  // (Query and BatchGetItem only: it reads no item by key; its bundle holds no GetItem.)
+  ReportWorker: [allow(['dynamodb:Query', 'dynamodb:BatchGetItem']), allow(['dynamodb:UpdateItem'], [REPORT_KEY_PREFIX])],
 };
 
 export function tableStatementsForJob(job: BackgroundFunction): readonly TableStatement[] {

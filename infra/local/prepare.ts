@@ -39,21 +39,24 @@ export function buildCacheDir(projectRoot: string): string {
 }
 
 /**
- * A hash of every file the bundles (`bundles`) or the template and its reading (`deployment`) are made from; the
- * local runner's own files (infra/local/) do not change a bundle.
+ * Hashes of every file the bundles (`bundles`) and the template and its reading (`deployment`) are made from, in
+ * one walk: the local runner's own files (infra/local/) change the deployment's reading, not a bundle.
  */
-export function sourceHash(projectRoot: string, of: 'bundles' | 'deployment'): string {
-  const hash = createHash('sha256');
+export function sourceHashes(projectRoot: string): { bundles: string; deployment: string } {
+  const bundles = createHash('sha256');
+  const deployment = createHash('sha256');
   const files = [
     ...SOURCE_DIRS.flatMap((dir) => filesUnder(join(projectRoot, dir))),
     ...SOURCE_FILES.map((file) => join(projectRoot, file)),
   ];
   const local = join(projectRoot, 'infra', 'local');
   for (const file of files.sort()) {
-    if (of === 'bundles' && file.startsWith(local)) continue;
-    hash.update(relative(projectRoot, file)).update('\0').update(readFileSync(file)).update('\0');
+    const name = relative(projectRoot, file);
+    const content = readFileSync(file);
+    deployment.update(name).update('\0').update(content).update('\0');
+    if (!file.startsWith(local)) bundles.update(name).update('\0').update(content).update('\0');
   }
-  return hash.digest('hex').slice(0, 16);
+  return { bundles: bundles.digest('hex').slice(0, 16), deployment: deployment.digest('hex').slice(0, 16) };
 }
 
 export interface PreparedBundles {
@@ -104,12 +107,14 @@ export interface PreparedDeployment {
   synthMs: number;
 }
 
+/** A stack context as one string, whatever the order of its keys: two contexts deploy alike when theirs are equal. */
+export function contextKey(context: StackContext): string {
+  return JSON.stringify(Object.entries(context).sort(([a], [b]) => a.localeCompare(b)));
+}
+
 function deploymentFile(cacheDir: string, context: StackContext, hash: string): string {
-  const contextKey = createHash('sha256')
-    .update(JSON.stringify(Object.entries(context).sort(([a], [b]) => a.localeCompare(b))))
-    .digest('hex')
-    .slice(0, 12);
-  return join(cacheDir, `deployment-${hash}-${contextKey}.json`);
+  const key = createHash('sha256').update(contextKey(context)).digest('hex').slice(0, 12);
+  return join(cacheDir, `deployment-${hash}-${key}.json`);
 }
 
 const synthesizing = new Map<string, Promise<Deployment>>();
@@ -161,13 +166,13 @@ export function prepareDeployment(projectRoot: string, cacheDir: string, context
  * changed; `summary` says what each took.
  */
 export async function prepareStack(projectRoot: string, context: StackContext) {
-  const hash = sourceHash(projectRoot, 'deployment');
+  const { bundles: bundlesHash, deployment: hash } = sourceHashes(projectRoot);
   const cacheDir = buildCacheDir(projectRoot);
   const handlers = readdirSync(join(projectRoot, 'functions'))
     .filter((file) => file.endsWith('.ts'))
     .map((file) => file.slice(0, -3));
   // esbuild works in its own process while the synth holds this one.
-  const building = prepareBundles(projectRoot, cacheDir, handlers, sourceHash(projectRoot, 'bundles'));
+  const building = prepareBundles(projectRoot, cacheDir, handlers, bundlesHash);
   building.catch(() => {});
   const { deployment, synthMs } = prepareDeployment(projectRoot, cacheDir, context, hash);
   const { bundlesDir, buildMs } = await building;

@@ -9,7 +9,7 @@ import { awsCallChecker, type DeniedCall } from '../../infra/local/aws-calls';
 import { resolveDeployment, type Deployment, type LocalFunction, type StackContext } from '../../infra/local/deployment';
 import { startFunctionHost, type Endpoints, type FunctionHost } from '../../infra/local/functions';
 import type { LambdaHandler } from '../../infra/local/gateway';
-import { synthesizeInBackground } from '../../infra/local/prepare';
+import { contextKey, synthesizeInBackground } from '../../infra/local/prepare';
 import { FALLBACK_FUNCTION } from '../../lib/routes';
 
 const projectRoot = fileURLToPath(new URL('../../', import.meta.url));
@@ -60,18 +60,13 @@ export interface TestFunctions {
   close(): Promise<void>;
 }
 
-function sameContext(a: StackContext, b: StackContext): boolean {
-  const normal = (context: StackContext) => JSON.stringify(Object.entries(context).sort(([x], [y]) => x.localeCompare(y)));
-  return normal(a) === normal(b);
-}
-
 /**
  * The deployment with this context: the global setup's, or synthesized once per context and run (a disk cache), in a
  * process of its own so that this file's gateway keeps serving meanwhile.
  */
 export async function deploymentWith(context: StackContext): Promise<Deployment> {
   const provided = inject('functions');
-  if (sameContext(context, TEST_CONTEXT)) return provided.deployment;
+  if (contextKey(context) === contextKey(TEST_CONTEXT)) return provided.deployment;
   return synthesizeInBackground(projectRoot, provided.cacheDir, context, provided.hash);
 }
 

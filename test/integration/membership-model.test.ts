@@ -28,13 +28,14 @@
  * FC_SHRINK=false reports the first failure without shrinking it.
  */
 import fc from 'fast-check';
-import { afterAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { startGateway } from '../../infra/local/gateway';
 import { createTable } from '../../infra/local/services';
-import { useApi, type Api, type ApiResponse } from '../support/api';
-import { TEST_CONTEXT } from '../support/functions';
-import { invariantViolations } from '../support/invariants';
-
-const api = useApi();
+import { batchDelete } from '../../lib/db/batch';
+import { PARTITION_KEY, SORT_KEY } from '../../lib/db/table';
+import { Api, READ_TOKEN, WRITE_TOKEN, type ApiResponse } from '../support/api';
+import { startFunctions, TEST_CONTEXT } from '../support/functions';
+import { invariantViolations, scanTable } from '../support/invariants';
 
 // ---------------------------------------------------------------------------
 // Pools
@@ -82,7 +83,8 @@ const quotaName = fc.oneof(
   { weight: 3, arbitrary: fc.constantFrom<Counted>('admins', 'managers', 'guests') },
 );
 /** DEPARTMENT_SEATS of a run: the read-only `seats` quota's limit for every department. */
-const seatsSetting = fc.constantFrom(null, 2, 4);
+const SEAT_LIMITS = [null, 2, 4] as const;
+const seatsSetting = fc.constantFrom(...SEAT_LIMITS);
 /** Small limits (0–3, mostly tight) or null (no limit). */
 const limit = fc.oneof(
   { weight: 4, arbitrary: fc.constantFrom(0, 1) },
@@ -580,25 +582,47 @@ const commands = fc.commands(
 
 const services = inject('services');
 const fileTable = process.env.TABLE_NAME!;
-let runs = 0;
 
 /**
- * Points the service (and the invariant checker) at a fresh, empty table,
- * with the run's DEPARTMENT_SEATS: a redeploy of the functions.
- * Old run tables are left alone, like the per-file tables: DynamoDB Local
- * holds them in memory until the run ends, and the background jobs started by
- * useApi() may still be polling the previous one.
+ * The service deployed once per DEPARTMENT_SEATS setting (a stack setting: a
+ * deployment of its own), each over a table of its own: a run uses the one of
+ * its setting, emptied first, so that runs do not pay a redeploy (every
+ * sandbox cold again) each.
  */
-async function freshService(seats: number | null) {
-  const name = `${fileTable}-run${++runs}`;
-  await createTable(services.endpoints.dynamodb, name);
-  process.env.TABLE_NAME = name;
-  await api.redeploy({ tableName: name, context: seats === null ? TEST_CONTEXT : { ...TEST_CONTEXT, departmentSeats: seats } });
-}
+const deployments = new Map<number | null, { api: Api; table: string; close: () => Promise<void> }>();
 
-afterAll(() => {
+beforeAll(async () => {
+  for (const seats of SEAT_LIMITS) {
+    const table = `${fileTable}-seats-${seats ?? 'none'}`;
+    await createTable(services.endpoints.dynamodb, table);
+    const context = seats === null ? TEST_CONTEXT : { ...TEST_CONTEXT, departmentSeats: seats };
+    const functions = await startFunctions({ tableName: table, context });
+    const gateway = await startGateway({
+      tokens: { write: WRITE_TOKEN, read: READ_TOKEN },
+      loadHandler: functions.loadHandler,
+      scimAuthorizer: functions.scimAuthorizer,
+      fallbackFunction: functions.fallbackFunction,
+    });
+    const close = async () => {
+      await gateway.close();
+      await functions.close();
+    };
+    deployments.set(seats, { api: new Api(gateway.url), table, close });
+  }
+}, 120_000);
+
+afterAll(async () => {
   process.env.TABLE_NAME = fileTable;
+  await Promise.all([...deployments.values()].map((deployment) => deployment.close()));
 });
+
+/** The service with the run's DEPARTMENT_SEATS, over its table emptied (and the invariant checker pointed at it). */
+async function freshService(seats: number | null): Promise<Api> {
+  const { api, table } = deployments.get(seats)!;
+  process.env.TABLE_NAME = table;
+  await batchDelete((await scanTable()).map((item) => ({ [PARTITION_KEY]: item[PARTITION_KEY], [SORT_KEY]: item[SORT_KEY] })));
+  return api;
+}
 
 /** Every run starts from the same few users and departments, so that most steps find something to act on. */
 const PRELUDE = [
@@ -627,9 +651,8 @@ describe('department membership and quotas against a model', () => {
     await fc.assert(
       fc.asyncProperty(seatsSetting, initialLimits, commands, async (seats, limits, cmds) => {
         executed++;
-        await freshService(seats);
+        const real: Real = { api: await freshService(seats) };
         const model = new Model(seats);
-        const real: Real = { api };
         for (const step of [...PRELUDE, ...limits]) await step.run(model, real);
         await fc.asyncModelRun(() => ({ model, real }), cmds);
         await compareAll(model, real, 'end of run');

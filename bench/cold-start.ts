@@ -206,6 +206,23 @@ async function importOnce(file: string): Promise<ImportTime> {
   return { ms, cpu };
 }
 
+type PairedSamples = { file: ImportTime[]; baseline_file: ImportTime[] };
+
+/** `runs` fresh-process imports of each function and of its floor, taken back to back. */
+async function pairedImports(bundled: BundledFunction[], runs: number, label: string): Promise<PairedSamples[]> {
+  const samples = bundled.map((): PairedSamples => ({ file: [], baseline_file: [] }));
+  for (let run = 0; run < runs; run++) {
+    progress(`cold start: ${label} run ${run + 1}/${runs} over ${bundled.length} functions and their floors`);
+    for (const [i, b] of bundled.entries()) {
+      // Alternate which goes first, so neither always runs right after the other's page-cache work.
+      for (const side of (run + i) % 2 === 0 ? (['file', 'baseline_file'] as const) : (['baseline_file', 'file'] as const)) {
+        samples[i][side].push(await importOnce(b[side]));
+      }
+    }
+  }
+  return samples;
+}
+
 /** A function's bundle next to its floor's, and the bytes goal. */
 export type BundledFunction = Awaited<ReturnType<typeof bundleStack>>[number];
 
@@ -257,35 +274,44 @@ export async function measureColdStart(projectRoot: string, options: { runs: num
     const bundled = await bundleStack(projectRoot, work, options.only);
     // Warm the file cache and the node binary once, uncounted.
     await importOnce(bundled[0].file);
-    const samples = bundled.map(() => ({ file: [] as ImportTime[], baseline_file: [] as ImportTime[] }));
-    for (let run = 0; run < options.runs; run++) {
-      progress(`cold start: import run ${run + 1}/${options.runs} over ${bundled.length} functions and their floors`);
-      for (const [i, b] of bundled.entries()) {
-        // Alternate which goes first, so neither always runs right after the other's page-cache work.
-        for (const side of (run + i) % 2 === 0 ? (['file', 'baseline_file'] as const) : (['baseline_file', 'file'] as const)) {
-          samples[i][side].push(await importOnce(b[side]));
-        }
-      }
+    const samples = await pairedImports(bundled, options.runs, 'import');
+    const pairedRatio = (pairs: PairedSamples, key: keyof ImportTime) =>
+      median(pairs.file.map((t, run) => ratio(t[key], pairs.baseline_file[run][key])));
+    // A function over the import goal gets a confirmation round of twice the runs, on its own: a miss in the first
+    // round is as often a moment of the shared machine as the function (the same function met it in the run before),
+    // and the larger, later sample decides. Both rounds are reported.
+    const missed = bundled.flatMap((b, i) => (pairedRatio(samples[i], 'ms') > COLD_START_GOALS.import ? [i] : []));
+    const confirmations = new Map<number, PairedSamples>();
+    if (missed.length > 0) {
+      const again = await pairedImports(
+        missed.map((i) => bundled[i]),
+        options.runs * 2,
+        `confirmation of ${missed.map((i) => bundled[i].fn.name).join(', ')}`,
+      );
+      missed.forEach((i, k) => confirmations.set(i, again[k]));
     }
     return bundled.map(({ fn, file: _file, baseline_file: _floor, no_client: _none, ...b }, i) => {
       const middle = (side: 'file' | 'baseline_file', key: keyof ImportTime) => median(samples[i][side].map((t) => t[key]));
       // Paired: each run's import next to its floor's, taken back to back, so that what slows the machine for a
       // moment slows both; the median of those ratios, not the ratio of two medians taken at different moments.
-      const paired = (key: keyof ImportTime) => median(samples[i].file.map((t, run) => ratio(t[key], samples[i].baseline_file[run][key])));
+      const paired = (key: keyof ImportTime) => pairedRatio(samples[i], key);
       const [importMs, baselineMs] = [middle('file', 'ms'), middle('baseline_file', 'ms')];
       const [importCpu, baselineCpu] = [middle('file', 'cpu'), middle('baseline_file', 'cpu')];
-      const importRatio = paired('ms');
+      const confirmation = confirmations.get(i);
+      const confirmedRatio = confirmation ? pairedRatio(confirmation, 'ms') : undefined;
+      const importRatio = confirmedRatio ?? paired('ms');
       return {
         ...{ name: fn.name, handler: fn.handler, kind: fn.kind, ...b },
         bytes_ratio: round(ratio(b.bytes, b.baseline_bytes), 2),
         // Medians of the imports' wall and CPU time (user + system), and the floor's.
         import_ms: round(importMs, 1),
         baseline_import_ms: round(baselineMs, 1),
-        import_ratio: round(importRatio, 2),
+        import_ratio: round(paired('ms'), 2),
         import_cpu_ms: round(importCpu, 1),
         baseline_import_cpu_ms: round(baselineCpu, 1),
         import_cpu_ratio: round(paired('cpu'), 2),
         runs: options.runs,
+        ...(confirmation && { confirmation_import_ratio: round(confirmedRatio!, 2), confirmation_runs: confirmation.file.length }),
         meets_goal: b.bytes <= b.bytes_limit && importRatio <= COLD_START_GOALS.import,
       };
     });

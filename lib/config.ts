@@ -24,9 +24,45 @@ export interface ServiceConfig {
   apiBaseUrl: string | undefined;
   /** Whether SCIM may create a department it is given by an unknown name (SCIM_CREATE_DEPARTMENTS=false: 400). */
   scimCreateDepartments: boolean;
+  /** How the console signs a person in (an OAuth authorization-code login with PKCE); undefined: a pasted token only. */
+  consoleSignIn: ConsoleSignIn | undefined;
   /** Endpoint overrides, set only on the local stack. */
   endpoints: { dynamodb?: string; s3?: string; ses?: string };
   region: string;
+}
+
+/** The console's OAuth login (the stack's Cognito hosted login, or an external issuer's): what the page needs to start one. */
+export interface ConsoleSignIn {
+  /** The authorization endpoint the browser is sent to. */
+  authorizeUrl: string;
+  /** The token endpoint the page trades the code for a token at (the page's CSP allows this origin too). */
+  tokenUrl: string;
+  /** The console's public OAuth client (no secret: PKCE). */
+  clientId: string;
+  /** The scopes the page asks for, space-separated as OAuth writes them. */
+  scopes: string;
+  /** Where signing out also ends the issuer's session, when it has such an endpoint. */
+  logoutUrl?: string;
+}
+
+/** CONSOLE_AUTHORIZE_URL, CONSOLE_TOKEN_URL and CONSOLE_CLIENT_ID together (or none); CONSOLE_SCOPES, CONSOLE_LOGOUT_URL optional. */
+function consoleSignIn(env: NodeJS.ProcessEnv): ConsoleSignIn | undefined {
+  const [authorizeUrl, tokenUrl, clientId] = [env.CONSOLE_AUTHORIZE_URL, env.CONSOLE_TOKEN_URL, env.CONSOLE_CLIENT_ID].map(
+    (v) => v?.trim() || undefined,
+  );
+  if (!authorizeUrl && !tokenUrl && !clientId) return undefined;
+  if (!authorizeUrl || !tokenUrl || !clientId) {
+    throw new Error('CONSOLE_AUTHORIZE_URL, CONSOLE_TOKEN_URL and CONSOLE_CLIENT_ID are set together or not at all');
+  }
+  for (const url of [authorizeUrl, tokenUrl, env.CONSOLE_LOGOUT_URL?.trim()].filter(Boolean) as string[]) {
+    if (!URL.canParse(url) || new URL(url).protocol !== 'https:')
+      throw new Error(`The console's sign-in URLs must be https URLs, got "${url}"`);
+  }
+  return {
+    ...{ authorizeUrl, tokenUrl, clientId },
+    scopes: env.CONSOLE_SCOPES?.trim() || 'openid',
+    ...(env.CONSOLE_LOGOUT_URL?.trim() ? { logoutUrl: env.CONSOLE_LOGOUT_URL.trim() } : {}),
+  };
 }
 
 function optionalNonNegativeInteger(name: string, raw: string | undefined): number | null {
@@ -66,6 +102,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServiceConfig 
     reportEmailFrom: env.REPORT_EMAIL_FROM ?? 'reports@example.com',
     apiBaseUrl: env.API_BASE_URL?.trim().replace(/\/+$/, '') || undefined,
     scimCreateDepartments: (env.SCIM_CREATE_DEPARTMENTS ?? '').trim().toLowerCase() !== 'false',
+    consoleSignIn: consoleSignIn(env),
     endpoints: {
       dynamodb: env.DYNAMODB_ENDPOINT || undefined,
       s3: env.S3_ENDPOINT || undefined,

@@ -8,6 +8,7 @@ import { Architecture, Runtime } from 'aws-cdk-lib/aws-lambda';
 import { type BundlingOptions, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { OPENAPI_FILE, RENDERER_FILE, RENDERER_SOURCE } from '../lib/openapi/assets';
 import { FALLBACK_FUNCTION, ROUTE_KEYS_FILE } from '../lib/routes';
+import { CONSOLE_BUNDLE_DIR } from '../lib/console/files';
 
 export const FUNCTION_RUNTIME = Runtime.NODEJS_22_X;
 export const FUNCTION_ARCHITECTURE = Architecture.ARM_64;
@@ -33,11 +34,19 @@ export const FUNCTION_FILES: Readonly<Record<string, (inputDir: string, outputDi
   openapi: (inputDir, outputDir) => [`cd "${inputDir}" && node_modules/.bin/tsx infra/openapi.ts "${join(outputDir, OPENAPI_FILE)}"`],
   // The docs page's renderer, as the redoc package ships it.
   docsRenderer: (inputDir, outputDir) => [`cp "${join(inputDir, RENDERER_SOURCE)}" "${join(outputDir, RENDERER_FILE)}"`],
+  // The console (console/, Vite): its page and hashed assets, built from this checkout for each of its two functions.
+  console: (inputDir, outputDir) => [consoleBuild(inputDir, outputDir)],
+  consoleAssets: (inputDir, outputDir) => [consoleBuild(inputDir, outputDir)],
   // The route keys of this checkout: the methods and paths the fallback tells 404 from 405 by.
   [FALLBACK_FUNCTION.handler]: (inputDir, outputDir) => [
     `cd "${inputDir}" && node_modules/.bin/tsx infra/route-keys.ts "${join(outputDir, ROUTE_KEYS_FILE)}"`,
   ],
 };
+
+function consoleBuild(inputDir: string, outputDir: string): string {
+  const target = join(outputDir, CONSOLE_BUNDLE_DIR);
+  return `cd "${inputDir}" && node_modules/.bin/vite build --config console/vite.config.ts --outDir "${target}" --emptyOutDir`;
+}
 
 export function functionBundling(handler?: string): BundlingOptions {
   const files = handler === undefined ? undefined : FUNCTION_FILES[handler];

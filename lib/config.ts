@@ -43,9 +43,11 @@ export interface ConsoleSignIn {
   scopes: string;
   /** Where signing out also ends the issuer's session, when it has such an endpoint. */
   logoutUrl?: string;
+  /** The `iss` of the issuer's tokens (an ID token returned with an `openid` scope is checked against it). */
+  issuer?: string;
 }
 
-/** CONSOLE_AUTHORIZE_URL, CONSOLE_TOKEN_URL and CONSOLE_CLIENT_ID together (or none); CONSOLE_SCOPES, CONSOLE_LOGOUT_URL optional. */
+/** CONSOLE_AUTHORIZE_URL, CONSOLE_TOKEN_URL and CONSOLE_CLIENT_ID together (or none); CONSOLE_SCOPES, CONSOLE_LOGOUT_URL, CONSOLE_ISSUER optional. */
 function consoleSignIn(env: NodeJS.ProcessEnv): ConsoleSignIn | undefined {
   const [authorizeUrl, tokenUrl, clientId] = [env.CONSOLE_AUTHORIZE_URL, env.CONSOLE_TOKEN_URL, env.CONSOLE_CLIENT_ID].map(
     (v) => v?.trim() || undefined,
@@ -62,6 +64,7 @@ function consoleSignIn(env: NodeJS.ProcessEnv): ConsoleSignIn | undefined {
     ...{ authorizeUrl, tokenUrl, clientId },
     scopes: env.CONSOLE_SCOPES?.trim() || 'openid',
     ...(env.CONSOLE_LOGOUT_URL?.trim() ? { logoutUrl: env.CONSOLE_LOGOUT_URL.trim() } : {}),
+    ...(env.CONSOLE_ISSUER?.trim() ? { issuer: env.CONSOLE_ISSUER.trim() } : {}),
   };
 }
 

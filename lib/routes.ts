@@ -100,6 +100,8 @@ const ROUTE_TABLE = {
     openapi:      ['GET /v2/openapi.json',          'public', 'The OpenAPI 3.1 document of this API'],
     docs:         ['GET /docs',                     'public', 'The documentation page (HTML) that renders the OpenAPI document'],
     docsRenderer: ['GET /docs/redoc.standalone.js', 'public', 'The script of the documentation page (Redoc)'],
+    console:       ['GET /console',                 'public', 'The admin console (HTML page); it signs a person in and then calls this API'],
+    consoleAssets: ['GET /console/{asset}',         'public', "The admin console's scripts and styles"],
   },
   Users: {
     createUser: ['POST /v2/users',             'write', 'Create a user'],

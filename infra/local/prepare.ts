@@ -18,7 +18,9 @@ import { promisify } from 'node:util';
 import { buildFunctions } from '../build';
 import { synthesizeDeployment, type Deployment, type StackContext } from './deployment';
 
-const SOURCE_DIRS = ['functions', 'lib', 'infra'];
+const SOURCE_DIRS = ['functions', 'lib', 'infra', 'console'];
+/** Build output inside a source directory (console/dist, from a `vite build` by hand): not source. */
+const NOT_SOURCE = new Set(['dist', 'node_modules']);
 const SOURCE_FILES = ['package-lock.json', 'cdk.json', 'tsconfig.json'];
 const KEPT_BUILDS = 3;
 const runFile = promisify(execFile);
@@ -26,7 +28,7 @@ const runFile = promisify(execFile);
 function filesUnder(dir: string): string[] {
   if (!existsSync(dir)) return [];
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
-    entry.isDirectory() ? filesUnder(join(dir, entry.name)) : [join(dir, entry.name)],
+    entry.isDirectory() ? (NOT_SOURCE.has(entry.name) ? [] : filesUnder(join(dir, entry.name))) : [join(dir, entry.name)],
   );
 }
 

@@ -171,6 +171,8 @@ async function main(): Promise<void> {
   console.log(
     [
       `dept-admin is ready in ${startupMs} ms (functions: ${prepared.summary})`,
+      // The token rides in the fragment: the browser never sends it to the server, and the console removes it from the address bar.
+      `  console       ${gateway.url}/console#token=${encodeURIComponent(settings.writeToken)}   (open it: signed in with the write token)`,
       `  API           ${gateway.url}   (e.g. curl ${gateway.url}/v2/health)`,
       `  write token   ${settings.writeToken}${generated}`,
       `  read token    ${settings.readToken ?? '(none; set ADMIN_API_READ_TOKEN for a read-only token)'}`,

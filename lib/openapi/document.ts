@@ -115,7 +115,7 @@ interface OperationContext {
 function parametersOf({ route, spec, doc, problems }: OperationContext): Json[] {
   const parameters: Json[] = [];
   const pathNames = [...route.path.matchAll(/\{(\w+)\}/g)].map((match) => match[1]);
-  const add = (location: 'path' | 'query', schema: $ZodType | undefined) => {
+  const add = (location: 'path' | 'query', schema: $ZodType | undefined, { jsonSuffix = true } = {}) => {
     if (!schema) return;
     const { properties, required } = parameterSchemas(schema);
     for (const [name, property] of Object.entries(properties)) {
@@ -125,7 +125,7 @@ function parametersOf({ route, spec, doc, problems }: OperationContext): Json[] 
       if (example === undefined) problems.push(`${route.name}: parameter "${name}" has no example (parameters.ts or operations.ts)`);
       const schema: Json = { ...property, ...doc.parameterSchemas?.[name] };
       // The last segment of a path takes the `.json` suffix, so its parameter's pattern says so.
-      const last = location === 'path' && route.path.endsWith(`{${name}}`);
+      const last = jsonSuffix && location === 'path' && route.path.endsWith(`{${name}}`);
       if (last && typeof schema.pattern === 'string') schema.pattern = schema.pattern.replace(/\$$/, '(?:\\.json)?$');
       parameters.push({
         name,
@@ -137,7 +137,10 @@ function parametersOf({ route, spec, doc, problems }: OperationContext): Json[] 
       });
     }
   };
-  add('path', spec.params);
+  // A file route validates its path itself (its function stays free of zod): the documentation gives the schema, and
+  // its last segment names a file, so no `.json` form.
+  if (spec.params) add('path', spec.params);
+  else add('path', doc.params, { jsonSuffix: false });
   add('query', spec.query);
   const documented = parameters.filter((p) => p.in === 'path').map((p) => p.name);
   if (documented.join() !== pathNames.join()) {

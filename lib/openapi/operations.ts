@@ -15,6 +15,7 @@
  * change (a concurrent change won), 412 with `ifMatch`, and 500/503.
  */
 import type { $ZodType } from 'zod/v4/core';
+import * as z from 'zod/mini';
 import type { ProblemSlug } from '../problems';
 import type { OperationName, OperationNameOf } from '../routes';
 import {
@@ -25,6 +26,7 @@ import {
   USER_FILTER_ATTRIBUTES,
   USER_SORT_FIELDS,
 } from '../schemas/enums';
+import { CONSOLE_ASSET_NAME } from '../console/files';
 import { EMAILED_REPORTS_PER_HOUR, MAX_RECIPIENTS } from '../reports/recipients';
 import * as responses from '../schemas/responses';
 import { FILTER_VALUES, filterPattern, LAST_LOGIN_PATTERN, RECIPIENTS_PATTERN, sortSchema } from './parameters';
@@ -54,6 +56,11 @@ export interface OperationDoc {
   responses: Record<number, ResponseDoc>;
   /** Problems this operation answers beyond those every route of its kind answers. */
   problems?: ProblemSlug[];
+  /**
+   * The path parameters of a route whose function validates its own and so has no `handler.spec.params` (a file route
+   * kept free of zod for its cold start); the function's checks and this schema must agree (a test holds them together).
+   */
+  params?: $ZodType;
   /** Text of the parameters of `handler.spec`, by name (common names have a default text). */
   parameters?: Record<string, string>;
   /** JSON Schema keywords that narrow a parameter's schema for clients (an enum, a pattern), by name (parameters.ts). */
@@ -190,6 +197,19 @@ export const operationDocs = {
   docsRenderer: {
     description: "Redoc's standalone bundle, as packaged on the npm registry; gzip-encoded when the client accepts it.",
     responses: { 200: { description: 'The script.', media: { type: 'text/javascript', schema: { type: 'string' } } } },
+  },
+  console: {
+    description:
+      'The admin console: a page that signs a person in (a pasted token, the link `npm start` prints, or the OAuth login of the deployment) and then uses this API as any client does. Its Content-Security-Policy allows nothing from elsewhere.',
+    responses: { 200: { description: 'The page.', media: { type: 'text/html', schema: { type: 'string' } } } },
+  },
+  consoleAssets: {
+    description: "One of the console's scripts or styles, named by its content hash; gzip-encoded when the client accepts it.",
+    params: z.object({ asset: z.string().check(z.regex(CONSOLE_ASSET_NAME)) }),
+    parameters: { asset: 'The file, as the console page links it.' },
+    parameterExamples: { asset: 'index-Bx8k2Q1c.js' },
+    responses: { 200: { description: 'The file.', media: { type: 'text/javascript', schema: { type: 'string' } } } },
+    problems: ['not-found'],
   },
 
   // --- Users ---------------------------------------------------------------

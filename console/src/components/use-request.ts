@@ -1,0 +1,42 @@
+/**
+ * One API read as a screen needs it: loading, the data, or the problem; again
+ * whenever `key` changes (a filter, a cursor) and on `reload()`. An answer that
+ * arrives after a newer request started is dropped.
+ */
+import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
+import type { Problem } from '../problems';
+
+export type Answer<T> = { data?: T; error?: unknown; response: Response };
+
+export interface RequestState<T> {
+  loading: boolean;
+  data?: T;
+  problem?: Problem;
+  reload: () => void;
+}
+
+export function useRequest<T>(request: () => Promise<Answer<T>>, key: unknown[]): RequestState<T> {
+  const [state, setState] = useState<{ loading: boolean; data?: T; problem?: Problem }>({ loading: true });
+  const [generation, setGeneration] = useState(0);
+  const latest = useRef(0);
+  useEffect(() => {
+    const id = ++latest.current;
+    setState((previous) => ({ ...previous, loading: true }));
+    request().then(
+      ({ data, error, response }) => {
+        if (id !== latest.current) return;
+        setState(error || !response.ok ? { loading: false, problem: asProblem(error, response) } : { loading: false, data });
+      },
+      (error: unknown) => id === latest.current && setState({ loading: false, problem: { detail: `The service could not be reached (${String(error)}).` } }),
+    );
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [...key, generation]);
+  const reload = useCallback(() => setGeneration((n) => n + 1), []);
+  return { ...state, reload };
+}
+
+/** A failed answer as a problem: its problem details, or what its status says. */
+export function asProblem(error: unknown, response: Response): Problem {
+  if (error && typeof error === 'object') return { status: response.status, ...(error as Problem) };
+  return { status: response.status, detail: `The request failed (${response.status} ${response.statusText}).` };
+}

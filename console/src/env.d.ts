@@ -1,0 +1,2 @@
+/** Vite bundles the styles a module imports. */
+declare module '*.css';

@@ -1,0 +1,44 @@
+/**
+ * GET /console: the admin console's page (console/, lib/console/). The page
+ * itself needs no token: it signs the person in, then calls the API as any
+ * client does.
+ */
+import type { APIGatewayProxyEventV2 } from 'aws-lambda';
+import { config } from '../lib/config';
+import { acceptsGzip, CONSOLE_PAGE_FILE, readConsoleFile, type ConsoleFile } from '../lib/console/files';
+import { consoleContentSecurityPolicy, renderConsolePage } from '../lib/console/page';
+import { problemResponse } from '../lib/http/problem';
+import { routeHandler, SECURITY_HEADERS, type HttpResponse } from '../lib/http/response';
+
+let page: Promise<ConsoleFile> | undefined;
+
+async function loadPage(): Promise<ConsoleFile> {
+  const built = await readConsoleFile(import.meta.url, CONSOLE_PAGE_FILE);
+  if (!built) throw new Error(`The console's ${CONSOLE_PAGE_FILE} is neither next to the function nor in console/dist`);
+  const text = renderConsolePage(built.text, config().consoleSignIn);
+  const { gzipSync } = await import('node:zlib');
+  return { text, gzipped: gzipSync(text, { level: 9 }).toString('base64') };
+}
+
+async function serve(event: APIGatewayProxyEventV2): Promise<HttpResponse & { isBase64Encoded?: boolean }> {
+  try {
+    page ??= loadPage();
+    const { text, gzipped } = await page;
+    const headers = {
+      ...SECURITY_HEADERS,
+      'content-type': 'text/html; charset=utf-8',
+      'content-security-policy': consoleContentSecurityPolicy(config().consoleSignIn),
+      // The fragment (where `npm start`'s link carries the token) is never sent; nothing else may leak the page's address.
+      'referrer-policy': 'no-referrer',
+      vary: 'accept-encoding',
+    };
+    if (acceptsGzip(event.headers)) return { statusCode: 200, headers: { ...headers, 'content-encoding': 'gzip' }, body: gzipped, isBase64Encoded: true };
+    return { statusCode: 200, headers, body: text };
+  } catch (error) {
+    page = undefined;
+    console.error('The console page cannot be loaded', error);
+    return problemResponse('internal', 'An unexpected error occurred.', { request_id: event.requestContext?.requestId ?? 'unknown' });
+  }
+}
+
+export const handler = routeHandler('console', serve);

@@ -34,6 +34,7 @@ export default defineConfig({
           include: [
             'test/integration/**/*.test.ts',
             'test/http/**/*.test.ts',
+            'test/console/**/*.test.ts',
             'test/local/services.test.ts',
             'test/local/functions.test.ts',
           ],

@@ -32,7 +32,8 @@ async function serve(event: APIGatewayProxyEventV2): Promise<HttpResponse & { is
       'referrer-policy': 'no-referrer',
       vary: 'accept-encoding',
     };
-    if (acceptsGzip(event.headers)) return { statusCode: 200, headers: { ...headers, 'content-encoding': 'gzip' }, body: gzipped, isBase64Encoded: true };
+    if (acceptsGzip(event.headers))
+      return { statusCode: 200, headers: { ...headers, 'content-encoding': 'gzip' }, body: gzipped, isBase64Encoded: true };
     return { statusCode: 200, headers, body: text };
   } catch (error) {
     page = undefined;

@@ -24,7 +24,8 @@ async function serve(event: APIGatewayProxyEventV2): Promise<HttpResponse & { is
       'cache-control': 'public, max-age=31536000, immutable',
       vary: 'accept-encoding',
     };
-    if (acceptsGzip(event.headers)) return { statusCode: 200, headers: { ...headers, 'content-encoding': 'gzip' }, body: file.gzipped, isBase64Encoded: true };
+    if (acceptsGzip(event.headers))
+      return { statusCode: 200, headers: { ...headers, 'content-encoding': 'gzip' }, body: file.gzipped, isBase64Encoded: true };
     return { statusCode: 200, headers, body: file.text };
   } catch (error) {
     assets.delete(name);

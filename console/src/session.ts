@@ -9,8 +9,7 @@ import { useEffect, useState } from 'preact/hooks';
 const TOKEN_KEY = 'dept-admin-console-token';
 
 export type SessionState =
-  | { status: 'signed-out'; reason?: string }
-  | { status: 'signed-in'; token: string; canWrite: boolean | undefined };
+  { status: 'signed-out'; reason?: string } | { status: 'signed-in'; token: string; canWrite: boolean | undefined };
 
 let state: SessionState = { status: 'signed-out' };
 const listeners = new Set<() => void>();
@@ -46,6 +45,7 @@ async function probeWrite(token: string): Promise<boolean> {
     headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
     body: JSON.stringify({ user_ids: ['console-write-probe'] }),
   });
+  await response.text();
   return response.status !== 403;
 }
 

@@ -27,7 +27,11 @@ export function signInSettings(): SignInSettings | undefined {
 const redirectUri = () => `${location.origin}${location.pathname}`;
 
 function authorizationServer(settings: SignInSettings): oauth.AuthorizationServer {
-  return { issuer: settings.issuer ?? new URL(settings.tokenUrl).origin, authorization_endpoint: settings.authorizeUrl, token_endpoint: settings.tokenUrl };
+  return {
+    issuer: settings.issuer ?? new URL(settings.tokenUrl).origin,
+    authorization_endpoint: settings.authorizeUrl,
+    token_endpoint: settings.tokenUrl,
+  };
 }
 
 export async function startLogin(settings: SignInSettings): Promise<void> {

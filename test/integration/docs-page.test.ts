@@ -6,12 +6,13 @@
  *
  * Needs `chromium` on PATH (or CHROMIUM_PATH); .ci/run installs it with apt.
  */
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser } from 'playwright-core';
+import { type Browser } from 'playwright-core';
+import { launchChromium } from '../support/browser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateDocument } from '../../lib/openapi/generate';
 
@@ -20,14 +21,6 @@ const START_TIMEOUT_MS = 60_000;
 /** Redoc's menu shows the Redocly logo from its CDN; the page's CSP refuses it and Redoc then hides it. */
 const REDOCLY_LOGO = 'https://cdn.redoc.ly/redoc/logo-mini.svg';
 
-function chromiumPath(): string {
-  if (process.env.CHROMIUM_PATH) return process.env.CHROMIUM_PATH;
-  try {
-    return execFileSync('which', ['chromium'], { encoding: 'utf8' }).trim();
-  } catch {
-    throw new Error('The docs page test needs Chromium: `sudo apt-get install chromium` (or set CHROMIUM_PATH).');
-  }
-}
 
 /** `npm start` in a process group of its own, on a free port, with its data in a temporary directory. */
 function startService(dataDir: string): { child: ChildProcess; url: Promise<string>; output: () => string } {
@@ -81,9 +74,8 @@ describe('the docs page', () => {
 
   beforeAll(async () => {
     dataDir = mkdtempSync(join(tmpdir(), 'docs-page-'));
-    const executablePath = chromiumPath();
     service = startService(dataDir);
-    [baseUrl, browser] = await Promise.all([service.url, chromium.launch({ executablePath, args: ['--disable-gpu'] })]);
+    [baseUrl, browser] = await Promise.all([service.url, launchChromium()]);
   }, START_TIMEOUT_MS + 10_000);
 
   afterAll(async () => {

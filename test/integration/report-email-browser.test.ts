@@ -10,12 +10,12 @@
  * `REPORT_EMAIL_SCREENSHOT=1 npx vitest run test/integration/report-email-browser.test.ts`
  * also writes docs/report-email-phone.png (the departments e-mail on a phone).
  */
-import { execFileSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { GetObjectCommand } from '@aws-sdk/client-s3';
-import { chromium, type Browser, type BrowserContextOptions, type Page } from 'playwright-core';
+import { type Browser, type BrowserContextOptions, type Page } from 'playwright-core';
+import { launchChromium } from '../support/browser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { s3 } from '../../lib/aws/s3';
 import { resourceName } from '../../lib/config';
@@ -32,14 +32,6 @@ const PAGE_URL = 'http://report-email.test/';
 
 const format = (value: number) => new Intl.NumberFormat('en-US').format(value);
 
-function chromiumPath(): string {
-  if (process.env.CHROMIUM_PATH) return process.env.CHROMIUM_PATH;
-  try {
-    return execFileSync('which', ['chromium'], { encoding: 'utf8' }).trim();
-  } catch {
-    throw new Error('The report e-mail test needs Chromium: `sudo apt-get install chromium` (or set CHROMIUM_PATH).');
-  }
-}
 
 /*
  * The browser globals the functions run in the page (page.evaluate) use: the
@@ -459,7 +451,7 @@ describe('the report e-mail in a browser', () => {
 
   beforeAll(async () => {
     [browser, departments, groups] = await Promise.all([
-      chromium.launch({ executablePath: chromiumPath(), args: ['--disable-gpu'] }),
+      launchChromium(),
       deliver('departments', departmentRows()),
       deliver('groups', groupRows()),
     ]);

@@ -26,7 +26,15 @@ export function Busy({ when, children = 'Loading…' }: { when: boolean; childre
  * A list's pager: what this page shows of the total, and the next page by its cursor (a link, so the back button
  * returns to the page before). `href(cursor)` keeps the list's filters.
  */
-export function Pager(props: { shown: number; total?: number; offset?: number; nextCursor?: string | null; href: (cursor?: string) => string; first: boolean; noun: string }) {
+export function Pager(props: {
+  shown: number;
+  total?: number;
+  offset?: number;
+  nextCursor?: string | null;
+  href: (cursor?: string) => string;
+  first: boolean;
+  noun: string;
+}) {
   const { shown, total, nextCursor, href, first, noun } = props;
   return (
     <nav class="pager" aria-label={`Pages of ${noun}`}>
@@ -34,21 +42,29 @@ export function Pager(props: { shown: number; total?: number; offset?: number; n
         {shown} {noun} shown{total === undefined ? '' : ` of ${total}`}
       </span>
       {!first && <Link href={href()}>First page</Link>}
-      {nextCursor && (
-        <Link href={href(nextCursor)}>
-          Next page
-        </Link>
-      )}
+      {nextCursor && <Link href={href(nextCursor)}>Next page</Link>}
     </nav>
   );
 }
 
 /** A button that asks first, in a modal dialog (the browser's: it keeps focus inside and Escape cancels). */
-export function ConfirmButton(props: { label: string; question: string; confirm: string; onConfirm: () => void; danger?: boolean; disabled?: boolean }) {
+export function ConfirmButton(props: {
+  label: string;
+  question: string;
+  confirm: string;
+  onConfirm: () => void;
+  danger?: boolean;
+  disabled?: boolean;
+}) {
   const dialog = useRef<HTMLDialogElement>(null);
   return (
     <>
-      <button type="button" class={props.danger ? 'danger' : undefined} disabled={props.disabled} onClick={() => dialog.current?.showModal()}>
+      <button
+        type="button"
+        class={props.danger ? 'danger' : undefined}
+        disabled={props.disabled}
+        onClick={() => dialog.current?.showModal()}
+      >
         {props.label}
       </button>
       <dialog ref={dialog} aria-label={props.label}>
@@ -72,7 +88,10 @@ export function ConfirmButton(props: { label: string; question: string; confirm:
 export function QuotaBar({ name, usage, limit }: { name: string; usage: number; limit: number | null }) {
   const ratio = limit === null ? 0 : limit === 0 ? (usage > 0 ? 1 : 0) : Math.min(usage / limit, 1);
   const state = limit === null ? 'none' : usage > limit ? 'over' : usage === limit ? 'full' : ratio >= 0.8 ? 'near' : 'ok';
-  const words = limit === null ? `${usage} (no limit)` : `${usage} of ${limit}${state === 'over' ? ', over the limit' : state === 'full' ? ', at the limit' : ''}`;
+  const words =
+    limit === null
+      ? `${usage} (no limit)`
+      : `${usage} of ${limit}${state === 'over' ? ', over the limit' : state === 'full' ? ', at the limit' : ''}`;
   return (
     <div class={`quota quota-${state}`}>
       <span class="quota-name">{name}</span>
@@ -87,5 +106,9 @@ export function QuotaBar({ name, usage, limit }: { name: string; usage: number; 
 /** A time as the person's locale writes it, with the exact ISO time on hover and for machines. */
 export function Time({ iso }: { iso: string | null | undefined }) {
   if (!iso) return <span>never</span>;
-  return <time dateTime={iso} title={iso}>{new Date(iso).toLocaleString()}</time>;
+  return (
+    <time dateTime={iso} title={iso}>
+      {new Date(iso).toLocaleString()}
+    </time>
+  );
 }

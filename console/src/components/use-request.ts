@@ -27,7 +27,8 @@ export function useRequest<T>(request: () => Promise<Answer<T>>, key: unknown[])
         if (id !== latest.current) return;
         setState(error || !response.ok ? { loading: false, problem: asProblem(error, response) } : { loading: false, data });
       },
-      (error: unknown) => id === latest.current && setState({ loading: false, problem: { detail: `The service could not be reached (${String(error)}).` } }),
+      (error: unknown) =>
+        id === latest.current && setState({ loading: false, problem: { detail: `The service could not be reached (${String(error)}).` } }),
     );
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [...key, generation]);

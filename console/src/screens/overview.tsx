@@ -24,10 +24,17 @@ function Total({ label, href, total }: { label: string; href: string; total: num
 function useTotals() {
   return useRequest(async () => {
     const one = { params: { query: { count: 1 } } } as const;
-    const [users, departments, groups] = await Promise.all([api.GET('/v2/users', one), api.GET('/v2/departments', one), api.GET('/v2/groups', one)]);
+    const [users, departments, groups] = await Promise.all([
+      api.GET('/v2/users', one),
+      api.GET('/v2/departments', one),
+      api.GET('/v2/groups', one),
+    ]);
     const failed = [users, departments, groups].find((answer) => answer.error || !answer.response.ok);
     if (failed) return failed as typeof users & { data?: never };
-    return { response: users.response, data: { users: users.data!.total, departments: departments.data!.total, groups: groups.data!.total } };
+    return {
+      response: users.response,
+      data: { users: users.data!.total, departments: departments.data!.total, groups: groups.data!.total },
+    };
   }, []);
 }
 
@@ -37,11 +44,16 @@ function useDepartmentsAtQuota() {
     if (largest.error || !largest.data) return { error: largest.error, response: largest.response };
     const quotas = await Promise.all(
       largest.data.departments.map((department) =>
-        api.GET('/v2/departments/{department_id}/quotas', { params: { path: { department_id: department.id } } }).then((answer) => ({ department, quotas: answer.data?.quotas ?? [] })),
+        api
+          .GET('/v2/departments/{department_id}/quotas', { params: { path: { department_id: department.id } } })
+          .then((answer) => ({ department, quotas: answer.data?.quotas ?? [] })),
       ),
     );
     const atQuota = quotas
-      .map(({ department, quotas }) => ({ department, reached: quotas.filter((quota) => quota.limit !== null && quota.usage >= quota.limit) }))
+      .map(({ department, quotas }) => ({
+        department,
+        reached: quotas.filter((quota) => quota.limit !== null && quota.usage >= quota.limit),
+      }))
       .filter(({ reached }) => reached.length > 0);
     return { response: largest.response, data: atQuota };
   }, []);
@@ -86,7 +98,8 @@ export function Overview() {
         <ul class="changes">
           {changes.data?.entries.map((entry) => (
             <li key={entry.id}>
-              <Time iso={entry.at} /> <strong>{entry.operation}</strong> on {entry.resource_type} <code>{entry.resource_id}</code> by {entry.actor}
+              <Time iso={entry.at} /> <strong>{entry.operation}</strong> on {entry.resource_type} <code>{entry.resource_id}</code> by{' '}
+              {entry.actor}
             </li>
           ))}
         </ul>

@@ -4,30 +4,31 @@
  * client does.
  */
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
-import { config } from '../lib/config';
+import { consoleSignIn } from '../lib/config';
 import { acceptsGzip, CONSOLE_PAGE_FILE, readConsoleFile, type ConsoleFile } from '../lib/console/files';
 import { consoleContentSecurityPolicy, renderConsolePage } from '../lib/console/page';
 import { problemResponse } from '../lib/http/problem';
 import { routeHandler, SECURITY_HEADERS, type HttpResponse } from '../lib/http/response';
 
-let page: Promise<ConsoleFile> | undefined;
+let page: Promise<ConsoleFile & { policy: string }> | undefined;
 
-async function loadPage(): Promise<ConsoleFile> {
+async function loadPage(): Promise<ConsoleFile & { policy: string }> {
   const built = await readConsoleFile(import.meta.url, CONSOLE_PAGE_FILE);
-  if (!built) throw new Error(`The console's ${CONSOLE_PAGE_FILE} is neither next to the function nor in console/dist`);
-  const text = renderConsolePage(built.text, config().consoleSignIn);
+  if (!built) throw new Error(`No ${CONSOLE_PAGE_FILE}`);
+  const signIn = consoleSignIn();
+  const text = renderConsolePage(built.text, signIn);
   const { gzipSync } = await import('node:zlib');
-  return { text, gzipped: gzipSync(text, { level: 9 }).toString('base64') };
+  return { text, gzipped: gzipSync(text, { level: 9 }).toString('base64'), policy: consoleContentSecurityPolicy(signIn) };
 }
 
 async function serve(event: APIGatewayProxyEventV2): Promise<HttpResponse & { isBase64Encoded?: boolean }> {
   try {
     page ??= loadPage();
-    const { text, gzipped } = await page;
+    const { text, gzipped, policy } = await page;
     const headers = {
       ...SECURITY_HEADERS,
       'content-type': 'text/html; charset=utf-8',
-      'content-security-policy': consoleContentSecurityPolicy(config().consoleSignIn),
+      'content-security-policy': policy,
       // The fragment (where `npm start`'s link carries the token) is never sent; nothing else may leak the page's address.
       'referrer-policy': 'no-referrer',
       vary: 'accept-encoding',

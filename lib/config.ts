@@ -47,25 +47,17 @@ export interface ConsoleSignIn {
   issuer?: string;
 }
 
-/** CONSOLE_AUTHORIZE_URL, CONSOLE_TOKEN_URL and CONSOLE_CLIENT_ID together (or none); CONSOLE_SCOPES, CONSOLE_LOGOUT_URL, CONSOLE_ISSUER optional. */
-function consoleSignIn(env: NodeJS.ProcessEnv): ConsoleSignIn | undefined {
-  const [authorizeUrl, tokenUrl, clientId] = [env.CONSOLE_AUTHORIZE_URL, env.CONSOLE_TOKEN_URL, env.CONSOLE_CLIENT_ID].map(
-    (v) => v?.trim() || undefined,
-  );
+/**
+ * CONSOLE_AUTHORIZE_URL, CONSOLE_TOKEN_URL and CONSOLE_CLIENT_ID together (or none); CONSOLE_SCOPES, CONSOLE_LOGOUT_URL,
+ * CONSOLE_ISSUER optional. The stack writes them from its own resources or checked context (infra/context.ts); the
+ * console page's function reads them alone, and carries no more than this of the configuration (its cold start).
+ */
+export function consoleSignIn(env: NodeJS.ProcessEnv = process.env): ConsoleSignIn | undefined {
+  const { CONSOLE_AUTHORIZE_URL: authorizeUrl, CONSOLE_TOKEN_URL: tokenUrl, CONSOLE_CLIENT_ID: clientId } = env;
   if (!authorizeUrl && !tokenUrl && !clientId) return undefined;
-  if (!authorizeUrl || !tokenUrl || !clientId) {
-    throw new Error('CONSOLE_AUTHORIZE_URL, CONSOLE_TOKEN_URL and CONSOLE_CLIENT_ID are set together or not at all');
-  }
-  for (const url of [authorizeUrl, tokenUrl, env.CONSOLE_LOGOUT_URL?.trim()].filter(Boolean) as string[]) {
-    if (!URL.canParse(url) || new URL(url).protocol !== 'https:')
-      throw new Error(`The console's sign-in URLs must be https URLs, got "${url}"`);
-  }
-  return {
-    ...{ authorizeUrl, tokenUrl, clientId },
-    scopes: env.CONSOLE_SCOPES?.trim() || 'openid',
-    ...(env.CONSOLE_LOGOUT_URL?.trim() ? { logoutUrl: env.CONSOLE_LOGOUT_URL.trim() } : {}),
-    ...(env.CONSOLE_ISSUER?.trim() ? { issuer: env.CONSOLE_ISSUER.trim() } : {}),
-  };
+  if (!authorizeUrl || !tokenUrl || !clientId) throw new Error('CONSOLE_AUTHORIZE_URL, CONSOLE_TOKEN_URL and CONSOLE_CLIENT_ID go together');
+  const [logoutUrl, issuer] = [env.CONSOLE_LOGOUT_URL || undefined, env.CONSOLE_ISSUER || undefined];
+  return { authorizeUrl, tokenUrl, clientId, scopes: env.CONSOLE_SCOPES || 'openid', ...(logoutUrl && { logoutUrl }), ...(issuer && { issuer }) };
 }
 
 function optionalNonNegativeInteger(name: string, raw: string | undefined): number | null {

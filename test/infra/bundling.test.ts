@@ -49,18 +49,66 @@ async function bundle(handler: string): Promise<{ dir: string; bytes: number }> 
 function invoke(
   dir: string,
   event: object,
+  env: Record<string, string> = {},
 ): { statusCode: number; headers: Record<string, string>; body: string; isBase64Encoded?: boolean } {
   const script = `const { handler } = await import('./index.mjs'); process.stdout.write(JSON.stringify(await handler(${JSON.stringify(event)})));`;
   return JSON.parse(
-    execFileSync(process.execPath, ['--input-type=module', '-e', script], { cwd: dir, maxBuffer: 64 * 1024 * 1024, encoding: 'utf8' }),
+    execFileSync(process.execPath, ['--input-type=module', '-e', script], {
+      cwd: dir,
+      maxBuffer: 64 * 1024 * 1024,
+      encoding: 'utf8',
+      env: { PATH: process.env.PATH, ...env },
+    }),
   );
 }
 
 const event = (headers: Record<string, string> = {}) => ({ headers, requestContext: { requestId: 'test' } });
 
+describe('the console functions as deployed', () => {
+  const signIn = {
+    CONSOLE_AUTHORIZE_URL: 'https://login.example.com/oauth2/authorize',
+    CONSOLE_TOKEN_URL: 'https://login.example.com/oauth2/token',
+    CONSOLE_CLIENT_ID: 'console-client',
+    CONSOLE_SCOPES: 'openid admin/read admin/write',
+  };
+
+  it('console: serves the built page, with the sign-in settings and their token origin in the CSP when the stack gives them', async () => {
+    const { dir, bytes } = await bundle('console');
+    expect(bytes).toBeLessThan(8 * 1024);
+    const bare = invoke(dir, event());
+    expect(bare.statusCode).toBe(200);
+    expect(bare.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(bare.body).toMatch(/<script type="module" crossorigin src="console\/index-[\w-]+\.js"><\/script>/);
+    expect(bare.body).not.toContain('dept-admin-sign-in');
+    expect(bare.headers['content-security-policy']).toContain("connect-src 'self';");
+
+    const withLogin = invoke(dir, event(), signIn);
+    const meta = /<meta name="dept-admin-sign-in" content="([^"]+)">/.exec(withLogin.body)![1].replace(/&quot;/g, '"').replace(/&amp;/g, '&');
+    expect(JSON.parse(meta)).toEqual({
+      authorizeUrl: signIn.CONSOLE_AUTHORIZE_URL,
+      tokenUrl: signIn.CONSOLE_TOKEN_URL,
+      clientId: signIn.CONSOLE_CLIENT_ID,
+      scopes: signIn.CONSOLE_SCOPES,
+    });
+    expect(withLogin.headers['content-security-policy']).toContain("connect-src 'self' https://login.example.com;");
+  }, 60_000);
+
+  it('consoleAssets: serves the hashed files beside it, gzipped when asked, and nothing else', async () => {
+    const { dir } = await bundle('consoleAssets');
+    const page = readFileSync(join(dir, 'console', 'index.html'), 'utf8');
+    const script = /src="console\/([^"]+\.js)"/.exec(page)![1];
+    const asset = (name: string, headers: Record<string, string> = {}) => invoke(dir, { ...event(headers), pathParameters: { asset: name } });
+    const plain = asset(script);
+    expect(plain).toMatchObject({ statusCode: 200, headers: { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'public, max-age=31536000, immutable' } });
+    expect(plain.body).toBe(readFileSync(join(dir, 'console', script), 'utf8'));
+    expect(asset(script, { 'accept-encoding': 'gzip' })).toMatchObject({ statusCode: 200, isBase64Encoded: true });
+    for (const name of ['index.html', '../index.mjs', 'index.mjs', 'missing-abc.js', '.hidden.js']) expect(asset(name).statusCode, name).toBe(404);
+  }, 60_000);
+});
+
 describe('documentation functions as deployed', () => {
   it('has no extra files for other functions', () => {
-    expect(Object.keys(FUNCTION_FILES).sort()).toEqual(['docsRenderer', FALLBACK_FUNCTION.handler, 'openapi']);
+    expect(Object.keys(FUNCTION_FILES).sort()).toEqual(['console', 'consoleAssets', 'docsRenderer', FALLBACK_FUNCTION.handler, 'openapi']);
     expect(functionBundling('getUser').commandHooks).toBeUndefined();
     expect(functionBundling().commandHooks).toBeUndefined();
   });

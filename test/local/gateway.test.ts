@@ -570,12 +570,15 @@ describe('local gateway authorization over the real route table', () => {
     expect(called).toEqual([route.name]);
   });
 
-  it('keeps the contract: only health, the OpenAPI document, the docs page (with its script) and the e-mailed report link are public', () => {
+  it('keeps the contract: only health, the OpenAPI document, the docs page (with its script), the console page (with its files) and the e-mailed report link are public', () => {
     expect(routeTable.filter((route) => route.access === 'public').map((route) => route.path)).toEqual([
       '/v2/health',
       '/v2/openapi.json',
       '/docs',
       '/docs/redoc.standalone.js',
+      // The page signs a person in; what it then calls needs the token like any client's.
+      '/console',
+      '/console/{asset}',
       // A mail reader has no token: the link's own secret opens it (lib/reports/email-link.ts).
       '/v2/reports/{report_id}/email-download',
     ]);

@@ -51,7 +51,8 @@ const ALLOWED: Record<string, string[]> = {
   http: [...CONCEPTS, 'store', 'db', 'schemas', 'problems', 'routes', 'log', 'text', 'metrics'],
   schemas: ['problems', 'text'],
   // The document quotes the limits it describes (e.g. how many report recipients).
-  openapi: ['routes', 'schemas', 'problems', 'http', 'reports', 'scim'],
+  openapi: ['routes', 'schemas', 'problems', 'http', 'reports', 'scim', 'console'],
+  console: ['config'],
   problems: [],
   routes: [],
   config: [],

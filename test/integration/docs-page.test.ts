@@ -1,5 +1,5 @@
 /**
- * The docs page in a real browser: `npm start` serves /docs, and
+ * The docs page and the console's link in a real browser: `npm start` serves /docs, and
  * Debian's chromium, driven by playwright-core, renders it and lists every
  * operation of the document, with no script error and nothing loaded from
  * anywhere but the service (no CDN).
@@ -130,6 +130,21 @@ describe('the docs page', () => {
     expect(await page.title()).toBe((document.info as { title: string }).title);
     expect(elsewhere.filter((url) => url !== REDOCLY_LOGO)).toEqual([]);
     expect(errors.filter((error) => !error.includes(REDOCLY_LOGO))).toEqual([]);
+    await page.close();
+  }, 30_000);
+
+  it('prints a console link that opens the console signed in, with nothing else to do', async () => {
+    const link = /console\s+(http:\/\/\S+)/.exec(service!.output())![1];
+    expect(link).toBe(`${baseUrl}/console#token=docs-page-test-token`);
+    const page = await browser!.newPage();
+    const requests: string[] = [];
+    page.on('request', (request) => requests.push(request.url()));
+    await page.goto(link);
+    await page.getByRole('heading', { name: 'Overview' }).waitFor({ timeout: 20_000 });
+    await page.locator('.total-number', { hasText: /^\d+$/ }).first().waitFor();
+    // The token rode in the fragment: no request carried it in its address, and the address bar no longer shows it.
+    expect(requests.filter((url) => url.includes('docs-page-test-token'))).toEqual([]);
+    expect(page.url()).toBe(`${baseUrl}/console#/`);
     await page.close();
   }, 30_000);
 });

@@ -5,8 +5,9 @@
  * that holds nothing else, as Lambda runs them.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { gzipSync } from 'node:zlib';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
@@ -103,6 +104,17 @@ describe('the console functions as deployed', () => {
     expect(plain.body).toBe(readFileSync(join(dir, 'console', script), 'utf8'));
     expect(asset(script, { 'accept-encoding': 'gzip' })).toMatchObject({ statusCode: 200, isBase64Encoded: true });
     for (const name of ['index.html', '../index.mjs', 'index.mjs', 'missing-abc.js', '.hidden.js']) expect(asset(name).statusCode, name).toBe(404);
+  }, 60_000);
+
+  it("keeps the console's JavaScript and CSS within 150 KB gzipped (issue 27's budget), and holds no source map or other file", async () => {
+    const { dir } = await bundle('consoleAssets');
+    const files = readdirSync(join(dir, 'console'));
+    expect(files.filter((name) => name !== 'index.html' && !/\.(js|css)$/.test(name))).toEqual([]);
+    const gzipped = files
+      .filter((name) => /\.(js|css)$/.test(name))
+      .reduce((sum, name) => sum + gzipSync(readFileSync(join(dir, 'console', name)), { level: 9 }).length, 0);
+    expect(gzipped).toBeGreaterThan(10 * 1024);
+    expect(gzipped).toBeLessThanOrEqual(150 * 1024);
   }, 60_000);
 });
 

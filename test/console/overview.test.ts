@@ -55,6 +55,24 @@ describe('the console overview', () => {
     await expectAccessible(view, 'sign-in');
   });
 
+  it('works with the keyboard alone: skip to the content, and reach every screen of the navigation', async () => {
+    const { page } = await harness.open('/');
+    await settled(page);
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate('document.activeElement.textContent')).toBe('Skip to content');
+    await page.keyboard.press('Enter');
+    expect(await page.evaluate('document.activeElement.id')).toBe('main');
+    const links = await page.getByRole('navigation', { name: 'Screens' }).getByRole('link').allTextContents();
+    expect(links[0]).toBe('Overview');
+    for (const name of links.slice(1)) {
+      await page.getByRole('navigation', { name: 'Screens' }).getByRole('link', { name }).focus();
+      await page.keyboard.press('Enter');
+      // The new screen's heading takes the focus, so the keyboard carries on from there.
+      await expect.poll(() => page.evaluate('document.activeElement.tagName')).toBe('H1');
+      expect(await page.getByRole('link', { name, exact: true }).getAttribute('aria-current')).toBe('page');
+    }
+  });
+
   it('serves the page with a CSP that allows this origin only, and the assets for a year', async () => {
     const response = await fetch(`${api.baseUrl}/console`);
     const csp = response.headers.get('content-security-policy')!;

@@ -3,10 +3,16 @@ import type { ComponentChildren } from 'preact';
 import { useEffect, useRef } from 'preact/hooks';
 import { Link } from 'wouter-preact';
 
-/** The screen's heading; focused when the screen opens, so a keyboard or screen-reader user starts there. */
+/** Whether a screen was shown already: the page's first screen leaves the focus where the browser puts it (before the skip link). */
+let shownBefore = false;
+
+/** The screen's heading; focused when the person moves to another screen, so a keyboard or screen-reader user starts there. */
 export function ScreenTitle({ children }: { children: ComponentChildren }) {
   const ref = useRef<HTMLHeadingElement>(null);
-  useEffect(() => ref.current?.focus(), []);
+  useEffect(() => {
+    if (shownBefore) ref.current?.focus();
+    shownBefore = true;
+  }, []);
   return (
     <h1 tabIndex={-1} ref={ref}>
       {children}

@@ -10,7 +10,7 @@ import { useHashLocation } from 'wouter-preact/use-hash-location';
 import { Overview } from './screens/overview';
 import { SignIn } from './screens/sign-in';
 import { session, useSession } from './session';
-import { logoutUrl, signInSettings } from './sign-in';
+import { logoutUrl, signInSettings } from './sign-in-settings';
 
 /** Every screen, in the order of the navigation; `path` patterns are wouter's. */
 export const SCREENS: Array<{ path: string; title?: string; component: ComponentType<{ params: Record<string, string> }> }> = [

@@ -1,30 +1,10 @@
 /**
- * The deployment's OAuth login (the stack's Cognito hosted login, or an
- * external issuer's): authorization code with PKCE, by oauth4webapi. The
- * settings come from the page (lib/console/page.ts puts them in a meta
- * element); a deployment without them, and `npm start`, take a pasted token.
+ * The deployment's OAuth login (the stack's Cognito hosted login, or an external issuer's): authorization code with
+ * PKCE, by oauth4webapi. Loaded only when a login starts or returns (main.tsx, screens/sign-in.tsx): a console
+ * signed in by a pasted token or `npm start`'s link never downloads it.
  */
 import * as oauth from 'oauth4webapi';
-
-const META = 'dept-admin-sign-in';
-const PENDING_KEY = 'dept-admin-console-login';
-
-export interface SignInSettings {
-  authorizeUrl: string;
-  tokenUrl: string;
-  clientId: string;
-  scopes: string;
-  logoutUrl?: string;
-  issuer?: string;
-}
-
-export function signInSettings(): SignInSettings | undefined {
-  const content = document.querySelector<HTMLMetaElement>(`meta[name="${META}"]`)?.content;
-  return content ? (JSON.parse(content) as SignInSettings) : undefined;
-}
-
-/** Where the login comes back to: this page, without query or fragment (as registered with the issuer). */
-const redirectUri = () => `${location.origin}${location.pathname}`;
+import { PENDING_LOGIN_KEY, redirectUri, type SignInSettings } from './sign-in-settings';
 
 function authorizationServer(settings: SignInSettings): oauth.AuthorizationServer {
   return {
@@ -37,7 +17,7 @@ function authorizationServer(settings: SignInSettings): oauth.AuthorizationServe
 export async function startLogin(settings: SignInSettings): Promise<void> {
   const verifier = oauth.generateRandomCodeVerifier();
   const state = oauth.generateRandomState();
-  sessionStorage.setItem(PENDING_KEY, JSON.stringify({ verifier, state }));
+  sessionStorage.setItem(PENDING_LOGIN_KEY, JSON.stringify({ verifier, state }));
   const url = new URL(settings.authorizeUrl);
   url.searchParams.set('response_type', 'code');
   url.searchParams.set('client_id', settings.clientId);
@@ -49,12 +29,11 @@ export async function startLogin(settings: SignInSettings): Promise<void> {
   location.assign(url.href);
 }
 
-/** Back from the login (`?code=...&state=...`): trades the code for an access token; undefined when this is no return. */
-export async function finishLogin(settings: SignInSettings): Promise<string | undefined> {
-  const pending = sessionStorage.getItem(PENDING_KEY);
+/** Back from the login (`?code=...&state=...`, returningFromLogin): trades the code for an access token. */
+export async function finishLogin(settings: SignInSettings): Promise<string> {
+  const pending = sessionStorage.getItem(PENDING_LOGIN_KEY)!;
   const params = new URLSearchParams(location.search);
-  if (!pending || (!params.has('code') && !params.has('error'))) return undefined;
-  sessionStorage.removeItem(PENDING_KEY);
+  sessionStorage.removeItem(PENDING_LOGIN_KEY);
   history.replaceState(null, '', `${location.pathname}#/`);
   const { verifier, state } = JSON.parse(pending) as { verifier: string; state: string };
   const server = authorizationServer(settings);
@@ -63,13 +42,4 @@ export async function finishLogin(settings: SignInSettings): Promise<string | un
   const response = await oauth.authorizationCodeGrantRequest(server, client, oauth.None(), callback, redirectUri(), verifier);
   const result = await oauth.processAuthorizationCodeResponse(server, client, response, { requireIdToken: false });
   return result.access_token;
-}
-
-/** The issuer's logout, when it has one, back to this page. */
-export function logoutUrl(settings: SignInSettings): string | undefined {
-  if (!settings.logoutUrl) return undefined;
-  const url = new URL(settings.logoutUrl);
-  url.searchParams.set('client_id', settings.clientId);
-  url.searchParams.set('logout_uri', redirectUri());
-  return url.href;
 }

@@ -1,7 +1,7 @@
 /** Signing in: the deployment's login when it has one, and always a pasted token (the local tokens, a script's token). */
 import { useState } from 'preact/hooks';
 import { session } from '../session';
-import { signInSettings, startLogin } from '../sign-in';
+import { signInSettings } from '../sign-in-settings';
 
 export function SignIn({ reason }: { reason?: string }) {
   const settings = signInSettings();
@@ -16,7 +16,7 @@ export function SignIn({ reason }: { reason?: string }) {
       )}
       {settings && (
         <p>
-          <button type="button" class="primary" onClick={() => void startLogin(settings)}>
+          <button type="button" class="primary" onClick={() => void import('../sign-in').then(({ startLogin }) => startLogin(settings))}>
             Sign in
           </button>
         </p>

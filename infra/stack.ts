@@ -14,6 +14,7 @@ import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import type { Construct } from 'constructs';
 import { consoleSignInEnvironment, loadConfig, SERVICE_NAME } from '../lib/config';
+import { ACCESS_TOKEN_TRIGGER } from '../lib/auth/group-scopes';
 import { backgroundFunctions } from '../lib/background';
 import { FALLBACK_FUNCTION, routes } from '../lib/routes';
 import { SCIM_AUTHORIZER_STATEMENTS, tableStatementsFor } from './access';
@@ -93,9 +94,9 @@ export class DeptAdminStack extends Stack {
     const external = externalIssuer(props);
     if (!external) {
       // No table, bucket or other access: it reads the groups Cognito sends it (lib/auth/group-scopes.ts).
-      this.accessTokenScopesFunction = new ServiceFunction(this, 'AccessTokenScopes', {
-        handler: 'accessTokenScopes',
-        description: "Cognito pre-token-generation trigger: a person's admin scopes from their groups (lib/auth/group-scopes.ts)",
+      this.accessTokenScopesFunction = new ServiceFunction(this, ACCESS_TOKEN_TRIGGER.name, {
+        handler: ACCESS_TOKEN_TRIGGER.handler,
+        description: ACCESS_TOKEN_TRIGGER.summary,
         tableStatements: [],
         role: roles.roleFor({ table: [] }),
         projectRoot,

@@ -8,6 +8,16 @@
  */
 import { RESOURCE_SERVER_ID, SCOPE_NAMES } from '../routes';
 
+/**
+ * The user pool's pre-token-generation trigger: its construct id in the stack and its module under functions/. It
+ * runs on AWS only: the local gateway checks its own tokens and never asks it.
+ */
+export const ACCESS_TOKEN_TRIGGER = {
+  name: 'AccessTokenScopes',
+  handler: 'accessTokenScopes',
+  summary: "Cognito pre-token-generation trigger: a person's admin scopes from their groups (lib/auth/group-scopes.ts)",
+} as const;
+
 const READ = `${RESOURCE_SERVER_ID}/${SCOPE_NAMES.read}`;
 const WRITE = `${RESOURCE_SERVER_ID}/${SCOPE_NAMES.write}`;
 

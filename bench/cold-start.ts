@@ -36,7 +36,13 @@ const exportsHandler = (source: string) =>
  * A function of the stack; `declared`: the clients its table entry says it uses (none for a module in neither table).
  * `--functions=` selects it by its name, its handler's or its contract label.
  */
-const entry = (name: string, handler: string, kind: 'route' | 'background' | 'trigger' | 'module', declared?: ClientSet, label?: string) => ({
+const entry = (
+  name: string,
+  handler: string,
+  kind: 'route' | 'background' | 'trigger' | 'module',
+  declared?: ClientSet,
+  label?: string,
+) => ({
   ...{ name, handler, kind, declared },
   named: (wanted: string) => wanted === name || wanted === handler || wanted === label,
 });

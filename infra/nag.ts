@@ -144,7 +144,7 @@ export function acknowledgeNagFindings(stack: NagSubject): void {
       'MFA is not required: the machine client uses the client-credentials grant (no password, no MFA step; its secret is ' +
         'the credential), and the people who sign in to the console are only those an operator creates (no self sign-up, ' +
         'no self-service recovery), with 14-character passwords of every character class. Turning on required MFA is a ' +
-        "pool setting CloudFormation cannot always change in place, and the hosted login then makes each person enrol TOTP.",
+        'pool setting CloudFormation cannot always change in place, and the hosted login then makes each person enrol TOTP.',
     );
     acknowledge(
       pool,

@@ -196,7 +196,9 @@ export class DeptAdminStack extends Stack {
     if (consoleUrl) {
       new CfnOutput(this, 'ConsoleUrl', {
         value: consoleUrl,
-        description: signIn ? "The admin console; it signs people in through the issuer's login" : 'The admin console; it takes a pasted token',
+        description: signIn
+          ? "The admin console; it signs people in through the issuer's login"
+          : 'The admin console; it takes a pasted token',
       });
     }
     new CfnOutput(this, 'TableName', { value: table.tableName });
@@ -229,7 +231,10 @@ function externalIssuer(props: DeptAdminStackProps): ExternalIssuer | undefined 
   const audience = jwtAudience ?? [];
   const consoleClient = externalConsoleClient(props);
   if (!jwtIssuer && audience.length === 0) {
-    if (consoleClient) throw new Error('consoleClientId and the other console keys name a client at an external issuer: give jwtIssuer and jwtAudience too (with Cognito the stack makes the console\'s client)');
+    if (consoleClient)
+      throw new Error(
+        "consoleClientId and the other console keys name a client at an external issuer: give jwtIssuer and jwtAudience too (with Cognito the stack makes the console's client)",
+      );
     return undefined;
   }
   if (!jwtIssuer || audience.length === 0) {
@@ -240,13 +245,21 @@ function externalIssuer(props: DeptAdminStackProps): ExternalIssuer | undefined 
 
 /** The console's client at an external issuer: its id and both endpoints together, or no console key at all. */
 function externalConsoleClient(props: DeptAdminStackProps): ExternalConsoleClient | undefined {
-  const required = { consoleClientId: props.consoleClientId, consoleAuthorizeUrl: props.consoleAuthorizeUrl, consoleTokenUrl: props.consoleTokenUrl };
-  const given = Object.entries(required).filter(([, value]) => value !== undefined).map(([key]) => key);
+  const required = {
+    consoleClientId: props.consoleClientId,
+    consoleAuthorizeUrl: props.consoleAuthorizeUrl,
+    consoleTokenUrl: props.consoleTokenUrl,
+  };
+  const given = Object.entries(required)
+    .filter(([, value]) => value !== undefined)
+    .map(([key]) => key);
   const optional = [props.consoleScopes && 'consoleScopes', props.consoleLogoutUrl && 'consoleLogoutUrl'].filter(Boolean);
   if (given.length === 0 && optional.length === 0) return undefined;
   if (given.length < 3) {
     const missing = Object.keys(required).filter((key) => !given.includes(key));
-    throw new Error(`consoleClientId, consoleAuthorizeUrl and consoleTokenUrl go together (the console's client at the external issuer): ${missing.join(', ')} missing`);
+    throw new Error(
+      `consoleClientId, consoleAuthorizeUrl and consoleTokenUrl go together (the console's client at the external issuer): ${missing.join(', ')} missing`,
+    );
   }
   const client: ExternalConsoleClient = {
     clientId: props.consoleClientId!,

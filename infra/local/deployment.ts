@@ -149,7 +149,9 @@ const NOT_LOCAL = /^AWS::Cognito::/;
 export function resolveDeployment(deployment: Deployment, local: LocalResources): LocalFunction[] {
   const resolve = resolver(deployment.resourceTypes, local);
   const namesAbsentResource = (value: CfnValue) =>
-    [...JSON.stringify(value).matchAll(/"(?:Ref|Fn::GetAtt)":\[?"([^".]+)/g)].some(([, id]) => NOT_LOCAL.test(deployment.resourceTypes[id] ?? ''));
+    [...JSON.stringify(value).matchAll(/"(?:Ref|Fn::GetAtt)":\[?"([^".]+)/g)].some(([, id]) =>
+      NOT_LOCAL.test(deployment.resourceTypes[id] ?? ''),
+    );
   return deployment.functions.map((fn) => ({
     handler: fn.handler,
     logicalId: fn.logicalId,

@@ -260,7 +260,9 @@ describe('functions', () => {
     );
     const node22 = Object.values(resourcesOf(template, 'AWS::Lambda::Function')).filter((f) => f.Properties.Runtime === 'nodejs22.x');
     expect(node22).toHaveLength(routes.length + backgroundFunctions.length + 3);
-    expect(Object.keys(resourcesOf(externalTemplate, 'AWS::Lambda::Function'))).toHaveLength(routes.length + backgroundFunctions.length + 2);
+    expect(Object.keys(resourcesOf(externalTemplate, 'AWS::Lambda::Function'))).toHaveLength(
+      routes.length + backgroundFunctions.length + 2,
+    );
   });
 
   /** Every statement of the role of a function, by the function's logical id. */
@@ -1011,7 +1013,9 @@ function clientsOf(of: Template): { machine: [string, Resource]; console: [strin
 /** The scopes a client may ask for, `<Ref resource server>/<name>` read as the server's identifier `admin/<name>`. */
 function allowedScopes(of: Template, client: Resource): string[] {
   const [serverId, server] = onlyResource(of, 'AWS::Cognito::UserPoolResourceServer');
-  return client.Properties.AllowedOAuthScopes.map((scope: Json) => asText(scope).replace(`<${serverId}>`, server.Properties.Identifier)).sort();
+  return client.Properties.AllowedOAuthScopes.map((scope: Json) =>
+    asText(scope).replace(`<${serverId}>`, server.Properties.Identifier),
+  ).sort();
 }
 
 /** The console page's function (the route that signs people in) in a template. */
@@ -1057,7 +1061,12 @@ describe('auth', () => {
   });
 
   it('with an external issuer in context, creates no Cognito resources and trusts that issuer', () => {
-    for (const type of ['AWS::Cognito::UserPool', 'AWS::Cognito::UserPoolClient', 'AWS::Cognito::UserPoolDomain', 'AWS::Cognito::UserPoolGroup']) {
+    for (const type of [
+      'AWS::Cognito::UserPool',
+      'AWS::Cognito::UserPoolClient',
+      'AWS::Cognito::UserPoolDomain',
+      'AWS::Cognito::UserPoolGroup',
+    ]) {
       externalTemplate.resourceCountIs(type, 0);
       externalConsoleTemplate.resourceCountIs(type, 0);
     }
@@ -1120,7 +1129,7 @@ describe('console sign-in (Cognito)', () => {
     expect(output.Description).toContain('admin-add-user-to-group');
   });
 
-  it("maps groups to scopes in the access token by a V2_0 pre-token-generation trigger, on the Essentials plan", () => {
+  it('maps groups to scopes in the access token by a V2_0 pre-token-generation trigger, on the Essentials plan', () => {
     const [poolId, pool] = onlyResource(template, 'AWS::Cognito::UserPool');
     // Access-token customization needs Essentials or Plus; V2_0 is the event that carries it for people.
     expect(pool.Properties.UserPoolTier).toBe('ESSENTIALS');
@@ -1134,7 +1143,12 @@ describe('console sign-in (Cognito)', () => {
       (permission) => getAttTarget(permission.Properties.FunctionName) === functionId,
     );
     expect(permissions.map((permission) => permission.Properties)).toEqual([
-      { Action: 'lambda:InvokeFunction', FunctionName: { 'Fn::GetAtt': [functionId, 'Arn'] }, Principal: 'cognito-idp.amazonaws.com', SourceArn: { 'Fn::GetAtt': [poolId, 'Arn'] } },
+      {
+        Action: 'lambda:InvokeFunction',
+        FunctionName: { 'Fn::GetAtt': [functionId, 'Arn'] },
+        Principal: 'cognito-idp.amazonaws.com',
+        SourceArn: { 'Fn::GetAtt': [poolId, 'Arn'] },
+      },
     ]);
     // It touches no data: the fallback's role, which grants nothing but its logs and traces.
     expect(statementsOfFunction(functionId)).toEqual([]);
@@ -1170,7 +1184,10 @@ describe('console sign-in (Cognito)', () => {
     for (const of of [template, externalTemplate, externalConsoleTemplate]) {
       for (const func of Object.values(resourcesOf(of, 'AWS::Lambda::Function'))) {
         if (func === consoleFunction || func === consoleFunctionOf(externalConsoleTemplate)) continue;
-        expect(Object.keys(func.Properties.Environment.Variables).filter((name) => name.startsWith('CONSOLE_')), func.Properties.Description).toEqual([]);
+        expect(
+          Object.keys(func.Properties.Environment.Variables).filter((name) => name.startsWith('CONSOLE_')),
+          func.Properties.Description,
+        ).toEqual([]);
       }
     }
   });
@@ -1178,7 +1195,9 @@ describe('console sign-in (Cognito)', () => {
   it('gives the console no hosted login on the local stack, which has no Cognito (the link or a pasted token)', () => {
     const consoleRoute = routes.find((route) => route.consoleSignIn)!;
     const local = deployedFunctions.find((fn) => fn.handler === consoleRoute.name)!;
-    expect(Object.keys(local.environment).filter((name) => /^CONSOLE_(AUTHORIZE_URL|TOKEN_URL|CLIENT_ID|LOGOUT_URL|ISSUER)$/.test(name))).toEqual([]);
+    expect(
+      Object.keys(local.environment).filter((name) => /^CONSOLE_(AUTHORIZE_URL|TOKEN_URL|CLIENT_ID|LOGOUT_URL|ISSUER)$/.test(name)),
+    ).toEqual([]);
     expect(local.environment.TABLE_NAME).toBe(DEPLOYED_TABLE);
   });
 });
@@ -1204,18 +1223,26 @@ describe('console sign-in (external issuer)', () => {
     expect(externalTemplate.toJSON().Outputs.ConsoleUrl.Description).toMatch(/pasted token/);
   });
 
-  it('asks for openid and both admin scopes when no consoleScopes is given', () => {
-    const stack = synth(projectRoot, { jwtIssuer: EXTERNAL_ISSUER, jwtAudience: 'api-one', ...EXTERNAL_CONSOLE });
-    expect(consoleFunctionOf(stack).Properties.Environment.Variables.CONSOLE_SCOPES).toBe('openid admin/read admin/write');
-  }, SYNTH_TIMEOUT_MS);
+  it(
+    'asks for openid and both admin scopes when no consoleScopes is given',
+    () => {
+      const stack = synth(projectRoot, { jwtIssuer: EXTERNAL_ISSUER, jwtAudience: 'api-one', ...EXTERNAL_CONSOLE });
+      expect(consoleFunctionOf(stack).Properties.Environment.Variables.CONSOLE_SCOPES).toBe('openid admin/read admin/write');
+    },
+    SYNTH_TIMEOUT_MS,
+  );
 
   it('refuses console keys given by halves, without an external issuer, or with a URL that is not https', () => {
     const external = { jwtIssuer: EXTERNAL_ISSUER, jwtAudience: 'api-one' };
     const { consoleTokenUrl: _token, ...withoutToken } = EXTERNAL_CONSOLE;
     expect(() => synth(projectRoot, { ...external, ...withoutToken })).toThrow(/consoleTokenUrl missing/);
-    expect(() => synth(projectRoot, { ...external, consoleScopes: 'openid' })).toThrow(/consoleClientId, consoleAuthorizeUrl, consoleTokenUrl missing/);
+    expect(() => synth(projectRoot, { ...external, consoleScopes: 'openid' })).toThrow(
+      /consoleClientId, consoleAuthorizeUrl, consoleTokenUrl missing/,
+    );
     expect(() => synth(projectRoot, EXTERNAL_CONSOLE)).toThrow(/give jwtIssuer and jwtAudience too/);
-    expect(() => synth(projectRoot, { ...external, ...EXTERNAL_CONSOLE, consoleTokenUrl: 'http://login.example.com/token' })).toThrow(/https/);
+    expect(() => synth(projectRoot, { ...external, ...EXTERNAL_CONSOLE, consoleTokenUrl: 'http://login.example.com/token' })).toThrow(
+      /https/,
+    );
   });
 
   it('reads consoleScopes separated by spaces or commas', () => {

@@ -91,9 +91,20 @@ export class DeptAdminStack extends Stack {
     const projectRoot = props.projectRoot ?? REPOSITORY_ROOT;
     const roles = new FunctionRoles(this, 'FunctionRoles', { table, reportsBucket });
     this.functionRoles = roles;
+    const scimAuthorizerFunction = new ServiceFunction(this, 'ScimAuthorizer', {
+      handler: 'scimAuthorizer',
+      description: 'SCIM routes: checks the SCIM token of each request (lib/scim/tokens.ts)',
+      tableStatements: SCIM_AUTHORIZER_STATEMENTS,
+      role: roles.roleFor({ table: SCIM_AUTHORIZER_STATEMENTS }),
+      projectRoot,
+      environment,
+      table,
+    }).function;
+    this.scimAuthorizerFunction = scimAuthorizerFunction;
     const external = externalIssuer(props);
     if (!external) {
-      // No table, bucket or other access: it reads the groups Cognito sends it (lib/auth/group-scopes.ts).
+      // No table, bucket or other access: it reads the groups Cognito sends it (lib/auth/group-scopes.ts). Made
+      // after the SCIM authorizer: roles are numbered as first asked for, and these grants (none) came second before.
       this.accessTokenScopesFunction = new ServiceFunction(this, ACCESS_TOKEN_TRIGGER.name, {
         handler: ACCESS_TOKEN_TRIGGER.handler,
         description: ACCESS_TOKEN_TRIGGER.summary,
@@ -105,16 +116,6 @@ export class DeptAdminStack extends Stack {
       }).function;
     }
     const auth = new ApiAuth(this, 'Auth', external ? { external } : { accessTokenScopes: this.accessTokenScopesFunction! });
-    const scimAuthorizerFunction = new ServiceFunction(this, 'ScimAuthorizer', {
-      handler: 'scimAuthorizer',
-      description: 'SCIM routes: checks the SCIM token of each request (lib/scim/tokens.ts)',
-      tableStatements: SCIM_AUTHORIZER_STATEMENTS,
-      role: roles.roleFor({ table: SCIM_AUTHORIZER_STATEMENTS }),
-      projectRoot,
-      environment,
-      table,
-    }).function;
-    this.scimAuthorizerFunction = scimAuthorizerFunction;
     const api = new ServiceApi(this, 'Api', {
       authorizer: auth.authorizer,
       scimAuthorizer: new HttpLambdaAuthorizer('ScimTokenAuthorizer', scimAuthorizerFunction, {
@@ -253,8 +254,8 @@ function externalConsoleClient(props: DeptAdminStackProps): ExternalConsoleClien
   const given = Object.entries(required)
     .filter(([, value]) => value !== undefined)
     .map(([key]) => key);
-  const optional = [props.consoleScopes && 'consoleScopes', props.consoleLogoutUrl && 'consoleLogoutUrl'].filter(Boolean);
-  if (given.length === 0 && optional.length === 0) return undefined;
+  const anyOptional = props.consoleScopes !== undefined || props.consoleLogoutUrl !== undefined;
+  if (given.length === 0 && !anyOptional) return undefined;
   if (given.length < 3) {
     const missing = Object.keys(required).filter((key) => !given.includes(key));
     throw new Error(

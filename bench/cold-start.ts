@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { buildFunctions, bundleFunctions } from '../infra/build';
+import { ACCESS_TOKEN_TRIGGER } from '../lib/auth/group-scopes';
 import { backgroundFunctions } from '../lib/background';
 import { FALLBACK_FUNCTION, routes } from '../lib/routes';
 import { median, progress, ratio, round, runNode } from './support/util';
@@ -35,7 +36,13 @@ const exportsHandler = (source: string) =>
  * A function of the stack; `declared`: the clients its table entry says it uses (none for a module in neither table).
  * `--functions=` selects it by its name, its handler's or its contract label.
  */
-const entry = (name: string, handler: string, kind: 'route' | 'background' | 'module', declared?: ClientSet, label?: string) => ({
+const entry = (
+  name: string,
+  handler: string,
+  kind: 'route' | 'background' | 'trigger' | 'module',
+  declared?: ClientSet,
+  label?: string,
+) => ({
   ...{ name, handler, kind, declared },
   named: (wanted: string) => wanted === name || wanted === handler || wanted === label,
 });
@@ -53,6 +60,9 @@ export function stackFunctions(projectRoot: string): FunctionEntry[] {
       const clients = uses({ dynamodb: true, upload: fn.reportsBucket === 'write', ses: Boolean(fn.sendsEmail) });
       return entry(fn.name, fn.handler, 'background', clients);
     }),
+    // The Cognito pool's trigger: it reads the event and calls nothing, so its floor is the empty handler, and an
+    // AWS client that ever crept into its bundle would put it over its goal rather than raise its floor.
+    entry(ACCESS_TOKEN_TRIGGER.name, ACCESS_TOKEN_TRIGGER.handler, 'trigger', uses({})),
   ];
   const known = new Set(entries.map(({ handler }) => handler));
   const dir = join(projectRoot, 'functions');

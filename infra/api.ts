@@ -153,7 +153,13 @@ export class ServiceApi extends Construct {
     });
   }
 
+  /** The API's base URL (`https://<id>.execute-api.<region>.amazonaws.com/`). */
   get url(): string {
     return this.stage.url;
+  }
+
+  /** The address of one of the API's paths (`/console` → `<url>console`). */
+  urlOf(path: string): string {
+    return `${this.url}${path.replace(/^\//, '')}`;
   }
 }

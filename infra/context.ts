@@ -2,7 +2,9 @@
  * Stack settings from CDK context (`cdk.json` or `cdk synth -c key=value`).
  * Every key is optional: with none, the stack issues its own tokens (Cognito),
  * sets no seat limit, e-mails reports to no one (`reportEmailDomains=*` allows any
- * domain) and keeps CORS closed.
+ * domain) and keeps CORS closed. With an external issuer (`jwtIssuer`,
+ * `jwtAudience`), the `console*` keys name the console's public client there;
+ * without them the console takes a pasted token.
  */
 import type { Node } from 'constructs';
 import type { DeptAdminStackProps } from './stack';
@@ -15,6 +17,11 @@ export const CONTEXT_KEYS = {
   reportEmailDomains: 'reportEmailDomains',
   reportEmailFrom: 'reportEmailFrom',
   corsAllowOrigins: 'corsAllowOrigins',
+  consoleClientId: 'consoleClientId',
+  consoleAuthorizeUrl: 'consoleAuthorizeUrl',
+  consoleTokenUrl: 'consoleTokenUrl',
+  consoleScopes: 'consoleScopes',
+  consoleLogoutUrl: 'consoleLogoutUrl',
 } as const;
 
 export function stackPropsFromContext(node: Node): DeptAdminStackProps {
@@ -25,7 +32,22 @@ export function stackPropsFromContext(node: Node): DeptAdminStackProps {
     reportEmailDomains: list(node, CONTEXT_KEYS.reportEmailDomains),
     reportEmailFrom: text(node, CONTEXT_KEYS.reportEmailFrom),
     corsAllowOrigins: list(node, CONTEXT_KEYS.corsAllowOrigins),
+    consoleClientId: text(node, CONTEXT_KEYS.consoleClientId),
+    consoleAuthorizeUrl: text(node, CONTEXT_KEYS.consoleAuthorizeUrl),
+    consoleTokenUrl: text(node, CONTEXT_KEYS.consoleTokenUrl),
+    consoleScopes: scopes(node, CONTEXT_KEYS.consoleScopes),
+    consoleLogoutUrl: text(node, CONTEXT_KEYS.consoleLogoutUrl),
   };
+}
+
+/** OAuth scopes: an array, or one string separated by spaces (as OAuth writes them) or commas. */
+function scopes(node: Node, key: string): string[] | undefined {
+  const value: unknown = node.tryGetContext(key);
+  if (typeof value === 'string') {
+    const items = value.split(/[\s,]+/).filter((item) => item.length > 0);
+    return items.length > 0 ? items : undefined;
+  }
+  return list(node, key);
 }
 
 function text(node: Node, key: string): string | undefined {

@@ -37,6 +37,7 @@ export interface NagSubject extends Stack {
   readonly fallbackFunction: NodejsFunction;
   readonly backgroundJobs: ReadonlyMap<string, { function: NodejsFunction; deadLetterQueue: IQueue }>;
   readonly scimAuthorizerFunction: NodejsFunction;
+  readonly accessTokenScopesFunction?: NodejsFunction;
   readonly functionRoles: { readonly all: readonly IConstruct[] };
   readonly changeEvents: { deadLetterQueue: IQueue };
   readonly api: IConstruct;
@@ -50,6 +51,7 @@ export function acknowledgeNagFindings(stack: NagSubject): void {
     stack.fallbackFunction,
     ...[...stack.backgroundJobs.values()].map((job) => job.function),
     stack.scimAuthorizerFunction,
+    ...(stack.accessTokenScopesFunction ? [stack.accessTokenScopesFunction] : []),
   ];
   // The route functions' roles are shared by identical grants (infra/function-roles.ts); the others are their own.
   for (const subject of [...functions, ...stack.functionRoles.all]) {
@@ -139,14 +141,17 @@ export function acknowledgeNagFindings(stack: NagSubject): void {
     acknowledge(
       pool,
       'AwsSolutions-COG2',
-      'The pool has no people: self sign-up is off and its only client is a machine client using the client-credentials ' +
-        'grant, which has no password and no MFA step. Its secret is the credential, kept by the calling system.',
+      'MFA is not required: the machine client uses the client-credentials grant (no password, no MFA step; its secret is ' +
+        'the credential), and the people who sign in to the console are only those an operator creates (no self sign-up, ' +
+        'no self-service recovery), with 14-character passwords of every character class. Turning on required MFA is a ' +
+        'pool setting CloudFormation cannot always change in place, and the hosted login then makes each person enrol TOTP.',
     );
     acknowledge(
       pool,
       'AwsSolutions-COG8',
-      'The Plus feature plan adds threat protection for user sign-ins (compromised credentials, adaptive authentication). ' +
-        'This pool has no users and no sign-ins, only client-credential token requests, so it would protect nothing.',
+      'The Plus feature plan adds threat protection for sign-ins (compromised credentials, adaptive authentication) at a ' +
+        'higher price per active user and without a free tier. The people of this pool are a few administrators an operator ' +
+        'creates by hand; Essentials (what the access-token trigger needs) is kept, and sign-ins are in CloudTrail.',
     );
   }
 }

@@ -13,14 +13,15 @@ import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import type { Construct } from 'constructs';
-import { loadConfig, SERVICE_NAME } from '../lib/config';
+import { consoleSignInEnvironment, loadConfig, SERVICE_NAME } from '../lib/config';
+import { ACCESS_TOKEN_TRIGGER } from '../lib/auth/group-scopes';
 import { backgroundFunctions } from '../lib/background';
 import { FALLBACK_FUNCTION, routes } from '../lib/routes';
 import { SCIM_AUTHORIZER_STATEMENTS, tableStatementsFor } from './access';
 import { ServiceAlarms } from './alarms';
 import { ServiceApi } from './api';
 import { ServiceDashboard } from './dashboard';
-import { ApiAuth, type ExternalIssuer } from './auth';
+import { ApiAuth, CONSOLE_SCOPES, type ExternalConsoleClient, type ExternalIssuer } from './auth';
 import { BackgroundJob } from './background';
 import { ChangeEvents } from './change-events';
 import { acknowledgeNagFindings } from './nag';
@@ -32,6 +33,16 @@ export interface DeptAdminStackProps extends StackProps {
   /** Issuer of an external OIDC provider; with `jwtAudience`, replaces the Cognito user pool. */
   jwtIssuer?: string;
   jwtAudience?: string[];
+  /**
+   * The console's public client at the external issuer (authorization code with PKCE): its id, authorize and token
+   * endpoints together, scopes (default `openid admin/read admin/write`) and logout endpoint optional. Unset: the
+   * console takes a pasted token. With Cognito the stack makes the client itself.
+   */
+  consoleClientId?: string;
+  consoleAuthorizeUrl?: string;
+  consoleTokenUrl?: string;
+  consoleScopes?: string[];
+  consoleLogoutUrl?: string;
   /** Seat limit of every department; unset means no limit. */
   departmentSeats?: number;
   /** Domains report e-mails may go to (`['*']`: any); unset or empty: report e-mail goes to no one. */
@@ -64,6 +75,8 @@ export class DeptAdminStack extends Stack {
   readonly backgroundJobs = new Map<string, BackgroundJob>();
   /** The SCIM routes' authorizer (functions/scimAuthorizer.ts). */
   readonly scimAuthorizerFunction: NodejsFunction;
+  /** The Cognito pool's pre-token-generation trigger (functions/accessTokenScopes.ts); none with an external issuer. */
+  readonly accessTokenScopesFunction?: NodejsFunction;
   /** The roles the route functions, the fallback and the authorizer share by identical grants. */
   readonly functionRoles: FunctionRoles;
   /** The CloudWatch dashboard: API, table, functions and the business metrics (infra/dashboard.ts). */
@@ -74,7 +87,6 @@ export class DeptAdminStack extends Stack {
 
     const table = createTable(this, 'Table');
     const reportsBucket = createReportsBucket(this, 'ReportsBucket');
-    const auth = new ApiAuth(this, 'Auth', { external: externalIssuer(props) });
     const environment = functionEnvironment(props, table, reportsBucket);
     const projectRoot = props.projectRoot ?? REPOSITORY_ROOT;
     const roles = new FunctionRoles(this, 'FunctionRoles', { table, reportsBucket });
@@ -89,6 +101,21 @@ export class DeptAdminStack extends Stack {
       table,
     }).function;
     this.scimAuthorizerFunction = scimAuthorizerFunction;
+    const external = externalIssuer(props);
+    if (!external) {
+      // No table, bucket or other access: it reads the groups Cognito sends it (lib/auth/group-scopes.ts). Made
+      // after the SCIM authorizer: roles are numbered as first asked for, and these grants (none) came second before.
+      this.accessTokenScopesFunction = new ServiceFunction(this, ACCESS_TOKEN_TRIGGER.name, {
+        handler: ACCESS_TOKEN_TRIGGER.handler,
+        description: ACCESS_TOKEN_TRIGGER.summary,
+        tableStatements: [],
+        role: roles.roleFor({ table: [] }),
+        projectRoot,
+        environment,
+        table,
+      }).function;
+    }
+    const auth = new ApiAuth(this, 'Auth', external ? { external } : { accessTokenScopes: this.accessTokenScopesFunction! });
     const api = new ServiceApi(this, 'Api', {
       authorizer: auth.authorizer,
       scimAuthorizer: new HttpLambdaAuthorizer('ScimTokenAuthorizer', scimAuthorizerFunction, {
@@ -104,6 +131,12 @@ export class DeptAdminStack extends Stack {
     this.reportsBucket = reportsBucket;
     this.api = api;
 
+    // The page people sign in on: the login returns to its URL, and only its function is told how to start one.
+    const signInPage = routes.find((route) => route.consoleSignIn);
+    const consoleUrl = signInPage ? api.urlOf(signInPage.path) : undefined;
+    const signIn = consoleUrl ? auth.signInConsole(consoleUrl) : undefined;
+    const signInEnvironment = signIn ? consoleSignInEnvironment(signIn) : {};
+
     for (const route of routes) {
       const grants = { table: tableStatementsFor(route), readsReports: route.reportsBucket === 'presign' };
       const { function: handler } = new ServiceFunction(this, route.name, {
@@ -113,7 +146,7 @@ export class DeptAdminStack extends Stack {
         role: roles.roleFor(grants),
         timeout: route.timeoutSeconds === undefined ? undefined : Duration.seconds(route.timeoutSeconds),
         projectRoot,
-        environment,
+        environment: route.consoleSignIn ? { ...environment, ...signInEnvironment } : environment,
         table,
       });
       api.addRoute(route, handler);
@@ -161,6 +194,14 @@ export class DeptAdminStack extends Stack {
     this.dashboard = new ServiceDashboard(this, 'Dashboard', { api: api.httpApi, table, alarms: alarms.alarms }).dashboard;
 
     new CfnOutput(this, 'ApiUrl', { value: api.url });
+    if (consoleUrl) {
+      new CfnOutput(this, 'ConsoleUrl', {
+        value: consoleUrl,
+        description: signIn
+          ? "The admin console; it signs people in through the issuer's login"
+          : 'The admin console; it takes a pasted token',
+      });
+    }
     new CfnOutput(this, 'TableName', { value: table.tableName });
     new CfnOutput(this, 'ReportsBucketName', { value: reportsBucket.bucketName });
     new CfnOutput(this, 'AlarmTopicArn', { value: alarms.topic.topicArn });
@@ -174,19 +215,63 @@ export class DeptAdminStack extends Stack {
         description: 'Machine client; its secret is in the Cognito console',
       });
       new CfnOutput(this, 'TokenUrl', { value: auth.cognito.tokenUrl });
+      new CfnOutput(this, 'ConsoleGroups', {
+        value: Object.keys(auth.cognito.groups).join(','),
+        description:
+          'Groups of the user pool: admins read and change (admin/read, admin/write), readers only read (admin/read). Add a person: ' +
+          'aws cognito-idp admin-add-user-to-group --user-pool-id <UserPoolId> --username <name> --group-name admins',
+      });
     }
 
     acknowledgeNagFindings(this);
   }
 }
 
-function externalIssuer({ jwtIssuer, jwtAudience }: DeptAdminStackProps): ExternalIssuer | undefined {
+function externalIssuer(props: DeptAdminStackProps): ExternalIssuer | undefined {
+  const { jwtIssuer, jwtAudience } = props;
   const audience = jwtAudience ?? [];
-  if (!jwtIssuer && audience.length === 0) return undefined;
+  const consoleClient = externalConsoleClient(props);
+  if (!jwtIssuer && audience.length === 0) {
+    if (consoleClient)
+      throw new Error(
+        "consoleClientId and the other console keys name a client at an external issuer: give jwtIssuer and jwtAudience too (with Cognito the stack makes the console's client)",
+      );
+    return undefined;
+  }
   if (!jwtIssuer || audience.length === 0) {
     throw new Error('jwtIssuer and jwtAudience go together: give both (external issuer) or neither (Cognito)');
   }
-  return { issuer: jwtIssuer, audience };
+  return { issuer: jwtIssuer, audience, ...(consoleClient ? { console: consoleClient } : {}) };
+}
+
+/** The console's client at an external issuer: its id and both endpoints together, or no console key at all. */
+function externalConsoleClient(props: DeptAdminStackProps): ExternalConsoleClient | undefined {
+  const required = {
+    consoleClientId: props.consoleClientId,
+    consoleAuthorizeUrl: props.consoleAuthorizeUrl,
+    consoleTokenUrl: props.consoleTokenUrl,
+  };
+  const given = Object.entries(required)
+    .filter(([, value]) => value !== undefined)
+    .map(([key]) => key);
+  const anyOptional = props.consoleScopes !== undefined || props.consoleLogoutUrl !== undefined;
+  if (given.length === 0 && !anyOptional) return undefined;
+  if (given.length < 3) {
+    const missing = Object.keys(required).filter((key) => !given.includes(key));
+    throw new Error(
+      `consoleClientId, consoleAuthorizeUrl and consoleTokenUrl go together (the console's client at the external issuer): ${missing.join(', ')} missing`,
+    );
+  }
+  const client: ExternalConsoleClient = {
+    clientId: props.consoleClientId!,
+    authorizeUrl: props.consoleAuthorizeUrl!,
+    tokenUrl: props.consoleTokenUrl!,
+    scopes: props.consoleScopes?.join(' ') ?? CONSOLE_SCOPES,
+    ...(props.consoleLogoutUrl ? { logoutUrl: props.consoleLogoutUrl } : {}),
+  };
+  // Read back as the console's function will, so a bad URL fails the synth instead of the page.
+  loadConfig(consoleSignInEnvironment(client));
+  return client;
 }
 
 /** The environment every route function reads through lib/config.ts. */

@@ -60,6 +60,18 @@ export function consoleSignIn(env: NodeJS.ProcessEnv = process.env): ConsoleSign
   return { authorizeUrl, tokenUrl, clientId, scopes: env.CONSOLE_SCOPES || 'openid', ...(logoutUrl && { logoutUrl }), ...(issuer && { issuer }) };
 }
 
+/** The variables that give a function these sign-in settings: what the stack sets, read back by `consoleSignIn`. */
+export function consoleSignInEnvironment(signIn: ConsoleSignIn): Record<string, string> {
+  return {
+    CONSOLE_AUTHORIZE_URL: signIn.authorizeUrl,
+    CONSOLE_TOKEN_URL: signIn.tokenUrl,
+    CONSOLE_CLIENT_ID: signIn.clientId,
+    CONSOLE_SCOPES: signIn.scopes,
+    ...(signIn.logoutUrl ? { CONSOLE_LOGOUT_URL: signIn.logoutUrl } : {}),
+    ...(signIn.issuer ? { CONSOLE_ISSUER: signIn.issuer } : {}),
+  };
+}
+
 function optionalNonNegativeInteger(name: string, raw: string | undefined): number | null {
   if (raw === undefined || raw.trim() === '') return null;
   const value = Number(raw);

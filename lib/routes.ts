@@ -57,6 +57,11 @@ export interface RouteOptions {
   secretInAnswer?: true;
   /** A route throttle below the stage's (requests per second, and burst), for an operation whose one call costs much. */
   throttle?: RouteThrottle;
+  /**
+   * The page people sign in on: its function gets the deployment's sign-in settings (lib/config.ts `consoleSignIn`),
+   * and its URL is where the login returns to. No other function gets them.
+   */
+  consoleSignIn?: true;
 }
 
 /** API Gateway's throttle of one route: steady requests per second and the burst above it, for all callers together. */
@@ -100,7 +105,7 @@ const ROUTE_TABLE = {
     openapi:      ['GET /v2/openapi.json',          'public', 'The OpenAPI 3.1 document of this API'],
     docs:         ['GET /docs',                     'public', 'The documentation page (HTML) that renders the OpenAPI document'],
     docsRenderer: ['GET /docs/redoc.standalone.js', 'public', 'The script of the documentation page (Redoc)'],
-    console:       ['GET /console',                 'public', 'The admin console (HTML page); it signs a person in and then calls this API'],
+    console:       ['GET /console',                 'public', 'The admin console (HTML page); it signs a person in and then calls this API', { consoleSignIn: true }],
     consoleAssets: ['GET /console/{asset}',         'public', "The admin console's scripts and styles"],
   },
   Users: {

@@ -139,13 +139,28 @@ export interface LocalFunction {
   memoryMb: number;
 }
 
+/**
+ * Resource types the local stack has no stand-in for, whose settings a function is not given locally: the Cognito
+ * user pool and its clients and domain (the local gateway checks its own tokens, infra/local/auth.ts), so the console
+ * page is told of no hosted login there and takes the link's or a pasted token.
+ */
+const NOT_LOCAL = /^AWS::Cognito::/;
+
 export function resolveDeployment(deployment: Deployment, local: LocalResources): LocalFunction[] {
   const resolve = resolver(deployment.resourceTypes, local);
+  const namesAbsentResource = (value: CfnValue) =>
+    [...JSON.stringify(value).matchAll(/"(?:Ref|Fn::GetAtt)":\[?"([^".]+)/g)].some(([, id]) =>
+      NOT_LOCAL.test(deployment.resourceTypes[id] ?? ''),
+    );
   return deployment.functions.map((fn) => ({
     handler: fn.handler,
     logicalId: fn.logicalId,
     roleLogicalId: fn.roleLogicalId,
-    environment: Object.fromEntries(Object.entries(fn.environment).map(([name, value]) => [name, String(resolve(value))])),
+    environment: Object.fromEntries(
+      Object.entries(fn.environment)
+        .filter(([, value]) => !namesAbsentResource(value))
+        .map(([name, value]) => [name, String(resolve(value))]),
+    ),
     statements: fn.policies.flatMap((policy) => policy.statements.map((statement) => resolve(statement) as PolicyStatement)),
     managedPolicyArns: fn.managedPolicyArns.map((arn) => String(resolve(arn))),
     tracing: fn.tracing,

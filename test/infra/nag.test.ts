@@ -85,10 +85,13 @@ describe('cdk-nag (AwsSolutions)', () => {
     expect(nagFindings(stack)).toEqual([]);
   });
 
-  it('finds nothing with an external issuer, optional settings and CORS either', () => {
+  it("finds nothing with an external issuer and the console's client there, optional settings and CORS either", () => {
     const external = synthStack(projectRoot, {
       jwtIssuer: 'https://login.example.com/',
       jwtAudience: 'api-one',
+      consoleClientId: 'console-spa',
+      consoleAuthorizeUrl: 'https://login.example.com/authorize',
+      consoleTokenUrl: 'https://login.example.com/token',
       departmentSeats: '25',
       reportEmailDomains: 'example.com',
       corsAllowOrigins: ['https://admin.example.com'],

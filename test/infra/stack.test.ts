@@ -98,6 +98,13 @@ function fallbackFunctionId(template: Template): string {
   return backgroundFunctionId(template, `${FALLBACK_FUNCTION.name}: ${FALLBACK_FUNCTION.routeKey}`);
 }
 
+/** The Cognito pool's pre-token-generation trigger: the function its LambdaConfig names, with the event version. */
+function tokenTriggerOf(of: Template): { functionId: string; version: string } {
+  const [, pool] = onlyResource(of, 'AWS::Cognito::UserPool');
+  const { LambdaArn, LambdaVersion } = pool.Properties.LambdaConfig.PreTokenGenerationConfig;
+  return { functionId: getAttTarget(LambdaArn), version: LambdaVersion };
+}
+
 function resourcesOf(template: Template, type: string): Record<string, Resource> {
   return template.findResources(type) as Record<string, Resource>;
 }
@@ -202,6 +209,8 @@ let projectRoot: string;
 let template: Template;
 let wiring: Map<Route, RouteWiring>;
 let externalTemplate: Template;
+/** An external issuer with the console's client there (context console*). */
+let externalConsoleTemplate: Template;
 let anyDomainTemplate: Template;
 /** The functions of the default template, their role's statements resolved as the local stack resolves them. */
 let deployedFunctions: LocalFunction[];
@@ -224,6 +233,13 @@ beforeAll(() => {
     corsAllowOrigins: ['https://admin.example.com'],
   });
   anyDomainTemplate = synth(projectRoot, { reportEmailDomains: '*' });
+  externalConsoleTemplate = synth(projectRoot, {
+    jwtIssuer: EXTERNAL_ISSUER,
+    jwtAudience: 'api-one',
+    ...EXTERNAL_CONSOLE,
+    consoleScopes: 'openid api://dept-admin/admin.read',
+    consoleLogoutUrl: 'https://login.example.com/logout',
+  });
 }, SYNTH_TIMEOUT_MS);
 
 afterAll(() => {
@@ -237,11 +253,16 @@ describe('functions', () => {
     const backgroundIds = backgroundFunctions.map((job) => backgroundFunctionId(template, job.summary));
     // Explicit log groups mean no LogRetention helper; nothing else adds one.
     const authorizerId = scimAuthorizerFunctionId(template);
+    // And the Cognito pool's trigger; with an external issuer there is no pool and no trigger.
+    const triggerId = tokenTriggerOf(template).functionId;
     expect(sorted(Object.keys(resourcesOf(template, 'AWS::Lambda::Function')))).toEqual(
-      sorted([...routeFunctionIds, ...backgroundIds, authorizerId, fallbackFunctionId(template)]),
+      sorted([...routeFunctionIds, ...backgroundIds, authorizerId, fallbackFunctionId(template), triggerId]),
     );
     const node22 = Object.values(resourcesOf(template, 'AWS::Lambda::Function')).filter((f) => f.Properties.Runtime === 'nodejs22.x');
-    expect(node22).toHaveLength(routes.length + backgroundFunctions.length + 2);
+    expect(node22).toHaveLength(routes.length + backgroundFunctions.length + 3);
+    expect(Object.keys(resourcesOf(externalTemplate, 'AWS::Lambda::Function'))).toHaveLength(
+      routes.length + backgroundFunctions.length + 2,
+    );
   });
 
   /** Every statement of the role of a function, by the function's logical id. */
@@ -381,8 +402,11 @@ describe('functions', () => {
   it('gives every function the service environment and nothing optional by default', () => {
     const [tableId] = onlyResource(template, 'AWS::DynamoDB::Table');
     const [bucketId] = onlyResource(template, 'AWS::S3::Bucket');
-    for (const { func } of wiring.values()) {
-      const variables = func.Properties.Environment.Variables;
+    for (const [route, { func }] of wiring) {
+      // The console page's sign-in settings: asserted in 'console sign-in'.
+      const all: Record<string, Json> = func.Properties.Environment.Variables;
+      const variables = Object.fromEntries(Object.entries(all).filter(([name]) => !name.startsWith('CONSOLE_')));
+      expect('CONSOLE_CLIENT_ID' in all, route.name).toBe(route.consoleSignIn === true);
       expect(variables).toEqual({
         TABLE_NAME: { Ref: tableId },
         REPORTS_BUCKET: { Ref: bucketId },
@@ -678,6 +702,7 @@ describe('item writes', () => {
     for (const job of backgroundFunctions) named.set(job.name, backgroundFunctionId(template, job.summary));
     named.set('scimAuthorizer', scimAuthorizerFunctionId(template));
     named.set('fallback', fallbackFunctionId(template));
+    named.set('accessTokenScopes', tokenTriggerOf(template).functionId);
     expect(named.size).toBe(Object.keys(resourcesOf(template, 'AWS::Lambda::Function')).length);
     return named;
   };
@@ -965,32 +990,63 @@ describe('API', () => {
   });
 });
 
+/**
+ * A template value as text: `Fn::Join` joined, `{Ref: X}` as `<X>`, `{Fn::GetAtt: [X, A]}` as `<X.A>`, so a
+ * URL the template builds reads as one string (`https://<Api>.execute-api.<AWS::Region>.<AWS::URLSuffix>/console`).
+ */
+function asText(value: Json): string {
+  if (typeof value === 'string') return value;
+  if (value?.Ref) return `<${value.Ref}>`;
+  if (value?.['Fn::GetAtt']) return `<${value['Fn::GetAtt'].join('.')}>`;
+  if (value?.['Fn::Join']) return value['Fn::Join'][1].map(asText).join(value['Fn::Join'][0]);
+  throw new Error(`not a text: ${JSON.stringify(value)}`);
+}
+
+/** Each client of the pool by what it is for: the machine client (client credentials) and the console's (code). */
+function clientsOf(of: Template): { machine: [string, Resource]; console: [string, Resource] } {
+  const clients = Object.entries(resourcesOf(of, 'AWS::Cognito::UserPoolClient'));
+  expect(clients).toHaveLength(2);
+  const withFlow = (flow: string) => clients.find(([, client]) => client.Properties.AllowedOAuthFlows.includes(flow))!;
+  return { machine: withFlow('client_credentials'), console: withFlow('code') };
+}
+
+/** The scopes a client may ask for, `<Ref resource server>/<name>` read as the server's identifier `admin/<name>`. */
+function allowedScopes(of: Template, client: Resource): string[] {
+  const [serverId, server] = onlyResource(of, 'AWS::Cognito::UserPoolResourceServer');
+  return client.Properties.AllowedOAuthScopes.map((scope: Json) =>
+    asText(scope).replace(`<${serverId}>`, server.Properties.Identifier),
+  ).sort();
+}
+
+/** The console page's function (the route that signs people in) in a template. */
+function consoleFunctionOf(of: Template): Resource {
+  const consoleRoute = routes.find((route) => route.consoleSignIn)!;
+  return resourcesOf(of, 'AWS::Lambda::Function')[wiringOf(of).get(consoleRoute)!.functionId];
+}
+
+const EXTERNAL_CONSOLE = {
+  consoleClientId: 'console-spa',
+  consoleAuthorizeUrl: 'https://login.example.com/oauth2/v1/authorize',
+  consoleTokenUrl: 'https://login.example.com/oauth2/v1/token',
+};
+
 describe('auth', () => {
   it('by default issues tokens from a Cognito pool with scopes admin/read and admin/write', () => {
     const [poolId] = onlyResource(template, 'AWS::Cognito::UserPool');
-    const [serverId, server] = onlyResource(template, 'AWS::Cognito::UserPoolResourceServer');
+    const [, server] = onlyResource(template, 'AWS::Cognito::UserPoolResourceServer');
     expect(server.Properties.Identifier).toBe('admin');
     expect(server.Properties.Scopes.map((s: Json) => s.ScopeName).sort()).toEqual(['read', 'write']);
 
-    const [clientId, client] = onlyResource(template, 'AWS::Cognito::UserPoolClient');
-    expect(client.Properties).toMatchObject({ GenerateSecret: true, AllowedOAuthFlows: ['client_credentials'] });
-    // Each scope is written as `<Ref resource server>/<name>`; the Ref resolves to the identifier `admin`.
-    const scopes = client.Properties.AllowedOAuthScopes.map((scope: Json) => {
-      const [ref, suffix] = scope['Fn::Join'][1];
-      expect(ref).toEqual({ Ref: serverId });
-      return `${server.Properties.Identifier}${suffix}`;
-    });
-    expect(scopes.sort()).toEqual(['admin/read', 'admin/write']);
+    const [, machine] = clientsOf(template).machine;
+    expect(machine.Properties).toMatchObject({ GenerateSecret: true, AllowedOAuthFlows: ['client_credentials'] });
+    expect(allowedScopes(template, machine)).toEqual(['admin/read', 'admin/write']);
 
     const [, domain] = onlyResource(template, 'AWS::Cognito::UserPoolDomain');
     expect(domain.Properties.UserPoolId).toEqual({ Ref: poolId });
     expect(domain.Properties.Domain['Fn::Join'][1][0]).toMatch(/^dept-admin-[0-9a-f]{8}-$/);
 
     const [, authorizer] = authorizerOf(template, 'JWT');
-    expect(authorizer.Properties.JwtConfiguration.Audience).toEqual([{ Ref: clientId }]);
-    const issuer = authorizer.Properties.JwtConfiguration.Issuer['Fn::Join'][1];
-    expect(issuer[0]).toBe('https://cognito-idp.');
-    expect(issuer).toContainEqual({ Ref: poolId });
+    expect(asText(authorizer.Properties.JwtConfiguration.Issuer)).toBe(`https://cognito-idp.<AWS::Region>.<AWS::URLSuffix>/<${poolId}>`);
 
     const outputs = Object.keys(template.toJSON().Outputs);
     expect(outputs).toEqual(
@@ -998,15 +1054,28 @@ describe('auth', () => {
     );
   });
 
+  it('accepts the access tokens of both clients: the machine client and the console (client_id, no aud)', () => {
+    const { machine, console } = clientsOf(template);
+    const [, authorizer] = authorizerOf(template, 'JWT');
+    expect(authorizer.Properties.JwtConfiguration.Audience).toEqual([{ Ref: machine[0] }, { Ref: console[0] }]);
+  });
+
   it('with an external issuer in context, creates no Cognito resources and trusts that issuer', () => {
-    for (const type of ['AWS::Cognito::UserPool', 'AWS::Cognito::UserPoolClient', 'AWS::Cognito::UserPoolDomain']) {
+    for (const type of [
+      'AWS::Cognito::UserPool',
+      'AWS::Cognito::UserPoolClient',
+      'AWS::Cognito::UserPoolDomain',
+      'AWS::Cognito::UserPoolGroup',
+    ]) {
       externalTemplate.resourceCountIs(type, 0);
+      externalConsoleTemplate.resourceCountIs(type, 0);
     }
     const [, authorizer] = authorizerOf(externalTemplate, 'JWT');
     expect(authorizer.Properties.JwtConfiguration).toEqual({ Issuer: EXTERNAL_ISSUER, Audience: ['api-one', 'api-two'] });
     const outputs = Object.keys(externalTemplate.toJSON().Outputs);
     expect(outputs).not.toContain('TokenUrl');
     expect(outputs).not.toContain('UserPoolId');
+    expect(outputs).not.toContain('ConsoleGroups');
   });
 
   it('refuses an issuer without an audience', () => {
@@ -1017,6 +1086,168 @@ describe('auth', () => {
   it('refuses a seat limit that is not a non-negative integer', () => {
     const app = new App({ context: { departmentSeats: 'many' } });
     expect(() => stackPropsFromContext(app.node)).toThrow(/departmentSeats/);
+  });
+});
+
+describe('console sign-in (Cognito)', () => {
+  it("signs people in through a public client: authorization code only, no secret, back to the console's URL", () => {
+    const [, client] = clientsOf(template).console;
+    const [apiId] = onlyResource(template, 'AWS::ApiGatewayV2::Api');
+    const consoleUrl = `https://<${apiId}>.execute-api.<AWS::Region>.<AWS::URLSuffix>/console`;
+    expect(client.Properties.GenerateSecret ?? false).toBe(false);
+    expect(client.Properties).toMatchObject({
+      AllowedOAuthFlows: ['code'],
+      AllowedOAuthFlowsUserPoolClient: true,
+      SupportedIdentityProviders: ['COGNITO'],
+      PreventUserExistenceErrors: 'ENABLED',
+      // The hosted login only: no sign-in through the user-pool API with this client id.
+      ExplicitAuthFlows: ['ALLOW_REFRESH_TOKEN_AUTH'],
+      AccessTokenValidity: 60,
+      IdTokenValidity: 60,
+      RefreshTokenValidity: 60,
+      TokenValidityUnits: { AccessToken: 'minutes', IdToken: 'minutes', RefreshToken: 'minutes' },
+    });
+    expect(client.Properties.CallbackURLs.map(asText)).toEqual([consoleUrl]);
+    expect(client.Properties.LogoutURLs.map(asText)).toEqual([consoleUrl]);
+    expect(allowedScopes(template, client)).toEqual(['admin/read', 'admin/write', 'openid']);
+    // The console's address, as the stack prints it: the API's URL and the console route's path.
+    const outputs = template.toJSON().Outputs;
+    expect(asText(outputs.ConsoleUrl.Value)).toBe(consoleUrl);
+    expect(`${asText(outputs.ApiUrl.Value)}console`).toBe(consoleUrl);
+  });
+
+  it('has the groups admins and readers, and says how to add a person to one', () => {
+    const [poolId] = onlyResource(template, 'AWS::Cognito::UserPool');
+    const groups = Object.values(resourcesOf(template, 'AWS::Cognito::UserPoolGroup')).map((group) => group.Properties);
+    expect(groups.map((group) => group.GroupName).sort()).toEqual(['admins', 'readers']);
+    for (const group of groups) {
+      expect(group.UserPoolId).toEqual({ Ref: poolId });
+      expect(group.Description).toMatch(/admin\/read/);
+    }
+    const output = template.toJSON().Outputs.ConsoleGroups;
+    expect(output.Value).toBe('admins,readers');
+    expect(output.Description).toContain('admin-add-user-to-group');
+  });
+
+  it('maps groups to scopes in the access token by a V2_0 pre-token-generation trigger, on the Essentials plan', () => {
+    const [poolId, pool] = onlyResource(template, 'AWS::Cognito::UserPool');
+    // Access-token customization needs Essentials or Plus; V2_0 is the event that carries it for people.
+    expect(pool.Properties.UserPoolTier).toBe('ESSENTIALS');
+    const { functionId, version } = tokenTriggerOf(template);
+    expect(version).toBe('V2_0');
+    const trigger = template.toJSON().Resources[functionId];
+    expect(trigger.Metadata['DeptAdmin:Source']).toBe('accessTokenScopes');
+    expect(trigger.Properties).toMatchObject({ Runtime: 'nodejs22.x', Architectures: ['arm64'], TracingConfig: { Mode: 'Active' } });
+    // Only Cognito, from this pool, may invoke it.
+    const permissions = Object.values(resourcesOf(template, 'AWS::Lambda::Permission')).filter(
+      (permission) => getAttTarget(permission.Properties.FunctionName) === functionId,
+    );
+    expect(permissions.map((permission) => permission.Properties)).toEqual([
+      {
+        Action: 'lambda:InvokeFunction',
+        FunctionName: { 'Fn::GetAtt': [functionId, 'Arn'] },
+        Principal: 'cognito-idp.amazonaws.com',
+        SourceArn: { 'Fn::GetAtt': [poolId, 'Arn'] },
+      },
+    ]);
+    // It touches no data: the fallback's role, which grants nothing but its logs and traces.
+    expect(statementsOfFunction(functionId)).toEqual([]);
+    expect(trigger.Properties.Role).toEqual(resourcesOf(template, 'AWS::Lambda::Function')[fallbackFunctionId(template)].Properties.Role);
+  });
+
+  it("gives the console page's function, and no other, the hosted login's settings", () => {
+    const [poolId] = onlyResource(template, 'AWS::Cognito::UserPool');
+    const [domainId] = onlyResource(template, 'AWS::Cognito::UserPoolDomain');
+    const [consoleClientId] = clientsOf(template).console;
+    const [, authorizer] = authorizerOf(template, 'JWT');
+    const hostedLogin = `https://<${domainId}>.auth.<AWS::Region>.amazoncognito.com`;
+    const variables = consoleFunctionOf(template).Properties.Environment.Variables;
+    expect({
+      CONSOLE_AUTHORIZE_URL: asText(variables.CONSOLE_AUTHORIZE_URL),
+      CONSOLE_TOKEN_URL: asText(variables.CONSOLE_TOKEN_URL),
+      CONSOLE_CLIENT_ID: variables.CONSOLE_CLIENT_ID,
+      CONSOLE_SCOPES: variables.CONSOLE_SCOPES,
+      CONSOLE_LOGOUT_URL: asText(variables.CONSOLE_LOGOUT_URL),
+      CONSOLE_ISSUER: asText(variables.CONSOLE_ISSUER),
+    }).toEqual({
+      CONSOLE_AUTHORIZE_URL: `${hostedLogin}/oauth2/authorize`,
+      CONSOLE_TOKEN_URL: `${hostedLogin}/oauth2/token`,
+      CONSOLE_CLIENT_ID: { Ref: consoleClientId },
+      CONSOLE_SCOPES: 'openid admin/read admin/write',
+      CONSOLE_LOGOUT_URL: `${hostedLogin}/logout`,
+      CONSOLE_ISSUER: `https://cognito-idp.<AWS::Region>.<AWS::URLSuffix>/<${poolId}>`,
+    });
+    expect(asText(variables.CONSOLE_ISSUER)).toBe(asText(authorizer.Properties.JwtConfiguration.Issuer));
+    expect(asText(variables.CONSOLE_TOKEN_URL)).toBe(asText(template.toJSON().Outputs.TokenUrl.Value));
+
+    const consoleFunction = consoleFunctionOf(template);
+    for (const of of [template, externalTemplate, externalConsoleTemplate]) {
+      for (const func of Object.values(resourcesOf(of, 'AWS::Lambda::Function'))) {
+        if (func === consoleFunction || func === consoleFunctionOf(externalConsoleTemplate)) continue;
+        expect(
+          Object.keys(func.Properties.Environment.Variables).filter((name) => name.startsWith('CONSOLE_')),
+          func.Properties.Description,
+        ).toEqual([]);
+      }
+    }
+  });
+
+  it('gives the console no hosted login on the local stack, which has no Cognito (the link or a pasted token)', () => {
+    const consoleRoute = routes.find((route) => route.consoleSignIn)!;
+    const local = deployedFunctions.find((fn) => fn.handler === consoleRoute.name)!;
+    expect(
+      Object.keys(local.environment).filter((name) => /^CONSOLE_(AUTHORIZE_URL|TOKEN_URL|CLIENT_ID|LOGOUT_URL|ISSUER)$/.test(name)),
+    ).toEqual([]);
+    expect(local.environment.TABLE_NAME).toBe(DEPLOYED_TABLE);
+  });
+});
+
+describe('console sign-in (external issuer)', () => {
+  it("with the console's client in context: that issuer's login, its client in the audience, no Cognito", () => {
+    const [, authorizer] = authorizerOf(externalConsoleTemplate, 'JWT');
+    expect(authorizer.Properties.JwtConfiguration).toEqual({ Issuer: EXTERNAL_ISSUER, Audience: ['api-one', 'console-spa'] });
+    expect(consoleFunctionOf(externalConsoleTemplate).Properties.Environment.Variables).toMatchObject({
+      CONSOLE_AUTHORIZE_URL: EXTERNAL_CONSOLE.consoleAuthorizeUrl,
+      CONSOLE_TOKEN_URL: EXTERNAL_CONSOLE.consoleTokenUrl,
+      CONSOLE_CLIENT_ID: 'console-spa',
+      CONSOLE_SCOPES: 'openid api://dept-admin/admin.read',
+      CONSOLE_LOGOUT_URL: 'https://login.example.com/logout',
+      CONSOLE_ISSUER: EXTERNAL_ISSUER,
+    });
+    expect(Object.keys(externalConsoleTemplate.toJSON().Outputs)).toContain('ConsoleUrl');
+  });
+
+  it('without console keys: the console takes a pasted token (no sign-in settings at all)', () => {
+    const variables = consoleFunctionOf(externalTemplate).Properties.Environment.Variables;
+    expect(Object.keys(variables).filter((name) => name.startsWith('CONSOLE_'))).toEqual([]);
+    expect(externalTemplate.toJSON().Outputs.ConsoleUrl.Description).toMatch(/pasted token/);
+  });
+
+  it(
+    'asks for openid and both admin scopes when no consoleScopes is given',
+    () => {
+      const stack = synth(projectRoot, { jwtIssuer: EXTERNAL_ISSUER, jwtAudience: 'api-one', ...EXTERNAL_CONSOLE });
+      expect(consoleFunctionOf(stack).Properties.Environment.Variables.CONSOLE_SCOPES).toBe('openid admin/read admin/write');
+    },
+    SYNTH_TIMEOUT_MS,
+  );
+
+  it('refuses console keys given by halves, without an external issuer, or with a URL that is not https', () => {
+    const external = { jwtIssuer: EXTERNAL_ISSUER, jwtAudience: 'api-one' };
+    const { consoleTokenUrl: _token, ...withoutToken } = EXTERNAL_CONSOLE;
+    expect(() => synth(projectRoot, { ...external, ...withoutToken })).toThrow(/consoleTokenUrl missing/);
+    expect(() => synth(projectRoot, { ...external, consoleScopes: 'openid' })).toThrow(
+      /consoleClientId, consoleAuthorizeUrl, consoleTokenUrl missing/,
+    );
+    expect(() => synth(projectRoot, EXTERNAL_CONSOLE)).toThrow(/give jwtIssuer and jwtAudience too/);
+    expect(() => synth(projectRoot, { ...external, ...EXTERNAL_CONSOLE, consoleTokenUrl: 'http://login.example.com/token' })).toThrow(
+      /https/,
+    );
+  });
+
+  it('reads consoleScopes separated by spaces or commas', () => {
+    const app = new App({ context: { consoleScopes: 'openid  admin/read,admin/write' } });
+    expect(stackPropsFromContext(app.node).consoleScopes).toEqual(['openid', 'admin/read', 'admin/write']);
   });
 });
 

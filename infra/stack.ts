@@ -244,6 +244,13 @@ function externalIssuer(props: DeptAdminStackProps): ExternalIssuer | undefined 
   return { issuer: jwtIssuer, audience, ...(consoleClient ? { console: consoleClient } : {}) };
 }
 
+/** https, or http on the loopback address (RFC 8252's exception, for an issuer running on this machine). */
+function isSignInUrl(text: string): boolean {
+  if (!URL.canParse(text)) return false;
+  const url = new URL(text);
+  return url.protocol === 'https:' || (url.protocol === 'http:' && ['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname));
+}
+
 /** The console's client at an external issuer: its id and both endpoints together, or no console key at all. */
 function externalConsoleClient(props: DeptAdminStackProps): ExternalConsoleClient | undefined {
   const required = {
@@ -269,8 +276,10 @@ function externalConsoleClient(props: DeptAdminStackProps): ExternalConsoleClien
     scopes: props.consoleScopes?.join(' ') ?? CONSOLE_SCOPES,
     ...(props.consoleLogoutUrl ? { logoutUrl: props.consoleLogoutUrl } : {}),
   };
-  // Read back as the console's function will, so a bad URL fails the synth instead of the page.
-  loadConfig(consoleSignInEnvironment(client));
+  // Checked here, not by the page's function (it carries no more than it reads): a bad URL fails the synth instead of the page.
+  for (const url of [client.authorizeUrl, client.tokenUrl, client.logoutUrl].filter((url) => url !== undefined)) {
+    if (!isSignInUrl(url)) throw new Error(`The console's sign-in URLs must be https (or http on the loopback address, an issuer on this machine), got "${url}"`);
+  }
   return client;
 }
 

@@ -39,7 +39,11 @@ export async function finishLogin(settings: SignInSettings): Promise<string> {
   const server = authorizationServer(settings);
   const client: oauth.Client = { client_id: settings.clientId };
   const callback = oauth.validateAuthResponse(server, client, params, state);
-  const response = await oauth.authorizationCodeGrantRequest(server, client, oauth.None(), callback, redirectUri(), verifier);
+  // Plain http only to an issuer on this machine (the stack refuses any other http URL: infra/stack.ts).
+  const loopback = ['127.0.0.1', 'localhost', '[::1]'].includes(new URL(settings.tokenUrl).hostname);
+  const response = await oauth.authorizationCodeGrantRequest(server, client, oauth.None(), callback, redirectUri(), verifier, {
+    [oauth.allowInsecureRequests]: loopback,
+  });
   const result = await oauth.processAuthorizationCodeResponse(server, client, response, { requireIdToken: false });
   return result.access_token;
 }

@@ -38,13 +38,16 @@ export interface ConsolePage {
   faults: string[];
 }
 
+interface OpenOptions {
+  token?: string | null;
+  viewport?: { width: number; height: number };
+  colorScheme?: 'light' | 'dark';
+}
+
 export interface ConsoleHarness {
   api: TestApi;
-  /** Opens the console signed in with `token` (the write token by default) at `route` (`/departments/eng`). */
-  open(
-    route?: string,
-    options?: { token?: string; viewport?: { width: number; height: number }; colorScheme?: 'light' | 'dark' },
-  ): Promise<ConsolePage>;
+  /** Opens the console signed in with `token` (the write token by default; null: signed out) at `route` (`/departments/eng`). */
+  open(route?: string, options?: OpenOptions): Promise<ConsolePage>;
 }
 
 /** The API with its functions, and a browser, for one test file. */
@@ -61,7 +64,7 @@ export function useConsole(): ConsoleHarness {
   });
   return {
     api,
-    async open(route = '/', { token = WRITE_TOKEN, viewport = DESKTOP, colorScheme = 'light' } = {}) {
+    async open(route = '/', { token = WRITE_TOKEN, viewport = DESKTOP, colorScheme = 'light' }: Parameters<ConsoleHarness['open']>[1] = {}) {
       const context = await browser!.newContext({ viewport, colorScheme });
       contexts.push(context);
       const page = await context.newPage();
@@ -82,6 +85,10 @@ export function useConsole(): ConsoleHarness {
       const done = (request: Request) => pending.delete(request);
       page.on('requestfinished', done);
       page.on('requestfailed', done);
+      if (token === null) {
+        await page.goto(`${api.baseUrl}/console`);
+        return { page, faults };
+      }
       await page.goto(`${api.baseUrl}/console#token=${encodeURIComponent(token)}`);
       await page.waitForFunction(() => location.hash === '#/');
       if (route !== '/') await page.evaluate((hash) => (location.hash = hash), route);

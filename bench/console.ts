@@ -168,7 +168,8 @@ function watch(page: Page) {
       if (ready && pending.size === 0 && performance.now() - lastActivity >= QUIET_MS) break;
     }
     return page.evaluate(() => {
-      const timing = (globalThis as unknown as { performance: { getEntriesByType(type: string): Array<{ responseEnd: number }> } }).performance;
+      const timing = (globalThis as unknown as { performance: { getEntriesByType(type: string): Array<{ responseEnd: number }> } })
+        .performance;
       const responses = timing.getEntriesByType('resource').map((entry) => entry.responseEnd);
       const navigation = timing.getEntriesByType('navigation').map((entry) => entry.responseEnd);
       const probe = (globalThis as unknown as { __consoleBench: { lastChange: number } }).__consoleBench;
@@ -221,7 +222,11 @@ async function child(): Promise<void> {
     scimAuthorizer: (event, context) => functions!.handler('scimAuthorizer')(event, context),
     fallbackFunction: (event, context) => functions!.handler(FALLBACK_FUNCTION.handler)(event, context),
   });
-  const deployed = resolveDeployment(prepared.deployment, { tableName: table, reportsBucket: process.env.REPORTS_BUCKET!, apiUrl: gateway.url });
+  const deployed = resolveDeployment(prepared.deployment, {
+    tableName: table,
+    reportsBucket: process.env.REPORTS_BUCKET!,
+    apiUrl: gateway.url,
+  });
   const checker = awsCallChecker({
     functions: deployed,
     targets: endpoints,
@@ -301,13 +306,22 @@ async function child(): Promise<void> {
     const replayed: Array<Awaited<ReturnType<typeof replay>>> = [];
     for (const request of api) replayed.push(await replay(request));
     const mismatched = api.filter((request, i) => request.status !== replayed[i].status);
-    const rcu = round(replayed.reduce((n, r) => n + r.rcu, 0), 1);
+    const rcu = round(
+      replayed.reduce((n, r) => n + r.rcu, 0),
+      1,
+    );
     const byRoute = summarize(api.map((request) => routeName(request.method, request.url) ?? `unrouted ${request.method}`));
     Object.assign(row, {
       ...{ heading: warm[0].heading, runs, cold_runs_ms: cold.map((c) => c.ms), warm_runs_ms: warm.map((w) => w.ms) },
-      ...{ cold_ms: median(cold.map((c) => c.ms)), warm_ms: median(warm.map((w) => w.ms)), cold_sandboxes: median(cold.map((c) => c.sandboxes)) },
+      ...{
+        cold_ms: median(cold.map((c) => c.ms)),
+        warm_ms: median(warm.map((w) => w.ms)),
+        cold_sandboxes: median(cold.map((c) => c.sandboxes)),
+      },
       ...{ api_calls: api.length, routes: byRoute, statuses: summarize(api.map((request) => String(request.status))) },
-      requests: warm[0].requests.map((request) => `${request.method} ${new URL(request.url).pathname}${new URL(request.url).search} ${request.status}`),
+      requests: warm[0].requests.map(
+        (request) => `${request.method} ${new URL(request.url).pathname}${new URL(request.url).search} ${request.status}`,
+      ),
       ...{ rcu, page_rcu: page.rcu, pages: page.rcu > 0 ? round(rcu / page.rcu, 2) : null },
       dynamodb_calls: replayed.map((r) => `${r.name} ${r.rcu}: ${r.calls}`).join('; '),
     });
@@ -317,7 +331,8 @@ async function child(): Promise<void> {
     const notes = [
       mismatched.length > 0 &&
         `${mismatched.length} replay(s) answered otherwise than the browser's request: ${mismatched.map((m) => m.url).join(', ')}`,
-      new Set(warm.map((w) => w.requests.length)).size > 1 && `request counts differ between runs: ${warm.map((w) => w.requests.length).join('/')}`,
+      new Set(warm.map((w) => w.requests.length)).size > 1 &&
+        `request counts differ between runs: ${warm.map((w) => w.requests.length).join('/')}`,
     ].filter((note): note is string => typeof note === 'string');
     if (notes.length > 0) row.note = notes.join('; ');
     rows.push(row);
@@ -331,7 +346,8 @@ async function child(): Promise<void> {
   await host.close();
   await checker.close();
   if (denied.length > 0) throw new Error(`AWS calls refused by their function's role:\n${denied.join('\n')}`);
-  if (failures.length > 0) for (const row of rows) row.note = [row.note, `function errors: ${failures.slice(0, 3).join(' | ')}`].filter(Boolean).join('; ');
+  if (failures.length > 0)
+    for (const row of rows) row.note = [row.note, `function errors: ${failures.slice(0, 3).join(' | ')}`].filter(Boolean).join('; ');
   process.stdout.write(`${JSON.stringify(rows)}\n`);
 }
 

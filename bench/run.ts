@@ -274,7 +274,10 @@ async function main() {
     // One verdict per list request: every size within its goals.
     ...[...new Set(list.map((r) => r.request))].map((request) => ({ name: `list_scale: ${request}`, ok: listOk(request) })),
     ...(results.bulk ? [{ name: 'bulk: E3', ok: (results.bulk as Judged).meets_goal }] : []),
-    ...rows<{ screen: string; users: number }>('console').map((c) => ({ name: `console: ${c.screen} (${c.users} users)`, ok: c.meets_goal })),
+    ...rows<{ screen: string; users: number }>('console').map((c) => ({
+      name: `console: ${c.screen} (${c.users} users)`,
+      ok: c.meets_goal,
+    })),
     ...(results.console_size ? [{ name: 'console: size', ok: (results.console_size as Judged).meets_goal }] : []),
   ];
   const missed = verdicts.filter((v) => !v.ok).map((v) => v.name);

@@ -11,9 +11,10 @@
  *   flight and every `.busy` empty (as test/support/console.ts `settled`) for QUIET_MS — taken in the page as the later
  *   of the last response's end (Resource Timing) and the last change to the document (a MutationObserver). "Cold":
  *   every sandbox ended just before (the function host's redeploy), so each function the screen calls starts anew;
- *   "warm": right after. Each run is a browser context of its own (no HTTP cache). The overview is opened by the link
- *   `npm start` prints (`/console#token=…`: signing in is part of its first screen); another screen by its own link
- *   in a tab signed in by that link just before (a page load of its own, the token in the tab's session).
+ *   "warm": right after. Each run is a browser context of its own. The overview is opened by the link `npm start`
+ *   prints (`/console#token=…`: signing in is part of its first screen), with an empty cache; another screen by its own
+ *   link in a tab signed in by that link just before (a page load of its own, the token in the tab's session, the
+ *   console's script and style cached by that sign-in: they are immutable, as a returning administrator has them).
  * - **Read units**: each API request the browser made is replayed, with its method, path, query and body, through the
  *   route's handler in this process under the bench's capacity meter (support/capacity.ts, as list-scale.ts meters a
  *   page) — the same code the bundles are built from, on the same table, and every request a screen makes only reads

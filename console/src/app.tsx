@@ -7,7 +7,12 @@
 import type { ComponentType } from 'preact';
 import { Link, Route, Router, Switch, useLocation } from 'wouter-preact';
 import { useHashLocation } from 'wouter-preact/use-hash-location';
+import { Audit } from './screens/audit';
+import { Group } from './screens/group';
+import { Groups } from './screens/groups';
 import { Overview } from './screens/overview';
+import { Reports } from './screens/reports';
+import { ScimTokens } from './screens/scim-tokens';
 import { SignIn } from './screens/sign-in';
 import { session, useSession } from './session';
 import { logoutUrl, signInSettings } from './sign-in';
@@ -15,6 +20,11 @@ import { logoutUrl, signInSettings } from './sign-in';
 /** Every screen, in the order of the navigation; `path` patterns are wouter's. */
 export const SCREENS: Array<{ path: string; title?: string; component: ComponentType<{ params: Record<string, string> }> }> = [
   { path: '/', title: 'Overview', component: Overview },
+  { path: '/groups', title: 'Groups', component: Groups },
+  { path: '/groups/:id', component: Group },
+  { path: '/reports', title: 'Reports', component: Reports },
+  { path: '/audit', title: 'Audit', component: Audit },
+  { path: '/scim-tokens', title: 'SCIM tokens', component: ScimTokens },
 ];
 
 function NavLink({ href, children }: { href: string; children: string }) {

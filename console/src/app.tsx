@@ -5,7 +5,7 @@
  * the back button works, while the server only ever serves `/console`.
  */
 import type { ComponentType } from 'preact';
-import { Link, Route, Router, Switch, useLocation } from 'wouter-preact';
+import { Link, Route, Router, Switch, useLocation, type AroundNavHandler } from 'wouter-preact';
 import { useHashLocation } from 'wouter-preact/use-hash-location';
 import { Audit } from './screens/audit';
 import { Group } from './screens/group';
@@ -84,7 +84,23 @@ function Frame() {
   );
 }
 
+/**
+ * Every address is `{page}?{query}#{path}`: the screen in the fragment, a list's filters and cursor in the query.
+ * A link's href says both, so it opens the same page in a new tab or when shared (wouter's hash links would put the
+ * query inside the fragment, which matches no route); and a target without a query clears the current one (wouter's
+ * hash navigation keeps it, which would carry one list's cursor to another screen).
+ */
+function hrefOf(to: string): string {
+  const [path, query] = to.split('?');
+  return `${location.pathname}${query ? `?${query}` : ''}#${path}`;
+}
+const clearingQuery: AroundNavHandler = (navigate, to, options) => navigate(to.includes('?') ? to : `${to}?`, options);
+
 export function App() {
   const current = useSession();
-  return <Router hook={useHashLocation}>{current.status === 'signed-in' ? <Frame /> : <SignIn reason={current.reason} />}</Router>;
+  return (
+    <Router hook={useHashLocation} hrefs={hrefOf} aroundNav={clearingQuery}>
+      {current.status === 'signed-in' ? <Frame /> : <SignIn reason={current.reason} />}
+    </Router>
+  );
 }

@@ -123,14 +123,12 @@ export function Done({ children }: { children: ComponentChildren }) {
   );
 }
 
-/**
- * A list screen's address with its filters, sort and cursor in the query. Always with a `?` (even empty): wouter's
- * hash navigation keeps the old query when the target has none, so a cleared filter would otherwise stay.
- */
+/** A list screen's address with its filters, sort and cursor in the query (the empty ones left out). */
 export function listHref(path: string, params: Record<string, string | undefined>): string {
   const query = new URLSearchParams();
   for (const [name, value] of Object.entries(params)) if (value) query.set(name, value);
-  return `${path}?${query.toString()}`;
+  const search = query.toString();
+  return search ? `${path}?${search}` : path;
 }
 
 /** The query of the address as a plain object (a list screen's filters). */

@@ -224,7 +224,7 @@ export function Group({ params }: { params: Record<string, string> }) {
       <>
         <ScreenTitle>Group deleted</ScreenTitle>
         <Done>
-          The group {groupId} is deleted; its users stay. <Link href="/groups?">Back to the groups</Link>
+          The group {groupId} is deleted; its users stay. <Link href="/groups">Back to the groups</Link>
         </Done>
       </>
     );
@@ -234,7 +234,7 @@ export function Group({ params }: { params: Record<string, string> }) {
     <>
       <ScreenTitle>{current ? `Group: ${current.name}` : 'Group'}</ScreenTitle>
       <p>
-        <Link href="/groups?">All groups</Link>
+        <Link href="/groups">All groups</Link>
       </p>
       <Busy when={group.loading} />
       <ProblemMessage problem={group.problem} />

@@ -6,7 +6,7 @@
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { READ_TOKEN } from '../support/api';
-import { expectAccessible, settled, useConsole } from '../support/console';
+import { apiCallsOnOpen, expectAccessible, settled, useConsole } from '../support/console';
 
 const harness = useConsole();
 /** A page answers after its API calls, which take longer on a busy machine than expect.poll's default second. */
@@ -43,9 +43,9 @@ describe('the audit trail', () => {
   it('shows the API’s entries for a resource and an operation, newest first, a page at a time by cursor', async () => {
     const groupId = `${run}-g`;
     await makeChanges(groupId, 55);
-    const view = await harness.open('/audit');
+    const view = await harness.open('/');
     const { page } = view;
-    await settled(page);
+    expect(await apiCallsOnOpen(view, '/audit')).toEqual(['GET /v2/audit?count=50']);
     const latest = await api.get('/v2/audit?count=50');
     await eventually(() => shownIds(rowsOf(page))).toEqual(latest.body.entries.map((entry: Entry) => entry.id));
     await expectAccessible(view, 'audit trail');

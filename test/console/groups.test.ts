@@ -7,7 +7,7 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { READ_TOKEN } from '../support/api';
-import { expectAccessible, settled, useConsole } from '../support/console';
+import { apiCallsOnOpen, expectAccessible, settled, useConsole } from '../support/console';
 
 const harness = useConsole();
 /** A page answers after its API calls, which take longer on a busy machine than expect.poll's default second. */
@@ -48,9 +48,9 @@ describe('the groups list', () => {
     for (let i = 0; i < 26; i++) {
       await createGroup(`${prefix}-g${String(i).padStart(2, '0')}`, `${prefix} Group ${String(i).padStart(2, '0')}`, users.slice(0, i % 4));
     }
-    const view = await harness.open('/groups');
+    const view = await harness.open('/');
     const { page } = view;
-    await settled(page);
+    expect(await apiCallsOnOpen(view, '/groups')).toEqual(['GET /v2/groups?count=25']);
     await expectAccessible(view, 'groups list');
 
     await page.getByLabel('Name starts with').fill(prefix);
@@ -64,6 +64,7 @@ describe('the groups list', () => {
     const counts = await page.locator('tbody tr td:nth-child(4)').allTextContents();
     expect(counts.map(Number)).toEqual(first.body.groups.map((group: { user_count: number }) => group.user_count));
 
+    const nextHref = (await page.getByRole('link', { name: 'Next page' }).getAttribute('href'))!;
     await page.getByRole('link', { name: 'Next page' }).click();
     const second = await api.get(`/v2/groups?query=name:${prefix}&sort=user_count:desc&count=25&cursor=${encodeURIComponent(first.body.next_cursor)}`);
     await eventually(() => rowNames(page)).toEqual(second.body.groups.map((group: { name: string }) => group.name));
@@ -79,6 +80,16 @@ describe('the groups list', () => {
     await settled(page);
     await eventually(() => rowNames(page)).toEqual(first.body.groups.map((group: { name: string }) => group.name));
     expect(await page.getByLabel('Name starts with').inputValue()).toBe(prefix);
+
+    // The pager's link is a real address: opened afresh (a new tab, a shared link) it shows the same page.
+    await page.goto(new URL(nextHref, page.url()).href);
+    await eventually(() => rowNames(page)).toEqual(second.body.groups.map((group: { name: string }) => group.name));
+    // A group's link leaves the list's query (its cursor) behind.
+    await page.getByRole('link', { name: second.body.groups[0].name }).click();
+    await eventually(() => page.getByRole('heading', { level: 1 }).textContent()).toBe(`Group: ${second.body.groups[0].name}`);
+    expect(queryOf(page)).toEqual({});
+    await eventually(() => page.locator('.pager').textContent()).toContain('members shown of');
+    await page.goBack();
 
     // Clearing the filter clears it from the address too.
     await page.getByLabel('Name starts with').fill('');
@@ -156,9 +167,10 @@ describe("a group's page", () => {
     const users = await createUsers(prefix, 31);
     const groupId = `${prefix}-g`;
     await createGroup(groupId, `${prefix} Reviewers`, users.slice(0, 30));
-    const view = await harness.open(`/groups/${groupId}`);
+    const view = await harness.open('/');
     const { page } = view;
-    await settled(page);
+    // Its fields and one page of members (G1 itself answers up to 1,000 members: see the report).
+    expect(await apiCallsOnOpen(view, `/groups/${groupId}`)).toEqual([`GET /v2/groups/${groupId}`, `GET /v2/groups/${groupId}/users?count=25`]);
     expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe(`Group: ${prefix} Reviewers`);
     expect(await page.locator('.fields').textContent()).toContain('Members30');
 

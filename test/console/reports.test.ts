@@ -8,7 +8,7 @@ import { readFile } from 'node:fs/promises';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { READ_TOKEN } from '../support/api';
-import { expectAccessible, settled, useConsole } from '../support/console';
+import { apiCallsOnOpen, expectAccessible, settled, useConsole } from '../support/console';
 
 const harness = useConsole();
 /** A page answers after its API calls, which take longer on a busy machine than expect.poll's default second. */
@@ -29,9 +29,10 @@ const UNTIL_COMPLETE = { timeout: 30_000, interval: 250 };
 describe('the reports screen', () => {
   it('makes a departments report e-mailed, shows its progress until complete, and downloads the CSV', async () => {
     expect((await api.post('/v2/departments', { id: `${run}-d`, name: `${run} Reports` })).status).toBe(201);
-    const view = await harness.open('/reports');
+    const view = await harness.open('/');
     const { page } = view;
-    await settled(page);
+    // Nothing to read until a report is started: the API lists no reports.
+    expect(await apiCallsOnOpen(view, '/reports')).toEqual([]);
     await expectAccessible(view, 'reports');
 
     await page.getByLabel(/^E-mail it to/).fill(`${run}@example.com`);

@@ -6,7 +6,7 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { READ_TOKEN } from '../support/api';
-import { expectAccessible, go, settled, useConsole } from '../support/console';
+import { apiCallsOnOpen, expectAccessible, go, settled, useConsole } from '../support/console';
 
 const harness = useConsole();
 /** A page answers after its API calls, which take longer on a busy machine than expect.poll's default second. */
@@ -23,10 +23,10 @@ const rowOf = (page: Page, description: string) => page.locator('tbody tr', { ha
 describe('the SCIM tokens screen', () => {
   it('creates a token whose secret is shown once and works, shows its last use, and revokes it', async () => {
     const description = `${run} Okta production`;
-    const view = await harness.open('/scim-tokens');
+    const view = await harness.open('/');
     const { page } = view;
     await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
-    await settled(page);
+    expect(await apiCallsOnOpen(view, '/scim-tokens')).toEqual(['GET /v2/scim/tokens']);
     await expectAccessible(view, 'SCIM tokens');
 
     await page.getByLabel(/^Description/).fill(description);

@@ -13,6 +13,8 @@ const harness = useConsole();
 const eventually = <T>(read: () => T | Promise<T>) => expect.poll(read, { timeout: 15_000, interval: 100 });
 const { api } = harness;
 const run = `au${Date.now().toString(36)}`;
+/** The first walk makes 110 changes first, then checks four looks per state, on a machine shared with other work. */
+const LONG_WALK = 120_000;
 
 interface Entry {
   id: string;
@@ -93,7 +95,7 @@ describe('the audit trail', () => {
     // The back button returns to the filter before.
     await page.goBack();
     await eventually(() => shownIds(rowsOf(page))).toEqual(added.body.entries.map((entry: Entry) => entry.id));
-  });
+  }, LONG_WALK);
 
   it('reads the same for a read-only token, with no button that changes data', async () => {
     const groupId = `${run}-ro`;

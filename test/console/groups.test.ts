@@ -14,6 +14,8 @@ const harness = useConsole();
 const eventually = <T>(read: () => T | Promise<T>) => expect.poll(read, { timeout: 15_000, interval: 100 });
 const { api } = harness;
 const run = `gr${Date.now().toString(36)}`;
+/** The longest walks (dozens of records made first, four looks checked per state) on a machine shared with other work. */
+const LONG_WALK = 120_000;
 
 async function createUsers(prefix: string, count: number): Promise<string[]> {
   const ids: string[] = [];
@@ -96,7 +98,7 @@ describe('the groups list', () => {
     await page.getByLabel('Sort by').selectOption({ label: 'Name, A to Z' });
     await page.getByRole('button', { name: 'Show' }).click();
     await eventually(() => queryOf(page)).toEqual({});
-  });
+  }, LONG_WALK);
 
   it('creates a group after its dry-run preview, and says which users are unknown', async () => {
     const prefix = `${run}-new`;
@@ -218,7 +220,7 @@ describe("a group's page", () => {
     expect((await api.get(`/v2/groups/${groupId}`)).status).toBe(404);
     expect((await api.get(`/v2/users/${users[0]}`)).status).toBe(200);
     await expectAccessible(view, 'group deleted');
-  });
+  }, LONG_WALK);
 });
 
 describe('the groups screens with a read-only token', () => {

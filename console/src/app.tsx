@@ -94,6 +94,10 @@ function hrefOf(to: string): string {
   const [path, query] = to.split('?');
   return `${location.pathname}${query ? `?${query}` : ''}#${path}`;
 }
+// wouter's hash location listens to `hashchange` only, but going back or forward between the entries its navigate()
+// pushes fires `popstate` alone (Chromium): without this, the back button changes the address and not the screen.
+addEventListener('popstate', () => dispatchEvent(new HashChangeEvent('hashchange')));
+
 const clearingQuery: AroundNavHandler = (navigate, to, options) => navigate(to.includes('?') ? to : `${to}?`, options);
 
 export function App() {

@@ -67,7 +67,13 @@ function GroupFields({ group }: { group: Schemas['Group'] }) {
   );
 }
 
-function EditGroup({ group, etag, onChanged }: { group: Schemas['Group']; etag?: string; onChanged: (outcome: Outcome) => void }) {
+/** `reading`: the group is being read again (after a change of members, its ETag changes): saving waits for the new one. */
+function EditGroup({ group, etag, reading, onChanged }: {
+  group: Schemas['Group'];
+  etag?: string;
+  reading: boolean;
+  onChanged: (outcome: Outcome) => void;
+}) {
   const [name, setName] = useState(group.name);
   const [description, setDescription] = useState(group.description);
   return (
@@ -93,7 +99,7 @@ function EditGroup({ group, etag, onChanged }: { group: Schemas['Group']; etag?:
         onInput={(event) => setDescription(event.currentTarget.value)}
       />
       <div class="actions">
-        <button type="submit" class="primary">
+        <button type="submit" class="primary" disabled={reading}>
           Save
         </button>
       </div>
@@ -244,13 +250,21 @@ export function Group({ params }: { params: Record<string, string> }) {
           <GroupFields group={current} />
           {canWrite && (
             <>
-              <EditGroup key={group.data!.etag} group={current} etag={group.data!.etag} onChanged={changed} />
+              {/* Filled again when the name or description changed (saved, or reloaded after someone else's change), not when only the members did. */}
+              <EditGroup
+                key={`${current.name}\n${current.description}`}
+                group={current}
+                etag={group.data!.etag}
+                reading={group.loading}
+                onChanged={changed}
+              />
               <div class="actions">
                 <ConfirmButton
                   label="Delete this group"
                   question={`Delete the group “${current.name}”? Its ${current.user_count} members stay; only the memberships go.`}
                   confirm="Delete the group"
                   danger
+                  disabled={group.loading}
                   onConfirm={async () => {
                     const etag = group.data!.etag;
                     const { error, response } = await api.DELETE('/v2/groups/{group_id}', {

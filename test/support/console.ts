@@ -156,3 +156,21 @@ export async function expectAccessible({ page, faults }: ConsolePage, screen: st
   if (found.length > 0) throw new Error(`${screen}: not accessible:\n${found.join('\n')}`);
   if (faults.length > 0) throw new Error(`${screen}: page faults:\n${faults.join('\n')}`);
 }
+
+/**
+ * The API calls (`GET /v2/groups?count=25`) a screen makes when a person opens it from another screen, until it has
+ * settled: what each screen costs to open (the read-only probe and the overview's own calls are done before).
+ */
+export async function apiCallsOnOpen({ page }: ConsolePage, route: string): Promise<string[]> {
+  await settled(page);
+  const calls: string[] = [];
+  const record = (request: Request) => {
+    const url = new URL(request.url());
+    if (!url.pathname.includes('/console')) calls.push(`${request.method()} ${url.pathname}${url.search}`);
+  };
+  page.on('request', record);
+  await go(page, route);
+  await settled(page);
+  page.off('request', record);
+  return calls;
+}

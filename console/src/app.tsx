@@ -6,15 +6,23 @@
  */
 import type { ComponentType } from 'preact';
 import { Link, Route, Router, Switch, useLocation } from 'wouter-preact';
-import { useHashLocation } from 'wouter-preact/use-hash-location';
+import { useScreenLocation } from './location';
+import { DepartmentScreen } from './screens/department';
+import { Departments } from './screens/departments';
 import { Overview } from './screens/overview';
 import { SignIn } from './screens/sign-in';
+import { UserScreen } from './screens/user';
+import { Users } from './screens/users';
 import { session, useSession } from './session';
 import { logoutUrl, signInSettings } from './sign-in';
 
 /** Every screen, in the order of the navigation; `path` patterns are wouter's. */
 export const SCREENS: Array<{ path: string; title?: string; component: ComponentType<{ params: Record<string, string> }> }> = [
   { path: '/', title: 'Overview', component: Overview },
+  { path: '/users', title: 'Users', component: Users },
+  { path: '/users/:id', component: UserScreen },
+  { path: '/departments', title: 'Departments', component: Departments },
+  { path: '/departments/:id', component: DepartmentScreen },
 ];
 
 function NavLink({ href, children }: { href: string; children: string }) {
@@ -76,5 +84,5 @@ function Frame() {
 
 export function App() {
   const current = useSession();
-  return <Router hook={useHashLocation}>{current.status === 'signed-in' ? <Frame /> : <SignIn reason={current.reason} />}</Router>;
+  return <Router hook={useScreenLocation}>{current.status === 'signed-in' ? <Frame /> : <SignIn reason={current.reason} />}</Router>;
 }

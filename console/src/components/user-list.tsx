@@ -2,7 +2,8 @@
  * E1's users list as the Users screen and a department's members show it: every filter and sort of the API as a form
  * whose values live in the query string, the API request they make, and the table of a page of users.
  */
-import type { ComponentChildren } from 'preact';
+import { cloneElement, type ComponentChildren, type VNode } from 'preact';
+import { useId } from 'preact/hooks';
 import { Link, useLocation } from 'wouter-preact';
 import type { Schemas } from '../api';
 import type { ListParams } from './list-params';
@@ -125,12 +126,14 @@ export function UserFilters({ list, withDepartment }: { list: ListParams; withDe
   );
 }
 
-/** A labelled field of a form (the label wraps its input, so the two stay together when the form wraps). */
-export function Field({ label, children }: { label: string; children: ComponentChildren }) {
+/** A labelled field of a form: the label names its one control by id (a wrapping label would add the control's value to its name). */
+export function Field({ label, children }: { label: string; children: VNode<{ id?: string }> }) {
+  const id = useId();
   return (
-    <label>
-      <span>{label}</span> {children}
-    </label>
+    <div class="field">
+      <label for={id}>{label}</label>
+      {cloneElement(children, { id })}
+    </div>
   );
 }
 

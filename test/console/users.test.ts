@@ -8,7 +8,7 @@ import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { READ_TOKEN } from '../support/api';
 import { expectAccessible, settled, useConsole } from '../support/console';
-import { apiIds, createUsers, shownIds } from '../support/console-lists';
+import { apiIds, createUsers, openAt, shownIds } from '../support/console-lists';
 
 const harness = useConsole();
 const { api } = harness;
@@ -26,7 +26,6 @@ async function apply(page: Page, values: Partial<Record<'Role' | 'Activated' | '
 describe('the Users list', () => {
   it('filters and sorts as E1 does, keeps them in the address (reload, shared link, back), pages by cursor, and creates a user', async () => {
     const run = `us${Date.now().toString(36)}`;
-    const step = (name: string) => console.log(`${new Date().toISOString()} ${name}`);
     await createUsers(api, [
       { id: `${run}-a`, last_name: `${run}a`, account_role: 'admin', activated: true, last_login: '2026-01-10T08:00:00.000Z' },
       { id: `${run}-b`, last_name: `${run}b`, account_role: 'member', activated: false, last_login: null },
@@ -34,7 +33,7 @@ describe('the Users list', () => {
       // Enough beyond a page (25) to need a second one.
       ...Array.from({ length: 24 }, (_, i) => ({ id: `${run}-z${i}`, last_name: `${run}z${String(i).padStart(2, '0')}` })),
     ]);
-    const view = await harness.open('/users');
+    const view = await openAt(harness, '/users');
     const { page } = view;
     await settled(page);
     const all = await api.get('/v2/users?count=25');
@@ -43,7 +42,6 @@ describe('the Users list', () => {
     await expectAccessible(view, 'users list');
 
     // A last-name prefix: 27 users, a page of 25 and a next page by cursor.
-    step('A last-name prefix: 27 users, a page ');
     await filters(page).getByLabel('Last name starts with').fill(run);
     await apply(page, {});
     expect(page.url()).toContain(`last_name=${run}`);
@@ -52,7 +50,11 @@ describe('the Users list', () => {
     await page.getByRole('link', { name: 'Next page' }).click();
     await settled(page);
     const first = await api.get(`/v2/users?count=25&query=last_name:${run}`);
-    const second = await apiIds(api, `/v2/users?count=25&query=last_name:${run}&cursor=${encodeURIComponent(first.body.next_cursor)}`, 'users');
+    const second = await apiIds(
+      api,
+      `/v2/users?count=25&query=last_name:${run}&cursor=${encodeURIComponent(first.body.next_cursor)}`,
+      'users',
+    );
     expect(second).toHaveLength(2);
     expect(await shownIds(page, 'Users')).toEqual(second);
     await page.getByRole('link', { name: 'First page' }).click();
@@ -60,17 +62,19 @@ describe('the Users list', () => {
     expect(await shownIds(page, 'Users')).toEqual(first.body.users.map((user: { id: string }) => user.id));
 
     // Role and activation.
-    step('Role and activation.');
     await apply(page, { Role: 'member', Activated: 'true' });
     expect(await shownIds(page, 'Users')).toEqual([`${run}-c`]);
-    expect(await apiIds(api, `/v2/users?count=25&query=last_name:${run},account_role:member&activated=true`, 'users')).toEqual([`${run}-c`]);
+    expect(await apiIds(api, `/v2/users?count=25&query=last_name:${run},account_role:member&activated=true`, 'users')).toEqual([
+      `${run}-c`,
+    ]);
     const memberUrl = page.url();
 
     // Last login since a date, then never; sorted by last login, newest first.
-    step('Last login since a date, then never; ');
     await filters(page).getByLabel('Last login date').fill('2026-03-01');
     await apply(page, { Role: '', Activated: '', 'Last login': 'since' });
-    expect(await shownIds(page, 'Users')).toEqual(await apiIds(api, `/v2/users?count=25&query=last_name:${run}&last_login=since:2026-03-01`, 'users'));
+    expect(await shownIds(page, 'Users')).toEqual(
+      await apiIds(api, `/v2/users?count=25&query=last_name:${run}&last_login=since:2026-03-01`, 'users'),
+    );
     expect(await shownIds(page, 'Users')).toEqual([`${run}-c`]);
     await apply(page, { 'Last login': 'before' });
     expect(await shownIds(page, 'Users')).toEqual([`${run}-a`]);
@@ -83,18 +87,20 @@ describe('the Users list', () => {
     expect(byLogin.slice(0, 2)).toEqual([`${run}-c`, `${run}-a`]);
     expect(await shownIds(page, 'Users')).toEqual(byLogin);
     await apply(page, { 'Sort by': 'account_role', Direction: 'asc' });
-    expect(await shownIds(page, 'Users')).toEqual(await apiIds(api, `/v2/users?count=25&query=last_name:${run}&sort=account_role:asc`, 'users'));
+    expect(await shownIds(page, 'Users')).toEqual(
+      await apiIds(api, `/v2/users?count=25&query=last_name:${run}&sort=account_role:asc`, 'users'),
+    );
     await apply(page, { 'Sort by': 'activated', Direction: 'desc' });
-    expect(await shownIds(page, 'Users')).toEqual(await apiIds(api, `/v2/users?count=25&query=last_name:${run}&sort=activated:desc`, 'users'));
+    expect(await shownIds(page, 'Users')).toEqual(
+      await apiIds(api, `/v2/users?count=25&query=last_name:${run}&sort=activated:desc`, 'users'),
+    );
     // A department filter: none of these is in one.
-    step('A department filter: none of these is');
     await filters(page).getByLabel('Department id').fill(`${run}-nowhere`);
     await apply(page, {});
     expect(await page.getByRole('navigation', { name: 'Pages of users' }).textContent()).toContain('0 users shown of 0');
     await expectAccessible(view, 'users list, filtered to nothing');
 
     // Back: the previous filters, in the form and the list; forward again.
-    step('Back: the previous filters, in the fo');
     await page.goBack();
     await settled(page);
     expect(await filters(page).getByLabel('Sort by').inputValue()).toBe('activated');
@@ -107,7 +113,6 @@ describe('the Users list', () => {
     expect(await shownIds(page, 'Users')).toEqual([`${run}-c`]);
 
     // Reload, and the same address opened as a shared link in another browser.
-    step('Reload, and the same address opened a');
     await page.reload();
     await settled(page);
     expect(await filters(page).getByLabel('Role', { exact: true }).inputValue()).toBe('member');
@@ -119,16 +124,14 @@ describe('the Users list', () => {
     expect(await shownIds(other.page, 'Users')).toEqual([`${run}-c`]);
 
     // Another screen starts without this list's parameters.
-    step('Another screen starts without this li');
     await page.getByRole('navigation', { name: 'Screens' }).getByRole('link', { name: 'Overview' }).click();
     await settled(page);
     expect(new URL(page.url()).search).toBe('');
-
   }, 120_000);
 
   it('creates a user, and tells a refused creation', async () => {
     const run = `uc${Date.now().toString(36)}`;
-    const view = await harness.open('/users');
+    const view = await openAt(harness, '/users');
     const { page } = view;
     await settled(page);
     const create = page.getByRole('region', { name: 'Create a user' });
@@ -156,11 +159,14 @@ describe("a user's page", () => {
   it('shows the fields, edits with the ETag (a stale edit says so and reloads), moves (a quota refusal with its overages), deactivates and deletes', async () => {
     const run = `up${Date.now().toString(36)}`;
     await createUsers(api, [{ id: run, first_name: 'Ada', last_name: 'Lovelace', account_role: 'member', activated: true }]);
-    for (const [id, limit] of [[`${run}-full`, 0], [`${run}-open`, null]] as const) {
+    for (const [id, limit] of [
+      [`${run}-full`, 0],
+      [`${run}-open`, null],
+    ] as const) {
       expect((await api.post('/v2/departments', { id, name: id })).status).toBe(201);
       if (limit !== null) await api.put(`/v2/departments/${id}/quotas`, { name: 'users', limit });
     }
-    const view = await harness.open(`/users/${run}`);
+    const view = await openAt(harness, `/users/${run}`);
     const { page } = view;
     await settled(page);
     expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Ada Lovelace');
@@ -209,7 +215,9 @@ describe("a user's page", () => {
     await settled(page);
     const refusal = membership.getByRole('alert');
     expect(await refusal.locator('p').first().textContent()).toBe('Nothing was changed: this would take the department over its quotas.');
-    expect(await refusal.getByRole('table', { name: 'Quotas this would exceed' }).locator('tbody tr').allTextContents()).toEqual(['users0011']);
+    expect(await refusal.getByRole('table', { name: 'Quotas this would exceed' }).locator('tbody tr').allTextContents()).toEqual([
+      'users0011',
+    ]);
     expect((await api.get(`/v2/users/${run}`)).body.department_id).toBeNull();
     await expectAccessible(view, "a user's page, a move refused by a quota");
 
@@ -253,7 +261,7 @@ describe('the Users screens for a read-only token', () => {
   it('show the list, its filters and a user, with no button that changes data', async () => {
     const run = `ur${Date.now().toString(36)}`;
     await createUsers(api, [{ id: run, last_name: `${run}`, activated: true }]);
-    const view = await harness.open('/users', { token: READ_TOKEN });
+    const view = await openAt(harness, '/users', { token: READ_TOKEN });
     const { page } = view;
     await settled(page);
     await expect.poll(() => page.getByText('Read only').count()).toBe(1);

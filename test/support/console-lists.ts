@@ -2,6 +2,7 @@
 import type { Page } from 'playwright-core';
 import { expect } from 'vitest';
 import type { Api } from './api';
+import { go, settled, type ConsoleHarness } from './console';
 
 /** The ids a table shows, in order: the last segment of each row's link (`#/users/<id>`, `#/departments/<id>`). */
 export async function shownIds(page: Page, caption: string): Promise<string[]> {
@@ -36,4 +37,25 @@ export async function createUsers(api: Api, users: NewUser[]): Promise<void> {
       }),
     );
   }
+}
+
+/**
+ * The console opened at `route` once the overview it signs in on has finished its reads: its quota reads of the ten
+ * largest departments queue behind one local function, longer than `settled` waits when a test made many departments.
+ */
+export async function openAt(harness: ConsoleHarness, route: string, options?: Parameters<ConsoleHarness['open']>[1]) {
+  const view = await harness.open('/', options);
+  await expect
+    .poll(
+      () =>
+        settled(view.page).then(
+          () => true,
+          () => false,
+        ),
+      { timeout: 60_000, interval: 100 },
+    )
+    .toBe(true);
+  await go(view.page, route);
+  await settled(view.page);
+  return view;
 }

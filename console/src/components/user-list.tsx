@@ -73,12 +73,11 @@ export function UserFilters({ list, withDepartment }: { list: ListParams; withDe
       }}
     >
       <Field label="Role">
-        <select name="account_role" defaultValue={params.get('account_role') ?? ''}>
-          <option value="">any</option>
-          {ROLES.map((role) => (
-            <option key={role}>{role}</option>
-          ))}
-        </select>
+        <Select
+          name="account_role"
+          initial={params.get('account_role') ?? ''}
+          options={[['', 'any'], ...ROLES.map((role) => [role, role] as const)]}
+        />
       </Field>
       <Field label="Last name starts with">
         <input name="last_name" defaultValue={params.get('last_name') ?? ''} />
@@ -89,37 +88,36 @@ export function UserFilters({ list, withDepartment }: { list: ListParams; withDe
         </Field>
       )}
       <Field label="Activated">
-        <select name="activated" defaultValue={params.get('activated') ?? ''}>
-          <option value="">any</option>
-          <option value="true">yes</option>
-          <option value="false">no</option>
-        </select>
+        <Select
+          name="activated"
+          initial={params.get('activated') ?? ''}
+          options={[
+            ['', 'any'],
+            ['true', 'yes'],
+            ['false', 'no'],
+          ]}
+        />
       </Field>
       <Field label="Last login">
-        <select name="login" defaultValue={login}>
-          <option value="">any</option>
-          <option value="never">never</option>
-          <option value="since">since</option>
-          <option value="before">before</option>
-        </select>
+        <Select
+          name="login"
+          initial={login}
+          options={[
+            ['', 'any'],
+            ['never', 'never'],
+            ['since', 'since'],
+            ['before', 'before'],
+          ]}
+        />
       </Field>
       <Field label="Last login date">
         <input name="login_date" type="date" defaultValue={loginDate ?? ''} />
       </Field>
       <Field label="Sort by">
-        <select name="sort_field" defaultValue={sortField}>
-          {Object.entries(SORT_FIELDS).map(([field, label]) => (
-            <option key={field} value={field}>
-              {label}
-            </option>
-          ))}
-        </select>
+        <Select name="sort_field" initial={sortField} options={Object.entries(SORT_FIELDS)} />
       </Field>
       <Field label="Direction">
-        <select name="sort_direction" defaultValue={sortDirection}>
-          <option value="asc">ascending</option>
-          <option value="desc">descending</option>
-        </select>
+        <Select name="sort_direction" initial={sortDirection} options={DIRECTIONS} />
       </Field>
       <button type="submit">Apply</button>
     </form>
@@ -134,6 +132,27 @@ export function Field({ label, children }: { label: string; children: VNode<{ id
       <label for={id}>{label}</label>
       {cloneElement(children, { id })}
     </div>
+  );
+}
+
+export const DIRECTIONS = [
+  ['asc', 'ascending'],
+  ['desc', 'descending'],
+] as const;
+
+/**
+ * A choice that starts at `initial` (an option's `selected`: a select has no default value, and a `value` prop would
+ * put it back on every render, over what the person picked since).
+ */
+export function Select(props: { name: string; initial: string; options: ReadonlyArray<readonly [string, string]>; id?: string }) {
+  return (
+    <select id={props.id} name={props.name}>
+      {props.options.map(([value, label]) => (
+        <option key={value} value={value} selected={value === props.initial}>
+          {label}
+        </option>
+      ))}
+    </select>
   );
 }
 

@@ -9,7 +9,7 @@ import { useListParams, type ListParams } from '../components/list-params';
 import { Busy, Pager, ScreenTitle, Time } from '../components/parts';
 import { useChange } from '../components/use-change';
 import { useRequest } from '../components/use-request';
-import { Field } from '../components/user-list';
+import { DIRECTIONS, Field, Select } from '../components/user-list';
 import { ProblemMessage } from '../problems';
 import { useCanWrite } from '../session';
 
@@ -108,19 +108,10 @@ function DepartmentFilters({ list }: { list: ListParams }) {
         <input name="name" defaultValue={list.params.get('name') ?? ''} />
       </Field>
       <Field label="Sort by">
-        <select name="sort_field" defaultValue={field}>
-          {Object.entries(SORT_FIELDS).map(([name, label]) => (
-            <option key={name} value={name}>
-              {label}
-            </option>
-          ))}
-        </select>
+        <Select name="sort_field" initial={field} options={Object.entries(SORT_FIELDS)} />
       </Field>
       <Field label="Direction">
-        <select name="sort_direction" defaultValue={direction}>
-          <option value="desc">descending</option>
-          <option value="asc">ascending</option>
-        </select>
+        <Select name="sort_direction" initial={direction} options={DIRECTIONS} />
       </Field>
       <button type="submit">Apply</button>
     </form>

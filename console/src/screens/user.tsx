@@ -11,7 +11,7 @@ import { ifMatch, withETag, type Versioned } from '../components/etag';
 import { Busy, ConfirmButton, ScreenTitle, Time } from '../components/parts';
 import { useChange, type Change } from '../components/use-change';
 import { useRequest } from '../components/use-request';
-import { Field, ROLES } from '../components/user-list';
+import { Field, ROLES, Select } from '../components/user-list';
 import { ProblemMessage } from '../problems';
 import { useCanWrite } from '../session';
 
@@ -147,11 +147,7 @@ function EditUser({ user, reload }: { user: Versioned<User>; reload: () => void 
             <input name="external_id" defaultValue={value.external_id ?? ''} autoComplete="off" />
           </Field>
           <Field label="Role">
-            <select name="account_role" defaultValue={value.account_role}>
-              {ROLES.map((role) => (
-                <option key={role}>{role}</option>
-              ))}
-            </select>
+            <Select name="account_role" initial={value.account_role} options={ROLES.map((role) => [role, role] as const)} />
           </Field>
         </div>
         <div class="actions">

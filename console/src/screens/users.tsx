@@ -2,6 +2,7 @@
  * Users: every filter and sort of E1 over all users (GET /v2/users), kept in the query string, a page at a time by
  * cursor with the API's total; and, for a token that may write, a form that creates a user.
  */
+import { useState } from 'preact/hooks';
 import { Link } from 'wouter-preact';
 import { api } from '../api';
 import { ChangeResult } from '../components/change-result';
@@ -9,7 +10,7 @@ import { useListParams } from '../components/list-params';
 import { Busy, Pager, ScreenTitle } from '../components/parts';
 import { useChange } from '../components/use-change';
 import { useRequest } from '../components/use-request';
-import { Field, ROLES, UserFilters, userListQuery, UserTable } from '../components/user-list';
+import { Field, ROLES, Select, UserFilters, userListQuery, UserTable } from '../components/user-list';
 import { ProblemMessage } from '../problems';
 import { useCanWrite } from '../session';
 
@@ -43,10 +44,13 @@ export function Users() {
 
 function CreateUser({ onCreated }: { onCreated: () => void }) {
   const change = useChange();
+  // A new form after each creation (a form's reset would not bring its choices back to their first values).
+  const [fresh, setFresh] = useState(0);
   return (
     <section aria-labelledby="create-user">
       <h2 id="create-user">Create a user</h2>
       <form
+        key={fresh}
         onSubmit={async (event) => {
           event.preventDefault();
           const form = event.currentTarget;
@@ -71,7 +75,7 @@ function CreateUser({ onCreated }: { onCreated: () => void }) {
             ),
           );
           if (created) {
-            form.reset();
+            setFresh((n) => n + 1);
             onCreated();
           }
         }}
@@ -87,11 +91,7 @@ function CreateUser({ onCreated }: { onCreated: () => void }) {
             <input name="last_name" required autoComplete="off" />
           </Field>
           <Field label="Role">
-            <select name="account_role" defaultValue="member">
-              {ROLES.map((role) => (
-                <option key={role}>{role}</option>
-              ))}
-            </select>
+            <Select name="account_role" initial="member" options={ROLES.map((role) => [role, role] as const)} />
           </Field>
           <Field label="Id (optional)">
             <input name="id" pattern="[A-Za-z0-9_\-]{1,64}" autoComplete="off" />

@@ -238,7 +238,8 @@ describe("a department's page", () => {
     await rename.getByRole('button', { name: 'Rename' }).click();
     await settled(page);
     expect((await api.get(`/v2/departments/${run}`)).body.name).toBe(`${run} Mine`);
-    expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe(`${run} Mine`);
+    // The page reads the department again after the change (a request that starts just after the change's answer).
+    await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe(`${run} Mine`);
 
     // Delete: refused while it has members, then done once empty.
     const remove = page.getByRole('region', { name: 'Delete' });

@@ -2,7 +2,7 @@
 import type { ComponentChildren } from 'preact';
 import { ProblemMessage } from '../problems';
 import { Busy } from './parts';
-import type { ChangeState } from './use-change';
+import type { Change, ChangeState } from './use-change';
 
 export function ChangeResult({ change, children }: { change: ChangeState; children?: ComponentChildren }) {
   return (
@@ -15,5 +15,21 @@ export function ChangeResult({ change, children }: { change: ChangeState; childr
       )}
       <ProblemMessage problem={change.problem}>{children}</ProblemMessage>
     </>
+  );
+}
+
+/** A Reload button beside a 412: the person sees the other change, then makes theirs again. */
+export function StaleReload({ change, reload }: { change: Change; reload: () => void }) {
+  if (change.problem?.status !== 412) return null;
+  return (
+    <button
+      type="button"
+      onClick={() => {
+        change.clear();
+        reload();
+      }}
+    >
+      Reload
+    </button>
   );
 }

@@ -6,7 +6,7 @@
 import { useState } from 'preact/hooks';
 import { Link } from 'wouter-preact';
 import { api, type Schemas } from '../api';
-import { ChangeResult } from '../components/change-result';
+import { ChangeResult, StaleReload } from '../components/change-result';
 import { ifMatch, withETag, type Versioned } from '../components/etag';
 import { useListParams } from '../components/list-params';
 import { Busy, ConfirmButton, Pager, QuotaBar, ScreenTitle } from '../components/parts';
@@ -16,7 +16,6 @@ import { Field, UserFilters, userListQuery, UserTable } from '../components/user
 import { ProblemMessage } from '../problems';
 import { useCanWrite } from '../session';
 import { AddUsers } from './department-add-users';
-import { StaleReload } from './user';
 
 type Department = Schemas['Department'];
 type Quota = Schemas['Quota'];

@@ -6,10 +6,10 @@ import { useState } from 'preact/hooks';
 import { Link } from 'wouter-preact';
 import { api, type Schemas } from '../api';
 import type { operations } from '../api/schema';
-import { ChangeResult } from '../components/change-result';
+import { ChangeResult, StaleReload } from '../components/change-result';
 import { ifMatch, withETag, type Versioned } from '../components/etag';
 import { Busy, ConfirmButton, ScreenTitle, Time } from '../components/parts';
-import { useChange, type Change } from '../components/use-change';
+import { useChange } from '../components/use-change';
 import { useRequest } from '../components/use-request';
 import { Field, ROLES, Select } from '../components/user-list';
 import { ProblemMessage } from '../problems';
@@ -77,22 +77,6 @@ function UserFields({ user }: { user: User }) {
         <Time iso={user.updated_at} />
       </dd>
     </dl>
-  );
-}
-
-/** A Reload button beside a 412: the person sees the other change, then makes theirs again. */
-export function StaleReload({ change, reload }: { change: Change; reload: () => void }) {
-  if (change.problem?.status !== 412) return null;
-  return (
-    <button
-      type="button"
-      onClick={() => {
-        change.clear();
-        reload();
-      }}
-    >
-      Reload
-    </button>
   );
 }
 

@@ -5,21 +5,29 @@
  * the back button works, while the server only ever serves `/console`.
  */
 import type { ComponentType } from 'preact';
-import { Link, Route, Router, Switch, useLocation, type AroundNavHandler } from 'wouter-preact';
-import { useHashLocation } from 'wouter-preact/use-hash-location';
+import { Link, Route, Router, Switch, useLocation } from 'wouter-preact';
+import { useScreenLocation } from './location';
 import { Audit } from './screens/audit';
+import { DepartmentScreen } from './screens/department';
+import { Departments } from './screens/departments';
 import { Group } from './screens/group';
 import { Groups } from './screens/groups';
 import { Overview } from './screens/overview';
 import { Reports } from './screens/reports';
 import { ScimTokens } from './screens/scim-tokens';
 import { SignIn } from './screens/sign-in';
+import { UserScreen } from './screens/user';
+import { Users } from './screens/users';
 import { session, useSession } from './session';
 import { logoutUrl, signInSettings } from './sign-in-settings';
 
 /** Every screen, in the order of the navigation; `path` patterns are wouter's. */
 export const SCREENS: Array<{ path: string; title?: string; component: ComponentType<{ params: Record<string, string> }> }> = [
   { path: '/', title: 'Overview', component: Overview },
+  { path: '/users', title: 'Users', component: Users },
+  { path: '/users/:id', component: UserScreen },
+  { path: '/departments', title: 'Departments', component: Departments },
+  { path: '/departments/:id', component: DepartmentScreen },
   { path: '/groups', title: 'Groups', component: Groups },
   { path: '/groups/:id', component: Group },
   { path: '/reports', title: 'Reports', component: Reports },
@@ -84,27 +92,7 @@ function Frame() {
   );
 }
 
-/**
- * Every address is `{page}?{query}#{path}`: the screen in the fragment, a list's filters and cursor in the query.
- * A link's href says both, so it opens the same page in a new tab or when shared (wouter's hash links would put the
- * query inside the fragment, which matches no route); and a target without a query clears the current one (wouter's
- * hash navigation keeps it, which would carry one list's cursor to another screen).
- */
-function hrefOf(to: string): string {
-  const [path, query] = to.split('?');
-  return `${location.pathname}${query ? `?${query}` : ''}#${path}`;
-}
-// wouter's hash location listens to `hashchange` only, but going back or forward between the entries its navigate()
-// pushes fires `popstate` alone (Chromium): without this, the back button changes the address and not the screen.
-addEventListener('popstate', () => dispatchEvent(new HashChangeEvent('hashchange')));
-
-const clearingQuery: AroundNavHandler = (navigate, to, options) => navigate(to.includes('?') ? to : `${to}?`, options);
-
 export function App() {
   const current = useSession();
-  return (
-    <Router hook={useHashLocation} hrefs={hrefOf} aroundNav={clearingQuery}>
-      {current.status === 'signed-in' ? <Frame /> : <SignIn reason={current.reason} />}
-    </Router>
-  );
+  return <Router hook={useScreenLocation}>{current.status === 'signed-in' ? <Frame /> : <SignIn reason={current.reason} />}</Router>;
 }

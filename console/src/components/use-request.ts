@@ -16,24 +16,32 @@ export interface RequestState<T> {
 }
 
 export function useRequest<T>(request: () => Promise<Answer<T>>, key: unknown[]): RequestState<T> {
-  const [state, setState] = useState<{ loading: boolean; data?: T; problem?: Problem }>({ loading: true });
+  const [state, setState] = useState<{ loading: boolean; data?: T; problem?: Problem; answered?: string }>({ loading: true });
   const [generation, setGeneration] = useState(0);
   const latest = useRef(0);
+  // Which request the state answers: a new key (or a reload) is loading from the render that asks for it, not only
+  // once the effect that sends it runs (effects run after the paint, and the screen would show the old answer as current).
+  const asked = JSON.stringify([...key, generation]);
   useEffect(() => {
     const id = ++latest.current;
     setState((previous) => ({ ...previous, loading: true }));
     request().then(
       ({ data, error, response }) => {
         if (id !== latest.current) return;
-        setState(error || !response.ok ? { loading: false, problem: asProblem(error, response) } : { loading: false, data });
+        setState(
+          error || !response.ok
+            ? { loading: false, problem: asProblem(error, response), answered: asked }
+            : { loading: false, data, answered: asked },
+        );
       },
       (error: unknown) =>
-        id === latest.current && setState({ loading: false, problem: { detail: `The service could not be reached (${String(error)}).` } }),
+        id === latest.current &&
+        setState({ loading: false, problem: { detail: `The service could not be reached (${String(error)}).` }, answered: asked }),
     );
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [...key, generation]);
   const reload = useCallback(() => setGeneration((n) => n + 1), []);
-  return { ...state, reload };
+  return { loading: state.loading || state.answered !== asked, data: state.data, problem: state.problem, reload };
 }
 
 /** A failed answer as a problem: its problem details, or what its status says. */

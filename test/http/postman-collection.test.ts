@@ -67,6 +67,10 @@ const MEANT: Record<string, { status: number; why: string }> = {
     why: "an e-mailed report link's secret exists only in the e-mail that carries it, never in a document",
   },
   'GET /v2/reports/r-departments-example/email-download.json': { status: 404, why: 'the same link, by its `.json` twin' },
+  'GET /console/index-Bx8k2Q1c.js': {
+    status: 404,
+    why: "the console's files are named by the hash of their content, which a document written before the build cannot know",
+  },
 };
 
 interface Exchange {

@@ -62,12 +62,12 @@ const SHOTS: Record<string, { route: string; prepare: (page: Page) => Promise<vo
       // The dry run's overages as a table.
       await page
         .getByRole('table')
-        .filter({ hasText: /overage/i })
+        .filter({ hasText: 'Quotas this would exceed' })
         .waitFor({ timeout: 10_000 });
       await settle(page);
       await page
         .getByRole('table')
-        .filter({ hasText: /overage/i })
+        .filter({ hasText: 'Quotas this would exceed' })
         .scrollIntoViewIfNeeded();
     },
   },

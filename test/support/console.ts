@@ -111,6 +111,16 @@ export async function settled(page: Page): Promise<void> {
   await page.waitForFunction(() => [...document.querySelectorAll('.busy')].every((element) => element.textContent === ''));
 }
 
+/** The outermost elements wider than the page, to say where an overflow comes from. */
+function widest(page: Page): Promise<string> {
+  return page.evaluate(`(() => {
+    const width = document.documentElement.clientWidth;
+    const over = [...document.querySelectorAll('body *')].filter((el) => el.getBoundingClientRect().right > width + 1);
+    const outermost = over.filter((el) => !over.includes(el.parentElement));
+    return outermost.slice(0, 3).map((el) => el.tagName.toLowerCase() + (el.className ? '.' + String(el.className).replace(/ /g, '.') : '')).join(', ');
+  })()`);
+}
+
 /**
  * The screen as it is now meets WCAG 2.1 AA by axe-core, and shows no horizontal scroll bar, at a phone's and a
  * desktop's width, light and dark; the page's own faults (script errors, CSP refusals, other origins) are none.
@@ -149,7 +159,7 @@ export async function expectAccessible({ page, faults }: ConsolePage, screen: st
     });
     found.push(...violations.map((violation) => `${viewport.width}px ${colorScheme}: ${violation}`));
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-    if (overflow > 0) found.push(`${viewport.width}px ${colorScheme}: ${overflow}px of horizontal overflow`);
+    if (overflow > 0) found.push(`${viewport.width}px ${colorScheme}: ${overflow}px of horizontal overflow (${await widest(page)})`);
   }
   if (original) await page.setViewportSize(original);
   await page.emulateMedia({ colorScheme: 'light' });

@@ -55,7 +55,9 @@ export function Pager(props: {
 
 /** A button that asks first, in a modal dialog (the browser's: it keeps focus inside and Escape cancels). */
 export function ConfirmButton(props: {
+  /** The button's name; `text`, when given, is what it shows (a short word that begins the name, as WCAG 2.5.3 asks). */
   label: string;
+  text?: string;
   question: string;
   confirm: string;
   onConfirm: () => void;
@@ -70,8 +72,9 @@ export function ConfirmButton(props: {
         class={props.danger ? 'danger' : undefined}
         disabled={props.disabled}
         onClick={() => dialog.current?.showModal()}
+        aria-label={props.text ? props.label : undefined}
       >
-        {props.label}
+        {props.text ?? props.label}
       </button>
       <dialog ref={dialog} aria-label={props.label}>
         <form method="dialog">

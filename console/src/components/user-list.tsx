@@ -165,8 +165,9 @@ export function UserTable(props: {
 }) {
   const { users, caption, showDepartment, action } = props;
   return (
-    <div class="table-scroll">
-      <table>
+    // On a phone the table scrolls inside this box, which the keyboard can then reach and scroll too (even with no link in it).
+    <div class="table-scroll" tabIndex={0} role="region" aria-label={caption}>
+      <table class="wide">
         <caption>{caption}</caption>
         <thead>
           <tr>

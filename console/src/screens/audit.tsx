@@ -35,7 +35,11 @@ const LABELS: Record<Filter, string> = {
 
 function FilterForm({ filters }: { filters: Filters }) {
   const [, navigate] = useLocation();
-  const [draft, setDraft] = useState<Filters>({ ...filters, since: isoToLocalInput(filters.since), before: isoToLocalInput(filters.before) });
+  const [draft, setDraft] = useState<Filters>({
+    ...filters,
+    since: isoToLocalInput(filters.since),
+    before: isoToLocalInput(filters.before),
+  });
   return (
     <form
       class="filters"
@@ -65,7 +69,10 @@ function FilterForm({ filters }: { filters: Filters }) {
 /** One value of a change, short: a list's items, an object's `key value` pairs, a `from → to` pair as such. */
 function compact(value: unknown): string {
   if (value === null || value === undefined) return '—';
-  if (Array.isArray(value)) return value.length > 10 ? `${value.slice(0, 10).map(compact).join(', ')} and ${value.length - 10} more` : value.map(compact).join(', ');
+  if (Array.isArray(value))
+    return value.length > 10
+      ? `${value.slice(0, 10).map(compact).join(', ')} and ${value.length - 10} more`
+      : value.map(compact).join(', ');
   if (typeof value === 'object') {
     const record = value as Record<string, unknown>;
     if ('from' in record && 'to' in record && Object.keys(record).length === 2) return `${compact(record.from)} → ${compact(record.to)}`;

@@ -193,11 +193,12 @@ function Members(props: { departmentId: string; generation: number; canWrite: bo
                             type="checkbox"
                             checked={selected.includes(user.id)}
                             onChange={(event) => toggle(user.id, event.currentTarget.checked)}
-                          />{' '}
-                          Select {user.id}
+                          />
+                          <span class="visually-hidden">Select {user.id}</span>
                         </label>
                         <ConfirmButton
                           label={`Remove ${user.id}`}
+                          text="Remove"
                           question={`Remove ${user.email} from this department? It stays a user, in no department.`}
                           confirm="Remove"
                           disabled={!!change.busy}

@@ -68,7 +68,12 @@ function GroupFields({ group }: { group: Schemas['Group'] }) {
 }
 
 /** `reading`: the group is being read again (after a change of members, its ETag changes): saving waits for the new one. */
-function EditGroup({ group, etag, reading, onChanged }: {
+function EditGroup({
+  group,
+  etag,
+  reading,
+  onChanged,
+}: {
   group: Schemas['Group'];
   etag?: string;
   reading: boolean;
@@ -119,7 +124,9 @@ function AddMember({ groupId, onAdded }: { groupId: string; onAdded: (outcome: O
           params: { path: { group_id: groupId, user_id: id } },
         });
         if (!error && data) setUserId('');
-        onAdded(error || !data ? { problem: asProblem(error, response) } : { done: `Added ${data.first_name} ${data.last_name} (${data.id}).` });
+        onAdded(
+          error || !data ? { problem: asProblem(error, response) } : { done: `Added ${data.first_name} ${data.last_name} (${data.id}).` },
+        );
       }}
     >
       <div>
@@ -131,7 +138,12 @@ function AddMember({ groupId, onAdded }: { groupId: string; onAdded: (outcome: O
   );
 }
 
-function Members({ groupId, cursor, canWrite, onChanged }: {
+function Members({
+  groupId,
+  cursor,
+  canWrite,
+  onChanged,
+}: {
   groupId: string;
   cursor?: string;
   canWrite: boolean;
@@ -148,7 +160,11 @@ function Members({ groupId, cursor, canWrite, onChanged }: {
     const { error, response } = await api.DELETE('/v2/groups/{group_id}/users/{user_id}', {
       params: { path: { group_id: groupId, user_id: user.id } },
     });
-    onChanged(error || !response.ok ? { problem: asProblem(error, response) } : { done: `Removed ${user.first_name} ${user.last_name} (${user.id}).` });
+    onChanged(
+      error || !response.ok
+        ? { problem: asProblem(error, response) }
+        : { done: `Removed ${user.first_name} ${user.last_name} (${user.id}).` },
+    );
     members.reload();
   };
   const base = `/groups/${encodeURIComponent(groupId)}`;

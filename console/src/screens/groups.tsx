@@ -132,8 +132,8 @@ function CreateGroup({ onCreated }: { onCreated: () => void }) {
       {preview && (
         <p class="done" role="status">
           Preview: the group “{preview.name}” would be created with {preview.user_count} members
-          {preview.users.length > 0 && `: ${preview.users.map((user) => user.id).join(', ')}`}. Nothing is created until you
-          choose Create group.
+          {preview.users.length > 0 && `: ${preview.users.map((user) => user.id).join(', ')}`}. Nothing is created until you choose Create
+          group.
         </p>
       )}
       <Done>
@@ -148,7 +148,12 @@ function CreateGroup({ onCreated }: { onCreated: () => void }) {
   );
 }
 
-function GroupRow({ group, selectable, selected, onSelect }: {
+function GroupRow({
+  group,
+  selectable,
+  selected,
+  onSelect,
+}: {
   group: Schemas['GroupSummary'];
   selectable: boolean;
   selected: boolean;

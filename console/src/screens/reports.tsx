@@ -54,7 +54,14 @@ function StartReport() {
         ))}
       </fieldset>
       <label for="report-email">E-mail it to (optional; up to 10 addresses, separated by commas)</label>
-      <input id="report-email" type="text" inputMode="email" autoComplete="email" value={email} onInput={(event) => setEmail(event.currentTarget.value)} />
+      <input
+        id="report-email"
+        type="text"
+        inputMode="email"
+        autoComplete="email"
+        value={email}
+        onInput={(event) => setEmail(event.currentTarget.value)}
+      />
       <div class="actions">
         <button type="submit" class="primary">
           Start the report
@@ -145,8 +152,7 @@ export function Reports() {
     <>
       <ScreenTitle>Reports</ScreenTitle>
       <p class="hint">
-        A report is a CSV file made in the background: the departments with their usage and limits, or every group with its
-        members.
+        A report is a CSV file made in the background: the departments with their usage and limits, or every group with its members.
       </p>
       {canWrite ? <StartReport key={watched?.id} /> : <p>Your token may only read: it can follow a report, not start one.</p>}
       {watched && <ReportProgress key={watched.id} type={watched.type} id={watched.id} />}

@@ -21,8 +21,8 @@ function Secret({ created }: { created: NewToken }) {
   return (
     <div class="secret" role="status">
       <p>
-        Created the token “{created.description}” (<code>{created.id}</code>). Copy its secret now and give it to the identity
-        provider: <strong>it will not be shown again</strong>.
+        Created the token “{created.description}” (<code>{created.id}</code>). Copy its secret now and give it to the identity provider:{' '}
+        <strong>it will not be shown again</strong>.
       </p>
       <label for="new-token-secret">Secret</label>
       <input id="new-token-secret" class="secret-value" readOnly value={created.token} onFocus={(event) => event.currentTarget.select()} />
@@ -69,7 +69,13 @@ function CreateToken({ onCreated }: { onCreated: (token: NewToken) => void }) {
         }}
       >
         <label for="token-description">Description (e.g. the connection: “Okta production”)</label>
-        <input id="token-description" required maxLength={200} value={description} onInput={(event) => setDescription(event.currentTarget.value)} />
+        <input
+          id="token-description"
+          required
+          maxLength={200}
+          value={description}
+          onInput={(event) => setDescription(event.currentTarget.value)}
+        />
         <label for="token-expires">Expires (optional)</label>
         <input id="token-expires" type="datetime-local" value={expires} onInput={(event) => setExpires(event.currentTarget.value)} />
         <div class="actions">
@@ -103,8 +109,7 @@ export function ScimTokens() {
     <>
       <ScreenTitle>SCIM tokens</ScreenTitle>
       <p class="hint">
-        Identity providers (Okta, Entra ID…) provision users and groups through SCIM at <code>/scim/v2</code> with one of
-        these tokens.
+        Identity providers (Okta, Entra ID…) provision users and groups through SCIM at <code>/scim/v2</code> with one of these tokens.
       </p>
       <Busy when={tokens.loading} />
       <ProblemMessage problem={tokens.problem} />

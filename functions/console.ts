@@ -5,15 +5,16 @@
  */
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { consoleSignIn } from '../lib/config';
-import { acceptsGzip, CONSOLE_PAGE_FILE, readConsoleFile, type ConsoleFile } from '../lib/console/files';
+import { CONSOLE_PAGE_FILE, consoleFileCandidates } from '../lib/console/files';
 import { consoleContentSecurityPolicy, renderConsolePage } from '../lib/console/page';
 import { problemResponse } from '../lib/http/problem';
 import { routeHandler, SECURITY_HEADERS, type HttpResponse } from '../lib/http/response';
+import { acceptsGzip, readStaticFile, type StaticFile } from '../lib/http/static-file';
 
-let page: Promise<ConsoleFile & { policy: string }> | undefined;
+let page: Promise<StaticFile & { policy: string }> | undefined;
 
-async function loadPage(): Promise<ConsoleFile & { policy: string }> {
-  const built = await readConsoleFile(import.meta.url, CONSOLE_PAGE_FILE);
+async function loadPage(): Promise<StaticFile & { policy: string }> {
+  const built = await readStaticFile(consoleFileCandidates(import.meta.url, CONSOLE_PAGE_FILE));
   if (!built) throw new Error(`No ${CONSOLE_PAGE_FILE}`);
   const signIn = consoleSignIn();
   const text = renderConsolePage(built.text, signIn);

@@ -3,11 +3,12 @@
  * content hash (Vite), so a browser may keep each for a year.
  */
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
-import { acceptsGzip, assetContentType, readConsoleFile, type ConsoleFile } from '../lib/console/files';
+import { assetContentType, consoleFileCandidates } from '../lib/console/files';
 import { problemResponse } from '../lib/http/problem';
 import { routeHandler, SECURITY_HEADERS, type HttpResponse } from '../lib/http/response';
+import { acceptsGzip, readStaticFile, type StaticFile } from '../lib/http/static-file';
 
-const assets = new Map<string, Promise<ConsoleFile | undefined>>();
+const assets = new Map<string, Promise<StaticFile | undefined>>();
 
 async function serve(event: APIGatewayProxyEventV2): Promise<HttpResponse & { isBase64Encoded?: boolean }> {
   const name = event.pathParameters?.asset ?? '';
@@ -15,7 +16,7 @@ async function serve(event: APIGatewayProxyEventV2): Promise<HttpResponse & { is
   const notFound = () => problemResponse('not-found', `The console has no file ${JSON.stringify(name)}.`);
   if (!contentType) return notFound();
   try {
-    if (!assets.has(name)) assets.set(name, readConsoleFile(import.meta.url, name));
+    if (!assets.has(name)) assets.set(name, readStaticFile(consoleFileCandidates(import.meta.url, name)));
     const file = await assets.get(name)!;
     if (!file) return notFound();
     const headers = {

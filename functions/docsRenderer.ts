@@ -8,31 +8,17 @@
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { problemResponse } from '../lib/http/problem';
 import { routeHandler, SECURITY_HEADERS, type HttpResponse } from '../lib/http/response';
+import { acceptsGzip, readStaticFile, type StaticFile } from '../lib/http/static-file';
 import { RENDERER_FILE, RENDERER_SOURCE } from '../lib/openapi/assets';
 
 const CANDIDATES = [new URL(`./${RENDERER_FILE}`, import.meta.url), new URL(`../${RENDERER_SOURCE}`, import.meta.url)];
 
-interface Script {
-  text: string;
-  gzipped: string;
-}
+let script: Promise<StaticFile> | undefined;
 
-let script: Promise<Script> | undefined;
-
-async function loadScript(): Promise<Script> {
-  // node:fs/promises and zlib are loaded here, not at import: on Node 22 importing fs/promises costs ~0.9 ms, half this
-  // function's cold start; zlib was a third of it.
-  const { readFile } = await import('node:fs/promises');
-  for (const candidate of CANDIDATES) {
-    try {
-      const bytes = await readFile(candidate);
-      const { gzipSync } = await import('node:zlib');
-      return { text: bytes.toString('utf8'), gzipped: gzipSync(bytes, { level: 9 }).toString('base64') };
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-    }
-  }
-  throw new Error(`${RENDERER_FILE} is neither next to the function nor in node_modules`);
+async function loadScript(): Promise<StaticFile> {
+  const found = await readStaticFile(CANDIDATES);
+  if (!found) throw new Error(`${RENDERER_FILE} is neither next to the function nor in node_modules`);
+  return found;
 }
 
 async function serve(event: APIGatewayProxyEventV2): Promise<HttpResponse & { isBase64Encoded?: boolean }> {
@@ -45,8 +31,7 @@ async function serve(event: APIGatewayProxyEventV2): Promise<HttpResponse & { is
       'cache-control': 'public, max-age=86400',
       vary: 'accept-encoding',
     };
-    const acceptEncoding = Object.entries(event.headers ?? {}).find(([name]) => name.toLowerCase() === 'accept-encoding')?.[1] ?? '';
-    if (/\bgzip\b/i.test(acceptEncoding)) {
+    if (acceptsGzip(event.headers)) {
       return { statusCode: 200, headers: { ...headers, 'content-encoding': 'gzip' }, body: gzipped, isBase64Encoded: true };
     }
     return { statusCode: 200, headers, body: text };

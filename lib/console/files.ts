@@ -30,34 +30,8 @@ export function assetContentType(name: string): string | undefined {
   return CONTENT_TYPES[name.slice(name.lastIndexOf('.') + 1)];
 }
 
-export interface ConsoleFile {
-  text: string;
-  /** Base64 of the gzipped bytes, for a client that accepts gzip. */
-  gzipped: string;
-}
-
-/**
- * Reads one built file: next to the bundle (`bundleUrl`: the function's `import.meta.url`), else from the checkout;
- * undefined when neither has it.
- */
-export async function readConsoleFile(bundleUrl: string, name: string): Promise<ConsoleFile | undefined> {
-  // Loaded here, not at import: node:fs/promises and zlib cost a cold start more than this whole module.
-  const { readFile } = await import('node:fs/promises');
-  const candidates = [new URL(`./${CONSOLE_BUNDLE_DIR}/${name}`, bundleUrl), new URL(`../${CONSOLE_SOURCE_DIR}/${name}`, bundleUrl)];
-  for (const candidate of candidates) {
-    try {
-      const bytes = await readFile(candidate);
-      const { gzipSync } = await import('node:zlib');
-      return { text: bytes.toString('utf8'), gzipped: gzipSync(bytes, { level: 9 }).toString('base64') };
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-    }
-  }
-  return undefined;
-}
-
-/** Whether the request's Accept-Encoding takes gzip. */
-export function acceptsGzip(headers: Record<string, string | undefined> | undefined): boolean {
-  const value = Object.entries(headers ?? {}).find(([name]) => name.toLowerCase() === 'accept-encoding')?.[1] ?? '';
-  return /\bgzip\b/i.test(value);
-}
+/** Where a built file is: next to the bundle (`bundleUrl`: the function's `import.meta.url`), else in the checkout. */
+export const consoleFileCandidates = (bundleUrl: string, name: string) => [
+  new URL(`./${CONSOLE_BUNDLE_DIR}/${name}`, bundleUrl),
+  new URL(`../${CONSOLE_SOURCE_DIR}/${name}`, bundleUrl),
+];

@@ -11,18 +11,25 @@ export interface ListParams {
   href: (changes?: Record<string, string | undefined>) => string;
 }
 
+/** A list screen's address with its filters, sort and cursor in the query (the empty ones left out). */
+export function listHref(path: string, params: Record<string, string | undefined>): string {
+  const query = new URLSearchParams();
+  for (const [name, value] of Object.entries(params)) if (value) query.set(name, value);
+  const search = query.toString();
+  return search ? `${path}?${search}` : path;
+}
+
+/** The query of the address as a plain object (a list screen's filters). */
+export function useQueryParams(): Record<string, string | undefined> {
+  return Object.fromEntries(new URLSearchParams(useSearch()));
+}
+
 export function useListParams(path: string): ListParams {
   const search = useSearch();
   return useMemo(() => {
     const params = new URLSearchParams(search);
     const href = (changes: Record<string, string | undefined> = {}) => {
-      const next = new URLSearchParams(params);
-      for (const [name, value] of Object.entries(changes)) {
-        if (value) next.set(name, value);
-        else next.delete(name);
-      }
-      const query = next.toString();
-      return query ? `${path}?${query}` : path;
+      return listHref(path, { ...Object.fromEntries(params), ...changes });
     };
     return { params, href };
   }, [search, path]);

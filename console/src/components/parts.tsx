@@ -1,7 +1,7 @@
 /** Small parts every screen uses: a heading that takes focus, a busy line, the pager, a confirmation, a quota bar. */
 import type { ComponentChildren } from 'preact';
 import { useEffect, useRef } from 'preact/hooks';
-import { Link, useSearch } from 'wouter-preact';
+import { Link } from 'wouter-preact';
 
 /** Whether a screen was shown already: the page's first screen leaves the focus where the browser puts it (before the skip link). */
 let shownBefore = false;
@@ -130,20 +130,6 @@ export function Done({ children }: { children: ComponentChildren }) {
       {children}
     </p>
   );
-}
-
-/** A list screen's address with its filters, sort and cursor in the query (the empty ones left out). */
-export function listHref(path: string, params: Record<string, string | undefined>): string {
-  const query = new URLSearchParams();
-  for (const [name, value] of Object.entries(params)) if (value) query.set(name, value);
-  const search = query.toString();
-  return search ? `${path}?${search}` : path;
-}
-
-/** The query of the address as a plain object (a list screen's filters). */
-export function useQueryParams(): Record<string, string | undefined> {
-  const search = useSearch();
-  return Object.fromEntries(new URLSearchParams(search));
 }
 
 /** An ISO time as a `datetime-local` input shows it (the person's local time), and back; '' for none. */

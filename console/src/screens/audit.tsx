@@ -5,7 +5,8 @@
 import { useState } from 'preact/hooks';
 import { Link, useLocation } from 'wouter-preact';
 import { api, type Schemas } from '../api';
-import { Busy, isoToLocalInput, listHref, localInputToIso, Pager, ScreenTitle, Time, useQueryParams } from '../components/parts';
+import { Busy, isoToLocalInput, localInputToIso, Pager, ScreenTitle, Time } from '../components/parts';
+import { listHref, useQueryParams } from '../components/list-params';
 import { useRequest } from '../components/use-request';
 import { ProblemMessage } from '../problems';
 

@@ -5,7 +5,8 @@
 import { useState } from 'preact/hooks';
 import { Link } from 'wouter-preact';
 import { api, type Schemas } from '../api';
-import { Busy, ConfirmButton, Done, listHref, Pager, ScreenTitle, Time, useQueryParams } from '../components/parts';
+import { Busy, ConfirmButton, Done, Pager, ScreenTitle, Time } from '../components/parts';
+import { listHref, useQueryParams } from '../components/list-params';
 import { asProblem, useRequest } from '../components/use-request';
 import { ProblemMessage, type Problem } from '../problems';
 import { useCanWrite } from '../session';

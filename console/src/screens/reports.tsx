@@ -6,7 +6,8 @@
 import { useEffect, useState } from 'preact/hooks';
 import { useLocation } from 'wouter-preact';
 import { api, type Schemas } from '../api';
-import { listHref, ScreenTitle, Time, useQueryParams } from '../components/parts';
+import { ScreenTitle, Time } from '../components/parts';
+import { listHref, useQueryParams } from '../components/list-params';
 import { asProblem, useRequest } from '../components/use-request';
 import { ProblemMessage, type Problem } from '../problems';
 import { useCanWrite } from '../session';

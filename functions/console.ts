@@ -14,12 +14,10 @@ import { acceptsGzip, readStaticFile, type StaticFile } from '../lib/http/static
 let page: Promise<StaticFile & { policy: string }> | undefined;
 
 async function loadPage(): Promise<StaticFile & { policy: string }> {
-  const built = await readStaticFile(consoleFileCandidates(import.meta.url, CONSOLE_PAGE_FILE));
-  if (!built) throw new Error(`No ${CONSOLE_PAGE_FILE}`);
   const signIn = consoleSignIn();
-  const text = renderConsolePage(built.text, signIn);
-  const { gzipSync } = await import('node:zlib');
-  return { text, gzipped: gzipSync(text, { level: 9 }).toString('base64'), policy: consoleContentSecurityPolicy(signIn) };
+  const page = await readStaticFile(consoleFileCandidates(import.meta.url, CONSOLE_PAGE_FILE), (built) => renderConsolePage(built, signIn));
+  if (!page) throw new Error(`No ${CONSOLE_PAGE_FILE}`);
+  return { ...page, policy: consoleContentSecurityPolicy(signIn) };
 }
 
 async function serve(event: APIGatewayProxyEventV2): Promise<HttpResponse & { isBase64Encoded?: boolean }> {

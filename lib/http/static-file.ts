@@ -10,16 +10,18 @@ export interface StaticFile {
   gzipped: string;
 }
 
-/** The first of `candidates` that exists; undefined when none does. */
-export async function readStaticFile(candidates: readonly URL[]): Promise<StaticFile | undefined> {
+/** The first of `candidates` that exists, as `render` makes it (by default as it is); undefined when none does. */
+export async function readStaticFile(candidates: readonly URL[], render?: (text: string) => string): Promise<StaticFile | undefined> {
   // node:fs/promises and zlib are loaded here, not at import: on Node 22 importing fs/promises costs ~0.9 ms, half
   // such a function's cold start; zlib was a third of it.
   const { readFile } = await import('node:fs/promises');
   for (const candidate of candidates) {
     try {
       const bytes = await readFile(candidate);
+      // Rendered, the text is what is served and gzipped (once); else the bytes as they are.
+      const served = render ? Buffer.from(render(bytes.toString('utf8')), 'utf8') : bytes;
       const { gzipSync } = await import('node:zlib');
-      return { text: bytes.toString('utf8'), gzipped: gzipSync(bytes, { level: 9 }).toString('base64') };
+      return { text: served.toString('utf8'), gzipped: gzipSync(served, { level: 9 }).toString('base64') };
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
     }

@@ -24,8 +24,6 @@ export interface ServiceConfig {
   apiBaseUrl: string | undefined;
   /** Whether SCIM may create a department it is given by an unknown name (SCIM_CREATE_DEPARTMENTS=false: 400). */
   scimCreateDepartments: boolean;
-  /** How the console signs a person in (an OAuth authorization-code login with PKCE); undefined: a pasted token only. */
-  consoleSignIn: ConsoleSignIn | undefined;
   /** Endpoint overrides, set only on the local stack. */
   endpoints: { dynamodb?: string; s3?: string; ses?: string };
   region: string;
@@ -55,9 +53,17 @@ export interface ConsoleSignIn {
 export function consoleSignIn(env: NodeJS.ProcessEnv = process.env): ConsoleSignIn | undefined {
   const { CONSOLE_AUTHORIZE_URL: authorizeUrl, CONSOLE_TOKEN_URL: tokenUrl, CONSOLE_CLIENT_ID: clientId } = env;
   if (!authorizeUrl && !tokenUrl && !clientId) return undefined;
-  if (!authorizeUrl || !tokenUrl || !clientId) throw new Error('CONSOLE_AUTHORIZE_URL, CONSOLE_TOKEN_URL and CONSOLE_CLIENT_ID go together');
+  if (!authorizeUrl || !tokenUrl || !clientId)
+    throw new Error('CONSOLE_AUTHORIZE_URL, CONSOLE_TOKEN_URL and CONSOLE_CLIENT_ID go together');
   const [logoutUrl, issuer] = [env.CONSOLE_LOGOUT_URL || undefined, env.CONSOLE_ISSUER || undefined];
-  return { authorizeUrl, tokenUrl, clientId, scopes: env.CONSOLE_SCOPES || 'openid', ...(logoutUrl && { logoutUrl }), ...(issuer && { issuer }) };
+  return {
+    authorizeUrl,
+    tokenUrl,
+    clientId,
+    scopes: env.CONSOLE_SCOPES || 'openid',
+    ...(logoutUrl && { logoutUrl }),
+    ...(issuer && { issuer }),
+  };
 }
 
 /** The variables that give a function these sign-in settings: what the stack sets, read back by `consoleSignIn`. */
@@ -109,7 +115,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServiceConfig 
     reportEmailFrom: env.REPORT_EMAIL_FROM ?? 'reports@example.com',
     apiBaseUrl: env.API_BASE_URL?.trim().replace(/\/+$/, '') || undefined,
     scimCreateDepartments: (env.SCIM_CREATE_DEPARTMENTS ?? '').trim().toLowerCase() !== 'false',
-    consoleSignIn: consoleSignIn(env),
     endpoints: {
       dynamodb: env.DYNAMODB_ENDPOINT || undefined,
       s3: env.S3_ENDPOINT || undefined,

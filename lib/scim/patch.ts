@@ -196,8 +196,13 @@ function applyOne(resource: Canonical, operation: Operation, kind: Kind): void {
     return;
   }
   const value = canonicalValue(attribute, operation.value, what);
+  if (value === null) {
+    // null is "unassigned" (RFC 7643 §2.5): the attribute is cleared, for add and replace alike.
+    delete holder[attribute.name];
+    return;
+  }
   if (attribute.multiValued) {
-    const items = (Array.isArray(value) ? value : [value]) as Canonical[];
+    const items = (Array.isArray(value) ? value : [value]).filter((item) => item !== null) as Canonical[];
     const existing = operation.op === 'add' ? ((holder[attribute.name] as Canonical[] | undefined) ?? []) : [];
     // A new primary element makes the others secondary (RFC 7643 §2.4).
     const kept = items.some((item) => item.primary === true) ? existing.map((e) => ({ ...e, primary: false })) : existing;

@@ -197,6 +197,58 @@ describe('applyToUser', () => {
     const base = userFields(user);
     expect(userFields(patched(...operations))).toEqual({ ...base, ...fields });
   });
+  // CI's hostile-input fuzz found `{"op":"add","value":{"emails":null}}` answered 500: a null list was spread as an element.
+  it('every add, replace and remove of a kept attribute with an empty or null value is applied or refused with a 4xx, never thrown otherwise', () => {
+    const paths = [
+      'emails',
+      'emails.value',
+      'emails[type eq "work"]',
+      'emails[type eq "work"].value',
+      'name',
+      'name.givenName',
+      'roles',
+      'roles.value',
+      'roles[primary eq true]',
+      'active',
+      'externalId',
+      'displayName',
+      'userName',
+      ENTERPRISE,
+      `${ENTERPRISE}:department`,
+    ];
+    const values = [
+      null,
+      [null],
+      {},
+      [{}],
+      [{ value: null }],
+      { value: null },
+      '',
+      [],
+      [[]],
+      { primary: null },
+      [{ primary: true }, null],
+      0,
+      true,
+    ];
+    const unexpected: string[] = [];
+    for (const op of ['add', 'replace', 'remove'])
+      for (const path of paths)
+        for (const value of values) {
+          try {
+            userFields(patched({ op, path, value }));
+          } catch (error) {
+            const status = (error as { status?: number }).status ?? 500;
+            if (status >= 500 || status < 400) unexpected.push(`${op} ${path} ${JSON.stringify(value)}: ${String(error)}`);
+          }
+        }
+    expect(unexpected).toEqual([]);
+  });
+
+  it('a null list is the attribute cleared (RFC 7643 §2.5): the e-mail falls back to the user name', () => {
+    expect(userFields(patched({ op: 'add', value: { emails: null } }, { op: 'add', value: {} })).email).toBe('ann@example.com');
+    expect(patched({ op: 'replace', path: 'roles', value: null }).roles).toBeUndefined();
+  });
 });
 
 describe('groupChanges', () => {

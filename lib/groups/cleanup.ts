@@ -47,6 +47,7 @@ import {
 } from '../store/memberships';
 import { addCounters, GROUPS_COUNTER } from '../store/stats';
 import { getGroup, groupAudit, groupBusy, groupNotFound, groupTuning, releaseIdentity } from './groups';
+import { ruleGroupsCountWrite } from './rule-limits';
 
 /** The actor recorded for changes the sweeper makes on its own (abandoning a dead G3). */
 const MAINTENANCE: ChangeContext = { actor: 'maintenance', operationId: 'sweepDeletedGroups', requestId: 'maintenance' };
@@ -84,6 +85,7 @@ export async function deleteGroup(ctx: ChangeContext, id: string, expectedVersio
     const common = [
       ...releaseIdentity(group),
       ...addCounters(id, { [GROUPS_COUNTER]: -1 }),
+      ...(group.rule === null ? [] : [ruleGroupsCountWrite(-1)]),
       groupAudit(ctx, id, { deleted: true, user_count: group.user_count }, now),
     ];
     const { inlineDeleteMembers } = groupTuning();
@@ -140,6 +142,7 @@ export async function deleteGroups(ctx: ChangeContext, groupIds: string[]): Prom
           groupAudit(ctx, group.id, { deleted: true, user_count: group.user_count }, now),
         ]),
         ...addCounters(groups[0].id, { [GROUPS_COUNTER]: -groups.length }),
+        ...(groups.some((g) => g.rule !== null) ? [ruleGroupsCountWrite(-groups.filter((g) => g.rule !== null).length)] : []),
       ]);
       left.push(...groups.map((group) => ({ group, members: group.user_count })));
     });

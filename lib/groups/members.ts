@@ -29,10 +29,10 @@ import type { ChangeContext } from '../audit/context';
 import { isSignal, signal, StaleReadError } from '../db/errors';
 import { isConditionFailure, MAX_TRANSACTION_ITEMS, transactWrite, withFreshRead, type Write } from '../db/transact';
 import { conflict, notFound, Problem } from '../problems';
-import { countMembersWrite, findGroupItem, findGroupItems, isChanging, isPublished, type GroupRef } from '../store/groups';
+import { countMembersWrite, findGroupItem, findGroupItems, isChanging, isPublished, isRuleManaged, type GroupRef } from '../store/groups';
 import { membershipDeletes, membershipPuts, userMemberships } from '../store/memberships';
 import { findUser, lockGroupAdditions as lockUser, unlockGroupAdditions as unlockUser, userCheck, type StoredUser } from '../store/users';
-import { groupAudit, groupBusy, groupFull, groupNotFound, MAX_GROUP_USERS, notAGroupMember } from './groups';
+import { groupAudit, groupBusy, groupFull, groupNotFound, MAX_GROUP_USERS, notAGroupMember, ruleManaged } from './groups';
 
 /** Raised by a write whose user vanished under it; G3 turns it into `missing_user_ids`. */
 export class MissingUserError extends Problem {
@@ -89,16 +89,19 @@ export function groupCountWrite(group: GroupRef, delta: number, now: string, opt
     // A removal for a user being deleted reads again: the group may just have gone (its memberships go differently then).
     if (!options.published) return new StaleReadError();
     if (!isPublished(stored) || stored.generation !== group.generation) return groupNotFound(group.id);
+    if (isRuleManaged(stored)) return ruleManaged(group.id);
     if (isChanging(stored)) return groupBusy(group.id);
     if (delta > 0 && Number(stored.user_count) + delta > MAX_GROUP_USERS) return groupFull(group.id);
     return new StaleReadError();
   });
 }
 
-/** The published group, as a reference, or 404. */
+/** The published group whose members are changed by hand, as a reference: 404, or 409 `rule-managed` for a rule group. */
 async function publishedGroup(groupId: string): Promise<GroupRef> {
   const item = await findGroupItem(groupId);
   if (!isPublished(item)) throw groupNotFound(groupId);
+  // The transaction's condition holds it too (a rule set meanwhile): this only answers before anything else is said.
+  if (isRuleManaged(item)) throw ruleManaged(groupId);
   return { id: groupId, generation: String(item.generation) };
 }
 

@@ -45,3 +45,10 @@ export type NamedSortField = (typeof NAMED_SORT_FIELDS)[number];
 export const NAMED_FILTER_ATTRIBUTES = ['name'] as const;
 
 export const AUDIT_FILTER_ATTRIBUTES = ['actor', 'operation', 'resource_id'] as const;
+
+/** What a group rule may test (lib/groups/rule.ts): the dimensions of the counters' cells. */
+export const RULE_ATTRIBUTES = ['department_id', 'account_role', 'activated'] as const;
+export type RuleAttribute = (typeof RULE_ATTRIBUTES)[number];
+/** A rule group's state: its joins and leaves being written, done, or held at the group limit. */
+export const RULE_STATUSES = ['applying', 'current', 'over_limit'] as const;
+export type RuleStatus = (typeof RULE_STATUSES)[number];

@@ -17,7 +17,10 @@ export const handler = operation(
     if (query.dry_run === 'true') {
       const { group, users } = await getGroupWithUsers(params.group_id);
       const preview = typeof body.rule === 'string' ? (await previewGroupRule(params.group_id, body.rule)).preview : undefined;
-      return { body: { ...withUsers(group, users), ...(preview ? { rule_preview: preview } : {}) }, headers: { etag: etagOf(group.version) } };
+      return {
+        body: { ...withUsers(group, users), ...(preview ? { rule_preview: preview } : {}) },
+        headers: { etag: etagOf(group.version) },
+      };
     }
     await updateGroup(ctx, params.group_id, body, expectedVersion(headers['if-match']));
     const { group, users } = await getGroupWithUsers(params.group_id);

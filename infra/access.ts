@@ -130,6 +130,8 @@ const BACKGROUND_TABLE_STATEMENTS: Readonly<Record<string, readonly TableStateme
   // Reads what a report lists; writes only its job's progress.
   // (Query and BatchGetItem only: it reads no item by key; its bundle holds no GetItem.)
   ReportWorker: [allow(['dynamodb:Query', 'dynamodb:BatchGetItem']), allow(['dynamodb:UpdateItem'], [REPORT_KEY_PREFIX])],
+  // Writes rule groups' memberships, counts, statuses and audit entries, the large changes of their members, and its own work items.
+  RuleWorker: [allow(TABLE_ACTIONS.write), ...fencedWrites()],
 };
 
 export function tableStatementsForJob(job: BackgroundFunction): readonly TableStatement[] {

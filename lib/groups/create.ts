@@ -68,6 +68,7 @@ import {
 } from './groups';
 import { parseRule, ruleText } from './rule';
 import { checkRuleFits, ruleGroupsCountWrite } from './rule-limits';
+import { ruleChangeWrites } from './rule-writes';
 import { countMatching, previewRule, type RulePreview } from './rule-preview';
 import { MissingUserError, newMembership, userCheckWrite } from './members';
 
@@ -158,6 +159,7 @@ async function createRuleGroup(
       ...claimIdentity(fields.id, fields.name, fields.external_id),
       ...addCounters(fields.id, { [GROUPS_COUNTER]: 1 }),
       ruleGroupsCountWrite(1),
+      ...ruleChangeWrites(fields.id, null, setting, now),
       groupAudit(ctx, fields.id, { created: groupRepresentation(created) }, now),
     ]);
     return created;

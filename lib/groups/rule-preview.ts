@@ -58,7 +58,7 @@ interface CellCounts {
   everyone?: Record<string, number>;
 }
 
-const codesOf = (kind: Kind): string[] => [`${kind}0`, `${kind}1`];
+export const codesOf = (kind: Kind): string[] => [`${kind}0`, `${kind}1`];
 
 async function readCellCounts(sets: CellSet[]): Promise<CellCounts> {
   const needEveryone = sets.some((set) => 'except' in set.scope);
@@ -101,7 +101,7 @@ export async function countMatching(rule: Rule): Promise<number> {
   return countOf(sets, counts);
 }
 
-const cellOfCode = (code: string): CellOf => {
+export const cellOfCode = (code: string): CellOf => {
   const [role, bits] = code.split('.') as [AccountRole, string];
   return { role, activated: bits[0] === '1', loggedIn: bits[1] === '1' };
 };

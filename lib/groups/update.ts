@@ -8,6 +8,7 @@ import { isPublished, updateGroupWrite, type RuleSetting, type StoredGroup } fro
 import { getGroup, groupAudit, groupNotFound, identityChangeWrites } from './groups';
 import { parseRule, ruleText } from './rule';
 import { checkRuleFits, ruleGroupsCountWrite } from './rule-limits';
+import { ruleChangeWrites } from './rule-writes';
 import { countMatching, previewRule, type RulePreview } from './rule-preview';
 
 export interface GroupPatch {
@@ -66,6 +67,7 @@ export async function updateGroup(ctx: ChangeContext, id: string, patch: GroupPa
     writes.push(...identityChangeWrites(before, after));
     const ruleGroupsDelta = rule === undefined ? 0 : Number(rule !== null) - Number(before.rule !== null);
     if (ruleGroupsDelta !== 0) writes.push(ruleGroupsCountWrite(ruleGroupsDelta));
+    if (rule !== undefined) writes.push(...ruleChangeWrites(id, before.rule, rule, now));
     writes.push(groupAudit(ctx, id, changes, now));
     await transactWrite(writes);
     const ruleFields =

@@ -13,7 +13,9 @@ const description = /* @__PURE__ */ built(() =>
 
 /** A group rule in the lists' `query` syntax over department_id, account_role and activated (checked by lib/groups/rule.ts), or null: none. */
 const rule = /* @__PURE__ */ built(() =>
-  z.nullable(z.string().check(z.minLength(1, 'must not be empty; null turns the rule off'), z.maxLength(4000, 'must be at most 4000 characters'))),
+  z.nullable(
+    z.string().check(z.minLength(1, 'must not be empty; null turns the rule off'), z.maxLength(4000, 'must be at most 4000 characters')),
+  ),
 );
 
 export const groupIdParams = /* @__PURE__ */ built(() => z.strictObject({ group_id: id }));

@@ -39,7 +39,16 @@ import { newId } from '../ids';
 import { notFound, preconditionFailed } from '../problems';
 import { claimHolder } from '../store/claims';
 import { findGroupNameClaim } from '../store/group-names';
-import { changeGroupWrite, findGroupItem, groupList, isChanging, isPublished, isRuleManaged, toGroup, type StoredGroup } from '../store/groups';
+import {
+  changeGroupWrite,
+  findGroupItem,
+  groupList,
+  isChanging,
+  isPublished,
+  isRuleManaged,
+  toGroup,
+  type StoredGroup,
+} from '../store/groups';
 import { queryStream } from '../db/query';
 import { cleanupMarkerPut, membersAmong, membershipDeletes, memberIds } from '../store/memberships';
 import { mutability } from './errors';

@@ -278,6 +278,28 @@ export function changeGroupWrite(
   return update(groupKey(group.id), changes, { explain, returnOld: true });
 }
 
+/**
+ * A rule group's status (`current` or `over_limit`), under the rule version
+ * it was decided for and, when given, the version read (no member changed
+ * since). The ETag moves with it.
+ */
+export function ruleStatusWrite(
+  groupId: string,
+  status: 'current' | 'over_limit',
+  condition: { ruleVersion: string; version?: number },
+  now: string,
+  explain: Explain,
+): Write {
+  const changes = new Update()
+    .set('rule_status', status)
+    .set('updated_at', now)
+    .add('version', 1)
+    .whenEquals('rule_version', condition.ruleVersion);
+  changes.whenEquals('state', 'active');
+  if (condition.version !== undefined) changes.whenEquals('version', condition.version);
+  return update(groupKey(groupId), changes, { explain });
+}
+
 /** The one item that counts rule groups, so that at most `max` exist (a condition, not a read). */
 const RULE_GROUPS_KEY: Key = { pk: 'RULEGROUPS', sk: 'COUNT' };
 

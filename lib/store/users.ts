@@ -29,6 +29,9 @@
  * - cell: role, activated and logged-in, e.g. `admin.10`: the equality
  *   filters of E1, each combination a partition of its own.
  *
+ * A change of the user's cell (department, role, activation) also writes
+ * its rule work (lib/store/rules.ts), in the same transaction.
+ *
  * Two locks live on the user item, each set by a protocol and honoured by
  * every other write: `bulk_lock` (a bulk department move holds the user,
  * lib/departments/bulk-move/) and `group_lock` (a deletion in progress holds
@@ -44,6 +47,9 @@ import { check, put, remove, update, type Explain, type Write } from '../db/tran
 import { ACCOUNT_ROLES, type AccountRole } from '../schemas/enums';
 import type { User } from '../schemas/responses';
 import { foldCase, KEY_SEPARATOR, nameSortKey } from '../text';
+import { ruleCellCode, userRuleWorkWrite } from './rules';
+
+export { ruleCellCode as ruleCellCodeOf };
 
 export type { User };
 
@@ -242,10 +248,12 @@ function preconditionOf(expected: UserPrecondition): Condition {
  */
 export function userWrites(
   id: string,
-  change: { before: Pick<User, 'department_id'> | null; after: User | null },
+  change: { before: Pick<User, 'department_id' | 'account_role' | 'activated'> | null; after: User | null },
   version: number,
   expected: UserPrecondition,
   explain?: Explain,
+  /** False when the caller writes the rule work of many users at once (a bulk move: lib/store/rules.ts usersRuleWorkWrite). */
+  followRules = true,
 ): Write[] {
   const { before, after } = change;
   const writes = [
@@ -255,6 +263,9 @@ export function userWrites(
   ];
   if (after?.department_id) writes.push(put(departmentCopyItem({ ...after, department_id: after.department_id })));
   else if (before?.department_id) writes.push(remove(departmentCopyKey(id)));
+  // Rule groups follow a change of the user's cell (lib/store/rules.ts); a deleted user leaves its groups itself.
+  const from = before && ruleCellCode(before);
+  if (followRules && after && from !== ruleCellCode(after)) writes.push(userRuleWorkWrite(id, from, after.updated_at));
   return writes;
 }
 

@@ -33,7 +33,11 @@ describe('G3 ?dry_run=true with a rule', () => {
     await users(4, { account_role: 'admin', activated: true }, d);
     await users(3, { account_role: 'member', activated: false }, d);
     const id = unique('g');
-    const response = await api.post('/v2/groups?dry_run=true', { id, name: unique('Preview '), rule: `department_id:${d},account_role:member,activated:true` });
+    const response = await api.post('/v2/groups?dry_run=true', {
+      id,
+      name: unique('Preview '),
+      rule: `department_id:${d},account_role:member,activated:true`,
+    });
     expect(response.status, response.text).toBe(200);
     expect(response.body).toMatchObject({ id, user_count: 0, rule_status: 'applying', users: [] });
     const preview = response.body.rule_preview;

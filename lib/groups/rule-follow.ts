@@ -1,0 +1,368 @@
+/**
+ * How rule groups keep their members: applying a rule, and following every
+ * user change within seconds. Both run in the RuleWorker (functions/ruleWorker.ts),
+ * triggered by the table's stream for rule work items (lib/store/rules.ts);
+ * locally `pollLocally` finds the same items, and the maintenance function
+ * runs any left older than a minute.
+ *
+ * Why work items, and why this converges:
+ * - Every change of a user's cell (department, role, activation), whatever
+ *   made it (create, PATCH, E2–E5, bulk moves, SCIM), goes through one
+ *   writer, lib/store/users.ts userWrites, which writes the user's rule work
+ *   in the same transaction: no change can be missed, and the user change
+ *   costs one small item more whatever the number of rule groups (none
+ *   are read or written by the request). A deleted user leaves every group
+ *   in its own deletion.
+ * - The worker reconciles the user as it is NOW (a consistent read) with
+ *   the rules as they are NOW (the rule index, written in the rule's own
+ *   transaction): each join or leave is conditional on the group holding the
+ *   rule version it was decided for, and on the membership being absent or
+ *   present, so it is idempotent and a rule changed meanwhile makes it
+ *   fail and be decided again. Work is deleted only if not rewritten since it
+ *   was read (its `stamp`), so a change during the reconciliation is
+ *   followed again. Whatever the interleaving, the last reconciliation of
+ *   each user, and the last application of each rule, see the final state.
+ * - The rules read are those listed under the user's old and new departments
+ *   and under `*` (rules naming no department): a user change never costs
+ *   more because of rules that name only other departments.
+ * - Applying a rule (a change of it, or room at the limit) reads the matching
+ *   users cell by cell from the cell index (cellById: never a scan) and the
+ *   members, checks the difference against consistent reads of those users
+ *   (the index may lag behind a change just made), and writes only the joins
+ *   and leaves, by the bulk protocol of large group changes (bulk-change.ts:
+ *   prepared out of sight, committed once under the rule version, applied in
+ *   parts, healed by the maintenance function). It then verifies again, after
+ *   the index has caught up, and marks the group `current` (or `over_limit`)
+ *   conditional on nothing having changed since that verification.
+ * - Joins and leaves are audited with actor `rule:<group id>`.
+ */
+import type { ChangeContext } from '../audit/context';
+import { forEachConcurrently } from '../db/batch';
+import { ContentionError, isSignal, signal, StaleReadError } from '../db/errors';
+import { queryStream } from '../db/query';
+import { transactWrite, type Write } from '../db/transact';
+import { log } from '../log';
+import { Problem } from '../problems';
+import {
+  countMembersWrite,
+  findGroupItem,
+  findGroupItems,
+  isChanging,
+  isPublished,
+  isRuleManaged,
+  ruleStatusWrite,
+  toGroup,
+  type StoredGroup,
+} from '../store/groups';
+import { memberIds, membershipDeletes, membershipPuts } from '../store/memberships';
+import {
+  finishRuleWorkWrite,
+  groupRuleWorkWrite,
+  pendingRuleWork,
+  readRuleWork,
+  ruleCellCode,
+  ruleIndexDelete,
+  rulesListedUnder,
+  WorkRewritten,
+  type IndexedRule,
+  type RuleWork,
+  type RuleWorkSubject,
+} from '../store/rules';
+import { findUser, findUsers, userLists } from '../store/users';
+import { changeGroupMembersInParts } from './bulk-change';
+import { groupAudit } from './groups';
+import { MissingUserError, userCheckWrite } from './members';
+import { cellsOf, matchesRule, parseRule, type Rule } from './rule';
+import { ruleMaxUsers } from './rule-limits';
+import { cellOfCode, codesOf } from './rule-preview';
+
+/** Who the audit trail names for a rule's joins and leaves. */
+export const ruleActor = (groupId: string) => `rule:${groupId}`;
+
+const ruleContext = (groupId: string, operationId: string, requestId: string): ChangeContext => ({
+  actor: ruleActor(groupId),
+  operationId,
+  requestId,
+});
+
+/** The one place rule work writes its audit entries. */
+const ruleAudit = (groupId: string, operationId: string, requestId: string, changes: Record<string, unknown>, now: string): Write =>
+  groupAudit(ruleContext(groupId, operationId, requestId), groupId, changes, now);
+
+/** A step that could not be decided now (the group is being changed, or its rule moved on): the work stays and runs again. */
+class TryAgain extends Error {}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+// --- applying a rule ------------------------------------------------------------
+
+/** The ids of the users a rule matches, cell by cell from cellById (a department's copies, or everybody's user items). */
+async function matchingUserIds(rule: Rule): Promise<string[]> {
+  const queries = cellsOf(rule).flatMap((set) =>
+    set.kinds
+      .flatMap(codesOf)
+      .flatMap((code) =>
+        'only' in set.scope
+          ? set.scope.only.map((department) => userLists.cell({ department }, cellOfCode(code), 'id'))
+          : [userLists.cell({ everyone: true }, cellOfCode(code), 'id')],
+      ),
+  );
+  const ids = await Promise.all(
+    queries.map(async (query) => {
+      const found: string[] = [];
+      for await (const item of queryStream({ ...query, attributes: ['id'] }, { pageSize: 1000 })) found.push(String(item.id));
+      return found;
+    }),
+  );
+  return ids.flat();
+}
+
+/** Time for the index to show a change just made, before the verifying pass. */
+const INDEX_SETTLE_MS = 500;
+const APPLY_PASSES = 6;
+
+/**
+ * Makes the members of a rule group exactly its matches (the first
+ * `ruleMaxUsers` of them by id when they are more: `over_limit`). Answers
+ * when the group is `current` or `over_limit`, has no rule, or is gone.
+ */
+export async function applyGroupRule(groupId: string, requestId: string): Promise<void> {
+  for (let pass = 0; pass < APPLY_PASSES; pass++) {
+    const item = await findGroupItem(groupId);
+    if (!isPublished(item) || !isRuleManaged(item)) return;
+    if (isChanging(item)) {
+      await sleep(200 * (pass + 1)); // a large change (of this rule's previous pass, say) is being applied
+      continue;
+    }
+    const group = toGroup(item);
+    const rule = parseRule(group.rule!);
+    const [matches, members] = await Promise.all([matchingUserIds(rule), memberIds(group)]);
+    const [matching, present] = [new Set(matches), new Set(members)];
+    const candidates = [...matches.filter((id) => !present.has(id)), ...members.filter((id) => !matching.has(id))];
+    // The index may lag behind a change just made: each candidate as it is now decides.
+    const fresh = await findUsers(candidates);
+    let adds = matches.filter((id) => !present.has(id) && fresh.has(id) && matchesRule(rule, fresh.get(id)!)).sort();
+    // A member gone from the table is being deleted, which takes it out of its groups.
+    const removes = members.filter((id) => !matching.has(id) && fresh.has(id) && !matchesRule(rule, fresh.get(id)!));
+    const room = ruleMaxUsers() - (group.user_count - removes.length);
+    const overLimit = adds.length > room;
+    if (overLimit) adds = adds.slice(0, Math.max(0, room));
+    if (adds.length === 0 && removes.length === 0) {
+      if (await settle(group, overLimit, requestId, matching.size)) return;
+      continue;
+    }
+    try {
+      await changeGroupMembersInParts(ruleContext(groupId, 'applyGroupRule', requestId), {
+        group,
+        adds,
+        removes,
+        ruleVersion: group.rule_version,
+        maxUsers: ruleMaxUsers(),
+      });
+    } catch (error) {
+      // Read again: a member change or a new rule came first, or a user vanished.
+      if (!(error instanceof StaleReadError || error instanceof MissingUserError || error instanceof Problem)) throw error;
+    }
+    await sleep(INDEX_SETTLE_MS);
+  }
+  throw new TryAgain();
+}
+
+/** Marks the group as its last verification found it, if nothing changed since (false: verify again). */
+async function settle(group: StoredGroup, overLimit: boolean, requestId: string, matching: number): Promise<boolean> {
+  const status = overLimit ? 'over_limit' : 'current';
+  if (group.rule_status === status) return true;
+  const now = new Date().toISOString();
+  try {
+    await transactWrite([
+      ruleStatusWrite(group.id, status, { ruleVersion: group.rule_version!, version: group.version }, now, () => signal('changed')),
+      ...(overLimit || group.rule_status === 'over_limit'
+        ? [ruleAudit(group.id, 'applyGroupRule', requestId, { rule_status: { from: group.rule_status, to: status }, matching }, now)]
+        : []),
+    ]);
+    return true;
+  } catch (error) {
+    if (isSignal(error, 'changed') || error instanceof ContentionError) return false;
+    throw error;
+  }
+}
+
+// --- following a user -------------------------------------------------------------
+
+type CellUser = { department_id: string | null; account_role: 'admin' | 'manager' | 'member' | 'guest'; activated: boolean };
+
+const userOfCell = (code: string): CellUser => {
+  const [department, kind] = code.split('|');
+  const [role, active] = kind.split('.');
+  return {
+    department_id: department === '' ? null : department,
+    account_role: role as CellUser['account_role'],
+    activated: active === '1',
+  };
+};
+
+/**
+ * Joins the user to, or takes it out of, each rule group whose rule includes
+ * exactly one of its cells before and now (the rule index's groups of its
+ * old and new departments and `*`).
+ */
+async function followUser(work: RuleWork): Promise<void> {
+  const user = await findUser(work.id);
+  const now = user ? ruleCellCode(user) : undefined;
+  const cells = [...work.fromCells, ...(now ? [now] : [])];
+  const departments = cells.map((code) => code.split('|')[0]).filter((d) => d !== '');
+  const rules = await rulesListedUnder([...departments, '*']);
+  const groups = await findGroupItems([...new Set(rules.map((r) => r.groupId))]);
+  let again = false;
+  const seen = new Set<string>();
+  for (const entry of rules) {
+    const item = groups.get(entry.groupId);
+    if (!isPublished(item) || item.rule_version !== entry.ruleVersion) {
+      // An entry of a rule since changed or of a group since deleted: no rule of its group any more.
+      await transactWrite([ruleIndexDelete(entry.scope, entry.groupId, entry.ruleVersion)]).catch(() => undefined);
+      continue;
+    }
+    if (seen.has(entry.groupId)) continue;
+    seen.add(entry.groupId);
+    const rule = parseRule(entry.rule);
+    const matchesNow = user !== undefined && matchesRule(rule, user);
+    const matchedBefore = work.fromCells.map((code) => matchesRule(rule, userOfCell(code)));
+    try {
+      if (matchesNow && !(matchedBefore.length > 0 && matchedBefore.every(Boolean))) await join(toGroup(item), entry, work);
+      if (!matchesNow && matchedBefore.some(Boolean)) await leave(toGroup(item), entry, work);
+    } catch (error) {
+      if (!(error instanceof TryAgain || error instanceof ContentionError)) throw error;
+      again = true;
+    }
+  }
+  if (again) throw new TryAgain();
+}
+
+/** A bulk move's users, each from the cell it left. */
+async function followUsers(work: RuleWork): Promise<void> {
+  let again = false;
+  await forEachConcurrently(work.userIds, 8, async (userId, i) => {
+    try {
+      await followUser({ ...work, subject: 'user', id: userId, fromCells: [work.fromCells[i]] });
+    } catch (error) {
+      if (!(error instanceof TryAgain)) throw error;
+      again = true;
+    }
+  });
+  if (again) throw new TryAgain();
+}
+
+/** Why a rule's join or leave did not commit, from the group item as it was. */
+function explainGroup(entry: IndexedRule, delta: number) {
+  return (stored: unknown) => {
+    const item = stored as Record<string, unknown> | undefined;
+    if (!isPublished(item) || item.rule_version !== entry.ruleVersion || isChanging(item)) return new TryAgain();
+    if (delta > 0 && Number(item.user_count) + delta > ruleMaxUsers()) return signal('full');
+    return new StaleReadError();
+  };
+}
+
+async function join(group: StoredGroup, entry: IndexedRule, work: RuleWork): Promise<void> {
+  const now = new Date().toISOString();
+  const writes: Write[] = [
+    ...membershipPuts(group, work.id, now, () => signal('already-member')),
+    countMembersWrite(group, 1, now, { published: true, maxUsers: ruleMaxUsers(), ruleVersion: entry.ruleVersion }, explainGroup(entry, 1)),
+    userCheckWrite(work.id, now),
+    ruleAudit(group.id, 'followUserChange', work.stamp, { added_user_ids: [work.id] }, now),
+  ];
+  try {
+    await transactWrite(writes);
+  } catch (error) {
+    if (isSignal(error, 'already-member')) return;
+    if (error instanceof MissingUserError || error instanceof StaleReadError) throw new TryAgain();
+    if (isSignal(error, 'full')) return markOverLimit(group, entry, work);
+    if (error instanceof Problem && error.slug === 'conflict') throw new TryAgain(); // the user is being deleted
+    throw error;
+  }
+}
+
+async function leave(group: StoredGroup, entry: IndexedRule, work: RuleWork): Promise<void> {
+  const now = new Date().toISOString();
+  const writes: Write[] = [
+    ...membershipDeletes(group, work.id, () => signal('not-member')),
+    countMembersWrite(
+      group,
+      -1,
+      now,
+      { published: true, maxUsers: ruleMaxUsers(), ruleVersion: entry.ruleVersion },
+      explainGroup(entry, -1),
+    ),
+    ruleAudit(group.id, 'followUserChange', work.stamp, { removed_user_ids: [work.id] }, now),
+    // A group held at its limit has room now: a waiting match joins (the rule is applied again).
+    ...(group.rule_status === 'over_limit' ? [groupRuleWorkWrite(group.id, now)] : []),
+  ];
+  try {
+    await transactWrite(writes);
+  } catch (error) {
+    if (isSignal(error, 'not-member')) return;
+    if (error instanceof StaleReadError) throw new TryAgain();
+    throw error;
+  }
+}
+
+/** The group is full: it keeps its members, says so, and the audit trail too. */
+async function markOverLimit(group: StoredGroup, entry: IndexedRule, work: RuleWork): Promise<void> {
+  if (group.rule_status === 'over_limit') return;
+  const now = new Date().toISOString();
+  try {
+    await transactWrite([
+      ruleStatusWrite(group.id, 'over_limit', { ruleVersion: entry.ruleVersion }, now, () => new TryAgain()),
+      ruleAudit(
+        group.id,
+        'followUserChange',
+        work.stamp,
+        { rule_status: { from: group.rule_status, to: 'over_limit' }, waiting_user_ids: [work.id] },
+        now,
+      ),
+    ]);
+  } catch (error) {
+    if (!(error instanceof TryAgain)) throw error;
+  }
+}
+
+// --- running the work ----------------------------------------------------------------
+
+/** Does one piece of work, then deletes it unless it was written again meanwhile. False: to be tried again later. */
+export async function runRuleWork(subject: RuleWorkSubject, id: string): Promise<boolean> {
+  const work = await readRuleWork(subject, id);
+  if (!work) return true;
+  try {
+    if (subject === 'group') await applyGroupRule(id, work.stamp);
+    else if (subject === 'user') await followUser(work);
+    else await followUsers(work);
+  } catch (error) {
+    if (error instanceof TryAgain || error instanceof ContentionError) return false;
+    throw error;
+  }
+  try {
+    await transactWrite([finishRuleWorkWrite(work)]);
+  } catch (error) {
+    if (!(error instanceof WorkRewritten)) throw error;
+  }
+  return true;
+}
+
+/** Work items per run of the local poller (and of the maintenance function's sweep). */
+const WORK_PER_RUN = 200;
+
+/** Runs the pending work (written before `until`, when given), a few at a time; answers how many were done. */
+export async function runPendingRuleWork(options: { until?: string } = {}): Promise<number> {
+  const work = await pendingRuleWork({ until: options.until, limit: WORK_PER_RUN });
+  let done = 0;
+  await forEachConcurrently(work, 8, async ({ subject, id }) => {
+    try {
+      if (await runRuleWork(subject, id)) done++;
+    } catch (error) {
+      await log('warn', 'rule work failed; it stays and runs again', { subject, id, error: error as Error });
+    }
+  });
+  return done;
+}
+
+/** Maintenance: work older than a minute, whose stream delivery failed or whose worker died. */
+export const runStaleRuleWork = (now: number): Promise<number> => runPendingRuleWork({ until: new Date(now - 60_000).toISOString() });

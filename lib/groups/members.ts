@@ -31,6 +31,7 @@ import { isConditionFailure, MAX_TRANSACTION_ITEMS, transactWrite, withFreshRead
 import { conflict, notFound, Problem } from '../problems';
 import { countMembersWrite, findGroupItem, findGroupItems, isChanging, isPublished, isRuleManaged, type GroupRef } from '../store/groups';
 import { membershipDeletes, membershipPuts, userMemberships } from '../store/memberships';
+import { groupRuleWorkWrite } from '../store/rules';
 import { findUser, lockGroupAdditions as lockUser, unlockGroupAdditions as unlockUser, userCheck, type StoredUser } from '../store/users';
 import { groupAudit, groupBusy, groupFull, groupNotFound, MAX_GROUP_USERS, notAGroupMember, ruleManaged } from './groups';
 
@@ -180,6 +181,8 @@ export async function leaveAllGroups(ctx: ChangeContext, userId: string, deadlin
       groupCountWrite(membership, -1, now, { published: false }),
       ...membershipDeletes(membership, userId, () => new StaleReadError()),
       groupAudit(ctx, membership.id, { removed_user_ids: [userId], reason: 'user deleted' }, now),
+      // A rule group held at its limit has room now: its rule is applied again (lib/groups/rule-follow.ts).
+      ...(group.rule_status === 'over_limit' ? [groupRuleWorkWrite(membership.id, now)] : []),
     ];
   });
   const transactions: Write[][] = [[]];

@@ -710,7 +710,8 @@ describe('item writes', () => {
 
   it('keeps the audit trail growing only: writers put entries, no function updates or deletes one', async () => {
     const entry = auditKey('entry').pk;
-    const writers = new Set([...routes.filter(writesData).map((route) => route.name), 'Maintenance']);
+    // The RuleWorker audits the joins and leaves of rule groups (actor rule:<group id>).
+    const writers = new Set([...routes.filter(writesData).map((route) => route.name), 'Maintenance', 'RuleWorker']);
     for (const [name, functionId] of functionsByName()) {
       expect(await mayWriteItem(functionId, 'dynamodb:PutItem', entry), `${name} PutItem audit`).toBe(writers.has(name));
       for (const action of ITEM_WRITES.filter((write) => write !== 'dynamodb:PutItem')) {

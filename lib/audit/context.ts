@@ -5,6 +5,7 @@
  */
 import type { Write } from '../db/transact';
 import { log } from '../log';
+import { recordMetric } from '../metrics';
 import type { ResourceType } from '../schemas/enums';
 import { auditPut } from '../store/audit';
 
@@ -23,10 +24,12 @@ export interface ChangeRecord {
 
 /**
  * An entry that committed later than its promise: a change feed reader may have passed its place
- * (lib/changes/feed.ts). This log line is what the runbook's "late audit commit" watches.
+ * (lib/changes/feed.ts). The metric raises the `LateAuditCommits` alarm (README, "Runbook").
  */
-const lateCommit = (at: string, tookMs: number) =>
-  log('error', 'an audit entry committed later than its promise; change feed readers may have missed it', { at, took_ms: tookMs });
+async function lateCommit(at: string, tookMs: number): Promise<void> {
+  recordMetric('lateAuditCommits', 1, {});
+  await log('error', 'an audit entry committed later than its promise; change feed readers may have missed it', { at, took_ms: tookMs });
+}
 
 /** The audit entry of a change, to be written in the change's own transaction (which stamps its time). */
 export const recordChange = (ctx: ChangeContext, record: ChangeRecord): Write =>

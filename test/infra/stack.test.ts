@@ -1270,8 +1270,12 @@ describe('alarms', () => {
     for (const alarm of deadLetterAlarms) {
       expect(alarm).toMatchObject({ MetricName: 'ApproximateNumberOfMessagesVisible', Statistic: 'Maximum', Threshold: 1 });
     }
-    // + one failure alarm per background function (metric math; test/infra/nag.test.ts checks them).
-    expect(alarms).toHaveLength(3 + 2 * backgroundFunctions.length + 1);
+    // The change feed's promise (lib/changes/feed.ts): an audit entry that committed late.
+    expect(alarms).toContainEqual(
+      expect.objectContaining({ Namespace: METRICS_NAMESPACE, MetricName: 'LateAuditCommits', Statistic: 'Sum', Threshold: 1 }),
+    );
+    // + one failure alarm per background function (metric math; test/infra/nag.test.ts checks them), + the late commits.
+    expect(alarms).toHaveLength(3 + 2 * backgroundFunctions.length + 1 + 1);
     for (const alarm of alarms) {
       expect(alarm.AlarmActions).toEqual([{ Ref: topicId }]);
       if (alarm.Namespace !== 'AWS/SQS' && !alarm.Metrics) expect(alarm.Statistic).toBe('Sum');

@@ -13,6 +13,7 @@ import { Topic } from 'aws-cdk-lib/aws-sns';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { METRICS_NAMESPACE } from '../lib/config';
+import { businessMetric } from './dashboard';
 
 const PERIOD = Duration.minutes(5);
 
@@ -55,6 +56,11 @@ export class ServiceAlarms extends Construct {
       'LambdaThrottles',
       'Lambda throttled an invocation (concurrency exhausted)',
       LambdaFunction.metricAllThrottles({ period: PERIOD, statistic: Stats.SUM }),
+    );
+    this.alarm(
+      'LateAuditCommits',
+      'An audit entry committed later than its promise: a change feed reader may have passed it (lib/changes/feed.ts)',
+      businessMetric('lateAuditCommits'),
     );
     for (const { name, function: worker } of workers) {
       const loggedErrors = new MetricFilter(this, `${name}LoggedErrors`, {

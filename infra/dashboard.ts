@@ -132,6 +132,7 @@ export class ServiceDashboard extends Construct {
         [businessMetric('reportEmailsSent'), businessMetric('reportEmailsFailed')],
       ),
       graph('Idempotent replays', [businessMetric('idempotentReplays')]),
+      graph('Audit entries committed late (change feed)', [businessMetric('lateAuditCommits')]),
     );
   }
 }

@@ -36,6 +36,8 @@ export const METRICS = {
   reportEmailsFailed: { name: 'ReportEmailsFailed', unit: 'Count', dimensions: [] },
   /** A repeated Idempotency-Key answered with the stored answer, without running the operation again. */
   idempotentReplays: { name: 'IdempotentReplays', unit: 'Count', dimensions: [] },
+  /** An audit entry that committed later than its promise: a change feed reader may have passed it (lib/changes/feed.ts). */
+  lateAuditCommits: { name: 'LateAuditCommits', unit: 'Count', dimensions: [] },
 } as const satisfies Record<string, { name: string; unit: Unit; dimensions: readonly string[] }>;
 
 type MetricKey = keyof typeof METRICS;

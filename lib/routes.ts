@@ -144,6 +144,7 @@ const ROUTE_TABLE = {
   },
   Audit: {
     listAudit: ['GET /v2/audit', 'read', 'The audit trail of every change, newest first'],
+    listChanges: ['GET /v2/changes', 'read', 'The change feed: every change, oldest first, by a cursor that never ends'],
   },
   Reports: {
     createDepartmentsReport:   ['POST /v2/departments/exports',                     'write', 'start a departments report (CSV), optionally e-mailed', { label: 'E9', throttle: COSTLY_WRITE }],

@@ -31,6 +31,8 @@ export interface IndexQuery {
   filter?: Filter;
   /** Only these attributes in the answer (the read costs the same; the answer is smaller and parses faster). */
   attributes?: string[];
+  /** A strongly consistent read (twice the read units): only of the table's own key (PRIMARY_KEY), never an index. */
+  consistent?: boolean;
 }
 
 /** `attribute` is one of `values`. */
@@ -117,7 +119,8 @@ function queryInput(query: IndexQuery, descending: boolean): QueryCommandInput {
   });
   return {
     TableName: tableName(),
-    IndexName: index.name,
+    IndexName: index.name === '' ? undefined : index.name,
+    ConsistentRead: query.consistent,
     KeyConditionExpression: keyCondition,
     ProjectionExpression: projection?.join(', '),
     FilterExpression: query.filter?.expression,

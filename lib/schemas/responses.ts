@@ -137,6 +137,7 @@ export const auditEntry = z.strictObject({
   changes: z.record(z.string(), z.unknown()),
 });
 export const auditList = z.strictObject({ entries: z.array(auditEntry), count, next_cursor: z.nullable(z.string()) });
+export const changeList = z.strictObject({ changes: z.array(auditEntry), count, next_cursor: z.string() });
 
 export const health = z.strictObject({ status: z.literal('ok') });
 

@@ -709,7 +709,7 @@ describe('item writes', () => {
   const writesData = (route: Route) => route.access === 'write' || (route.access === 'scim' && route.method !== 'GET');
 
   it('keeps the audit trail growing only: writers put entries, no function updates or deletes one', async () => {
-    const entry = auditKey('entry').pk;
+    const entry = auditKey('2026-01-01T00:00:00.000Z', 'entry').pk;
     const writers = new Set([...routes.filter(writesData).map((route) => route.name), 'Maintenance']);
     for (const [name, functionId] of functionsByName()) {
       expect(await mayWriteItem(functionId, 'dynamodb:PutItem', entry), `${name} PutItem audit`).toBe(writers.has(name));
@@ -763,7 +763,7 @@ describe('item writes', () => {
         }),
       ]);
       expect(await mayWriteItem(functionId, 'dynamodb:PutItem', `${SCIM_PAGE_KEY_PREFIX}users`), route.name).toBe(true);
-      for (const pk of [userKey('u').pk, auditKey('a').pk, scimTokenKey('t').pk, reportKey('r').pk]) {
+      for (const pk of [userKey('u').pk, auditKey('2026-01-01T00:00:00.000Z', 'a').pk, scimTokenKey('t').pk, reportKey('r').pk]) {
         for (const action of ITEM_WRITES) expect(await mayWriteItem(functionId, action, pk), `${route.name} ${action} ${pk}`).toBe(false);
       }
       for (const action of ITEM_WRITES.filter((write) => write !== 'dynamodb:PutItem')) {
@@ -810,11 +810,11 @@ describe('item writes', () => {
     const writes: Record<string, Array<[string, string]>> = {
       createScimToken: [
         ['dynamodb:PutItem', scimTokenKey('t').pk],
-        ['dynamodb:PutItem', auditKey('a').pk],
+        ['dynamodb:PutItem', auditKey('2026-01-01T00:00:00.000Z', 'a').pk],
       ],
       deleteScimToken: [
         ['dynamodb:DeleteItem', scimTokenKey('t').pk],
-        ['dynamodb:PutItem', auditKey('a').pk],
+        ['dynamodb:PutItem', auditKey('2026-01-01T00:00:00.000Z', 'a').pk],
       ],
     };
     for (const [name, allowed] of Object.entries(writes)) {
@@ -847,8 +847,8 @@ describe('item writes', () => {
   it('still lets a write route change its own items (createUser: users, and their audit entry)', async () => {
     const functionId = wiring.get(routes.find((route) => route.name === 'createUser')!)!.functionId;
     for (const action of ITEM_WRITES) expect(await mayWriteItem(functionId, action, userKey('u').pk), action).toBe(true);
-    expect(await mayWriteItem(functionId, 'dynamodb:PutItem', auditKey('a').pk)).toBe(true);
-    expect(await mayWriteItem(functionId, 'dynamodb:UpdateItem', auditKey('a').pk)).toBe(false);
+    expect(await mayWriteItem(functionId, 'dynamodb:PutItem', auditKey('2026-01-01T00:00:00.000Z', 'a').pk)).toBe(true);
+    expect(await mayWriteItem(functionId, 'dynamodb:UpdateItem', auditKey('2026-01-01T00:00:00.000Z', 'a').pk)).toBe(false);
     expect(await mayWriteItem(functionId, 'dynamodb:PutItem', scimTokenKey('t').pk)).toBe(false);
   });
 });

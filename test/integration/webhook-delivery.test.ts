@@ -11,7 +11,11 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { Context, SQSEvent } from 'aws-lambda';
+import { handler as deliveryHandler } from '../../functions/webhookDelivery';
 import { listAudit } from '../../lib/audit/list';
+import { FEED_SETTLE_MS, readChanges } from '../../lib/changes/feed';
+import { db } from '../../lib/db/client';
 import type { AuditEntry } from '../../lib/schemas/responses';
 import type { ResourceType } from '../../lib/schemas/enums';
 import { findWebhookHealth } from '../../lib/store/webhooks';
@@ -398,5 +402,70 @@ describe('SSRF', () => {
     await drain(clock + SECOND);
     expect(received.filter((delivery) => delivery.path === '/pinned')).toHaveLength(1);
     expect((await allDeliveries(hook.id))[0]).toMatchObject({ status_code: 200 });
+  });
+});
+
+describe('the replay on the change feed itself', () => {
+  it('delivers the audit entries of the paused window, as lib/changes/feed.ts returns them', async () => {
+    // The feed's entries are stamped by the real clock: this test's clock starts at it.
+    clock = Date.now();
+    const hook = await newWebhook({ resource_types: ['webhook'] });
+    const realFeed: ChangeFeed = { readChanges, settleMs: FEED_SETTLE_MS };
+    const policy = { allowLocal: true, resolver: loopback };
+    await updateWebhook(ctx, hook.id, { status: 'paused' }, { enqueue, now, policy });
+    // Changes made while paused: another webhook registered and deleted (each audited, so in the feed).
+    const other = await createWebhook(ctx, { url: `${base}/other` }, policy, now());
+    await deleteWebhook(ctx, other.id);
+    clock = Date.now();
+    await updateWebhook(ctx, hook.id, { status: 'active' }, { enqueue, now, policy });
+    await drain(clock + FEED_SETTLE_MS + 60 * SECOND, { feed: realFeed });
+
+    const events = verifiedEvents(hook.path, hook.secret).map(({ event }) => event.data);
+    expect(events.filter((entry) => entry.resource_id === other.id).map((entry) => entry.operation)).toEqual([
+      'createWebhook',
+      'createWebhook',
+    ]);
+    expect(events.filter((entry) => entry.resource_id === other.id).map((entry) => Object.keys(entry.changes))).toEqual([
+      ['created'],
+      ['deleted'],
+    ]);
+  });
+});
+
+describe('the delivery function', () => {
+  it('reports the messages that failed, alone; drops one that is none of ours', async () => {
+    const hook = await newWebhook();
+    let failReads = false;
+    const middleware = (next: (args: unknown) => Promise<unknown>, context: { commandName?: string }) => async (args: unknown) => {
+      if (failReads && /^GetItem/.test(context.commandName ?? ''))
+        throw Object.assign(new Error('injected'), { name: 'InternalServerError', $fault: 'server' });
+      return next(args);
+    };
+    (db() as unknown as { middlewareStack: { add: (...args: unknown[]) => void } }).middlewareStack.add(middleware, {
+      step: 'initialize',
+      name: 'webhook-delivery-test-faults',
+    });
+    const change = makeChange({}, { sendNow: false });
+    const attempt = { kind: 'attempt', webhook_id: hook.id, change, attempt: 2, due_at: new Date(Date.now() - 1000).toISOString() };
+    const records = [
+      { messageId: 'not-ours', body: '{"hello":"world"}' },
+      { messageId: 'fails', body: JSON.stringify(attempt) },
+    ];
+    // The deployment's settings, as the function reads them: this one's receiver is on loopback.
+    process.env.WEBHOOKS_ALLOW_LOCAL = 'true';
+    failReads = true;
+    try {
+      const answer = await deliveryHandler({ Records: records } as unknown as SQSEvent, {} as Context);
+      expect(answer).toEqual({ batchItemFailures: [{ itemIdentifier: 'fails' }] });
+    } finally {
+      failReads = false;
+    }
+    try {
+      const answer = await deliveryHandler({ Records: records.slice(1) } as unknown as SQSEvent, {} as Context);
+      expect(answer).toEqual({ batchItemFailures: [] });
+    } finally {
+      delete process.env.WEBHOOKS_ALLOW_LOCAL;
+    }
+    expect(verifiedEvents(hook.path, hook.secret).map((event) => event.id)).toEqual([change.id]);
   });
 });

@@ -51,6 +51,8 @@ export interface RouteOptions {
   aliases?: readonly string[];
   /** `presign`: signs download links of the reports bucket (needs s3:GetObject there). */
   reportsBucket?: 'presign';
+  /** `send`: puts messages on the webhook delivery queue (a resumed webhook's replay): its URL and sqs:SendMessage there. */
+  webhookQueue?: 'send';
   /** Function timeout when the default (10 s) is too short; API Gateway waits at most 29 s. */
   timeoutSeconds?: number;
   /** Its answer holds a secret shown once: an Idempotency-Key never keeps it (lib/http/idempotency.ts). */

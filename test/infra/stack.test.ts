@@ -298,7 +298,7 @@ describe('functions', () => {
         expect(mapping).toMatchObject({ MaximumRetryAttempts: 2, BisectBatchOnFunctionError: true, StartingPosition: 'LATEST' });
         expect(queues[getAttTarget(mapping.DestinationConfig.OnFailure.Destination)]).toBeDefined();
         const pattern = JSON.parse(mapping.FilterCriteria.Filters[0].Pattern);
-        for (const [name, value] of Object.entries(job.trigger.tableItems)) {
+        for (const [name, value] of Object.entries((job.trigger as { tableItems: Record<string, string> }).tableItems)) {
           expect(pattern.dynamodb.NewImage[name]).toEqual({ S: [value] });
         }
       }

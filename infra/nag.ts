@@ -108,7 +108,10 @@ export function acknowledgeNagFindings(stack: NagSubject): void {
   );
 
   const deadLetterQueues = [
-    ...[...stack.backgroundJobs.values()].flatMap((job) => [job.deadLetterQueue, ...(job.changeRuleDeadLetterQueue ? [job.changeRuleDeadLetterQueue] : [])]),
+    ...[...stack.backgroundJobs.values()].flatMap((job) => [
+      job.deadLetterQueue,
+      ...(job.changeRuleDeadLetterQueue ? [job.changeRuleDeadLetterQueue] : []),
+    ]),
     stack.changeEvents.deadLetterQueue,
   ];
   for (const queue of deadLetterQueues) {

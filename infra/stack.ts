@@ -214,7 +214,9 @@ export class DeptAdminStack extends Stack {
       api: api.httpApi,
       table,
       alarms: alarms.alarms,
-      queues: [...this.backgroundJobs].flatMap(([name, job]) => (job.queue ? [{ name, queue: job.queue, deadLetterQueue: job.deadLetterQueue }] : [])),
+      queues: [...this.backgroundJobs].flatMap(([name, job]) =>
+        job.queue ? [{ name, queue: job.queue, deadLetterQueue: job.deadLetterQueue }] : [],
+      ),
     }).dashboard;
 
     new CfnOutput(this, 'ApiUrl', { value: api.url });
@@ -302,7 +304,10 @@ function externalConsoleClient(props: DeptAdminStackProps): ExternalConsoleClien
   };
   // Checked here, not by the page's function (it carries no more than it reads): a bad URL fails the synth instead of the page.
   for (const url of [client.authorizeUrl, client.tokenUrl, client.logoutUrl].filter((url) => url !== undefined)) {
-    if (!isSignInUrl(url)) throw new Error(`The console's sign-in URLs must be https (or http on the loopback address, an issuer on this machine), got "${url}"`);
+    if (!isSignInUrl(url))
+      throw new Error(
+        `The console's sign-in URLs must be https (or http on the loopback address, an issuer on this machine), got "${url}"`,
+      );
   }
   return client;
 }

@@ -88,5 +88,6 @@ export const backgroundFunctions: readonly BackgroundFunction[] = [
 ];
 
 export const isQueueTriggered = (job: BackgroundFunction): job is BackgroundFunction & { trigger: QueueTrigger } => 'queue' in job.trigger;
-export const isStreamTriggered = (job: BackgroundFunction): job is BackgroundFunction & { trigger: { tableItems: Record<string, string> } } =>
-  'tableItems' in job.trigger;
+export const isStreamTriggered = (
+  job: BackgroundFunction,
+): job is BackgroundFunction & { trigger: { tableItems: Record<string, string> } } => 'tableItems' in job.trigger;

@@ -254,7 +254,13 @@ export function resolveQueues(deployment: Deployment, local: LocalResources): Lo
   const resolve = resolver(deployment.resourceTypes, local);
   return deployment.queues.map(({ logicalId, properties }) => {
     const attributes: Record<string, string> = {};
-    for (const name of ['VisibilityTimeout', 'MessageRetentionPeriod', 'DelaySeconds', 'ReceiveMessageWaitTimeSeconds', 'MaximumMessageSize']) {
+    for (const name of [
+      'VisibilityTimeout',
+      'MessageRetentionPeriod',
+      'DelaySeconds',
+      'ReceiveMessageWaitTimeSeconds',
+      'MaximumMessageSize',
+    ]) {
       if (properties[name] !== undefined) attributes[name] = String(properties[name]);
     }
     if (properties.RedrivePolicy !== undefined) attributes.RedrivePolicy = JSON.stringify(resolve(properties.RedrivePolicy));

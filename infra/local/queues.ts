@@ -42,7 +42,10 @@ export interface QueueService {
 }
 
 /** The SQS stand-in on 127.0.0.1, in this process, with queue URLs and ARNs of the local account. */
-export async function startQueueService({ port = 0, region = LOCAL_REGION }: { port?: number; region?: string } = {}): Promise<QueueService> {
+export async function startQueueService({
+  port = 0,
+  region = LOCAL_REGION,
+}: { port?: number; region?: string } = {}): Promise<QueueService> {
   const server: Server = await createSqsServer({
     port,
     hostname: '127.0.0.1',
@@ -93,24 +96,22 @@ export interface QueueMapping {
 /** The SQS event Lambda builds from received messages. */
 export function sqsEvent(messages: readonly Message[], source: Pick<LocalQueueSource, 'queueArn'>, region = LOCAL_REGION): SQSEvent {
   return {
-    Records: messages.map(
-      (message): SQSRecord => ({
-        messageId: message.MessageId!,
-        receiptHandle: message.ReceiptHandle!,
-        body: message.Body ?? '',
-        attributes: {
-          ApproximateReceiveCount: message.Attributes?.ApproximateReceiveCount ?? '1',
-          SentTimestamp: message.Attributes?.SentTimestamp ?? '',
-          SenderId: message.Attributes?.SenderId ?? LOCAL_ACCOUNT,
-          ApproximateFirstReceiveTimestamp: message.Attributes?.ApproximateFirstReceiveTimestamp ?? '',
-        },
-        messageAttributes: {},
-        md5OfBody: message.MD5OfBody ?? '',
-        eventSource: 'aws:sqs',
-        eventSourceARN: source.queueArn,
-        awsRegion: region,
-      }),
-    ),
+    Records: messages.map((message): SQSRecord => ({
+      messageId: message.MessageId!,
+      receiptHandle: message.ReceiptHandle!,
+      body: message.Body ?? '',
+      attributes: {
+        ApproximateReceiveCount: message.Attributes?.ApproximateReceiveCount ?? '1',
+        SentTimestamp: message.Attributes?.SentTimestamp ?? '',
+        SenderId: message.Attributes?.SenderId ?? LOCAL_ACCOUNT,
+        ApproximateFirstReceiveTimestamp: message.Attributes?.ApproximateFirstReceiveTimestamp ?? '',
+      },
+      messageAttributes: {},
+      md5OfBody: message.MD5OfBody ?? '',
+      eventSource: 'aws:sqs',
+      eventSourceARN: source.queueArn,
+      awsRegion: region,
+    })),
   };
 }
 

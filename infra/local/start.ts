@@ -154,7 +154,8 @@ async function main(): Promise<void> {
   const checker = awsCallChecker({
     functions: deployed,
     targets: deployedServices.endpoints,
-    onDenied: (call) => console.error(`[${call.handler}] AccessDenied: its role does not allow ${call.action} on ${call.resource} (${call.request})`),
+    onDenied: (call) =>
+      console.error(`[${call.handler}] AccessDenied: its role does not allow ${call.action} on ${call.resource} (${call.request})`),
   });
   functions = startFunctionHost({
     bundlesDir: prepared.bundlesDir,

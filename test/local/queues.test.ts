@@ -43,7 +43,12 @@ async function queuePair(maxReceiveCount = 3): Promise<{ source: LocalQueueSourc
     }),
   );
   return {
-    source: { queueUrl: queueUrl!, queueArn: `arn:aws:sqs:${LOCAL_REGION}:${LOCAL_ACCOUNT}:${name}`, batchSize: 10, reportBatchItemFailures: true },
+    source: {
+      queueUrl: queueUrl!,
+      queueArn: `arn:aws:sqs:${LOCAL_REGION}:${LOCAL_ACCOUNT}:${name}`,
+      batchSize: 10,
+      reportBatchItemFailures: true,
+    },
     deadLetterUrl: deadLetterUrl!,
   };
 }
@@ -101,7 +106,10 @@ const waitFor = async (condition: () => boolean, timeoutMs = 8000) => {
 
 const visibleIn = async (queueUrl: string) => {
   const { Attributes } = await client.send(
-    new GetQueueAttributesCommand({ QueueUrl: queueUrl, AttributeNames: ['ApproximateNumberOfMessages', 'ApproximateNumberOfMessagesNotVisible'] }),
+    new GetQueueAttributesCommand({
+      QueueUrl: queueUrl,
+      AttributeNames: ['ApproximateNumberOfMessages', 'ApproximateNumberOfMessagesNotVisible'],
+    }),
   );
   return Number(Attributes?.ApproximateNumberOfMessages) + Number(Attributes?.ApproximateNumberOfMessagesNotVisible);
 };

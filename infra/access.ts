@@ -31,13 +31,18 @@ import { IDEMPOTENCY_KEY_PREFIX } from '../lib/store/idempotency';
 import { REPORT_KEY_PREFIX } from '../lib/store/reports';
 import { SCIM_PAGE_KEY_PREFIX } from '../lib/store/scim-pages';
 import { SCIM_TOKEN_KEY_PREFIX } from '../lib/store/scim-tokens';
+import { WEBHOOK_DELIVERY_KEY_PREFIX } from '../lib/store/webhooks';
 import type { BackgroundFunction } from '../lib/background';
 import type { Access, OperationName, Route } from '../lib/routes';
 
-/** The webhook delivery records' partitions (lib/store/webhooks.ts, branch webhooks, exports it: imported from there once merged). */
-export const WEBHOOK_DELIVERY_KEY_PREFIX = 'WEBHOOK_DELIVERY#';
-
-export { AUDIT_KEY_PREFIX, IDEMPOTENCY_KEY_PREFIX, REPORT_KEY_PREFIX, SCIM_PAGE_KEY_PREFIX, SCIM_TOKEN_KEY_PREFIX };
+export {
+  AUDIT_KEY_PREFIX,
+  IDEMPOTENCY_KEY_PREFIX,
+  REPORT_KEY_PREFIX,
+  SCIM_PAGE_KEY_PREFIX,
+  SCIM_TOKEN_KEY_PREFIX,
+  WEBHOOK_DELIVERY_KEY_PREFIX,
+};
 
 const TABLE_READ_ACTIONS = ['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:BatchGetItem'] as const;
 

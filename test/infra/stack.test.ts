@@ -43,6 +43,7 @@ import { auditKey } from '../../lib/store/audit';
 import { reportKey } from '../../lib/store/reports';
 import { scimTokenKey } from '../../lib/store/scim-tokens';
 import { userKey } from '../../lib/store/users';
+import { webhookKey } from '../../lib/store/webhooks';
 import { DEFAULT_THROTTLE, DeptAdminStack, REPOSITORY_ROOT } from '../../infra/stack';
 import { describeTemplate, LOCAL_ACCOUNT, LOCAL_REGION, resolveDeployment, type LocalFunction } from '../../infra/local/deployment';
 import { evaluateCall, roleStatements } from '../../infra/local/iam';
@@ -1450,7 +1451,7 @@ describe('webhook delivery', () => {
     expect(await mayWriteItem(functionId, 'dynamodb:PutItem', auditKey('a').pk)).toBe(true);
     for (const action of ITEM_WRITES.filter((write) => write !== 'dynamodb:PutItem'))
       expect(await mayWriteItem(functionId, action, auditKey('a').pk), `${action} audit`).toBe(false);
-    for (const pk of ['WEBHOOK#w1', userKey('u').pk, reportKey('r').pk, scimTokenKey('t').pk, `${IDEMPOTENCY_KEY_PREFIX}k`]) {
+    for (const pk of [webhookKey('w1').pk, userKey('u').pk, reportKey('r').pk, scimTokenKey('t').pk, `${IDEMPOTENCY_KEY_PREFIX}k`]) {
       for (const action of ITEM_WRITES) expect(await mayWriteItem(functionId, action, pk), `${action} ${pk}`).toBe(false);
     }
   });

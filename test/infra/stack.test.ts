@@ -412,9 +412,11 @@ describe('functions', () => {
     const [tableId] = onlyResource(template, 'AWS::DynamoDB::Table');
     const [bucketId] = onlyResource(template, 'AWS::S3::Bucket');
     for (const [route, { func }] of wiring) {
-      // The console page's sign-in settings: asserted in 'console sign-in'.
+      // The console page's sign-in settings: asserted in 'console sign-in'; the webhook queue's URL: in 'webhook delivery'.
       const all: Record<string, Json> = func.Properties.Environment.Variables;
-      const variables = Object.fromEntries(Object.entries(all).filter(([name]) => !name.startsWith('CONSOLE_')));
+      const variables = Object.fromEntries(
+        Object.entries(all).filter(([name]) => !name.startsWith('CONSOLE_') && name !== WEBHOOK_DELIVERY.trigger.queue.urlVariable),
+      );
       expect('CONSOLE_CLIENT_ID' in all, route.name).toBe(route.consoleSignIn === true);
       expect(variables).toEqual({
         TABLE_NAME: { Ref: tableId },

@@ -14,7 +14,7 @@ import {
 } from '@aws-sdk/client-sqs';
 import type { SQSEvent } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { describeRequest } from '../../infra/local/aws-calls';
+import { awsCallChecker, describeRequest } from '../../infra/local/aws-calls';
 import { LOCAL_ACCOUNT, LOCAL_REGION, type LocalFunction, type LocalQueueSource } from '../../infra/local/deployment';
 import { evaluateCall } from '../../infra/local/iam';
 import { failedMessages, startQueueMapping, startQueueService, type MappingHost, type QueueService } from '../../infra/local/queues';
@@ -255,5 +255,45 @@ describe('SQS calls against a role', () => {
     expect((await evaluateCall(statements, send)).decision).toBe('Allowed');
     expect((await evaluateCall(statements, elsewhere)).decision).toBe('ImplicitlyDenied');
     expect((await evaluateCall(statements, receive)).decision).toBe('ImplicitlyDenied');
+  });
+});
+
+describe('SQS calls through the call checker', () => {
+  it("forwards a call the function's role allows and refuses one it does not, as SQS does, and records both", async () => {
+    const { source } = await queuePair();
+    const fn: LocalFunction = {
+      handler: 'sender',
+      logicalId: 'SenderFunction',
+      roleLogicalId: 'SenderRole',
+      environment: {},
+      statements: [{ Effect: 'Allow', Action: 'sqs:SendMessage', Resource: source.queueArn }],
+      managedPolicyArns: [],
+      timeoutSeconds: 10,
+      memoryMb: 128,
+    };
+    const refused: string[] = [];
+    const checker = awsCallChecker({
+      functions: [fn],
+      targets: { dynamodb: 'http://127.0.0.1:1', s3: 'http://127.0.0.1:1', ses: 'http://127.0.0.1:1', sqs: service.endpoint },
+      onDenied: (call) => refused.push(`${call.action} ${call.resource}`),
+    });
+    const viaChecker = new SQSClient({
+      endpoint: (await checker.endpointsFor(fn)).sqs,
+      region: LOCAL_REGION,
+      credentials: { accessKeyId: 'a', secretAccessKey: 'b' },
+      maxAttempts: 1,
+    });
+    try {
+      await viaChecker.send(new SendMessageCommand({ QueueUrl: source.queueUrl, MessageBody: 'allowed' }));
+      expect(await visibleIn(source.queueUrl)).toBe(1);
+      await expect(viaChecker.send(new ReceiveMessageCommand({ QueueUrl: source.queueUrl }))).rejects.toMatchObject({
+        name: expect.stringMatching(/AccessDenied/),
+        $metadata: { httpStatusCode: 403 },
+      });
+      expect(refused).toEqual([`sqs:ReceiveMessage ${source.queueArn}`]);
+    } finally {
+      viaChecker.destroy();
+      await checker.close();
+    }
   });
 });

@@ -146,6 +146,7 @@ const ROUTE_TABLE = {
   },
   Audit: {
     listAudit: ['GET /v2/audit', 'read', 'The audit trail of every change, newest first'],
+    listChanges: ['GET /v2/changes', 'read', 'The change feed: every change, oldest first, by a cursor that never ends'],
   },
   Webhooks: {
     createWebhook:         ['POST /v2/webhooks',                             'write', 'Register an endpoint that receives every change (its signing secret is shown once)', { secretInAnswer: true }],

@@ -5,6 +5,9 @@
  */
 import type { AccountRole } from '../../lib/schemas/enums';
 import { auditPut, type AuditInput } from '../../lib/store/audit';
+
+/** An entry of the dataset: written as of its own time, not the time it is loaded. */
+type DatasetAuditEntry = AuditInput & { at: string };
 import { claimItem } from '../../lib/store/claims';
 import { groupNameItem } from '../../lib/store/group-names';
 import { newGroupItem } from '../../lib/store/groups';
@@ -205,12 +208,18 @@ const ACTORS = [
 const OPERATIONS: Array<[string, number]> = [['createUser', 0.2], ['updateUser', 0.4], ['E2', 0.25], ['E3', 0.05], ['G4', 0.1]]; // prettier-ignore
 const PATCHABLE = ['activated', 'account_role', 'last_name', 'first_name', 'email'] as const;
 
-function makeAuditEntries(n: number, users: User[], departments: ListDepartment[], random: () => number, prefix: string): AuditInput[] {
+function makeAuditEntries(
+  n: number,
+  users: User[],
+  departments: ListDepartment[],
+  random: () => number,
+  prefix: string,
+): DatasetAuditEntry[] {
   const actor = zipf(ACTORS.length, 1, 1, random);
   const anyUser = () => users[Math.floor(random() * users.length)];
   const anyDepartment = () => departments[Math.floor(random() * departments.length)].id;
   const hex = (length: number) => Array.from({ length }, () => Math.floor(random() * 16).toString(16)).join('');
-  const entries: AuditInput[] = [];
+  const entries: DatasetAuditEntry[] = [];
   for (let i = 0; i < n; i++) {
     const operation = drawShare(random, OPERATIONS, 'updateUser');
     const at = iso(NOW_MS - random() * 365 * DAY_MS);
@@ -286,9 +295,9 @@ export function groupItemsFor(users: number, prefix: string): { items: Item[]; c
 }
 
 /** Audit items, as lib/store/audit.ts auditPut writes them (the same one-place rule as `itemsFor`, for the audit trail). */
-export function auditItemsFor(entries: AuditInput[]): Item[] {
-  return entries.map((entry) => {
-    const { item } = auditPut(entry);
+export function auditItemsFor(entries: DatasetAuditEntry[]): Item[] {
+  return entries.map(({ at, ...entry }) => {
+    const item = auditPut(entry, async () => {}).stamped!.item(at);
     if (!('Put' in item) || !item.Put?.Item) throw new Error('auditPut no longer makes a Put: adapt auditItemsFor');
     return item.Put.Item as Item;
   });

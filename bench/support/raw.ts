@@ -60,7 +60,7 @@ export async function rawE2(client: Doc, table: string, departmentId: string, us
   const changes = { added_user_ids: [userId], ...(before.department_id ? { moved_from: { [userId]: before.department_id } } : {}) };
   await transact(client, [
     ...userChangeWrites({ before, after }, at),
-    recordChange(ctx('E2'), { resourceType: 'department', resourceId: departmentId, changes }, at),
+    recordChange(ctx('E2'), { resourceType: 'department', resourceId: departmentId, changes }),
   ]);
 }
 
@@ -94,7 +94,7 @@ export async function rawE3(client: Doc, table: string, departmentId: string, us
     ...reservationWrites(move, reserved, at),
   ]);
   for (const [index, part] of parts.entries()) {
-    await transact(client, holdWrites(op, index, part, index === parts.length - 1 ? recordChange(move.ctx, move.audit, at) : undefined));
+    await transact(client, holdWrites(op, index, part, index === parts.length - 1 ? recordChange(move.ctx, move.audit) : undefined));
   }
   for (const [index, part] of parts.entries()) await transact(client, applyWrites({ op, target: departmentId, at }, index, part));
   await transact(client, [headerDelete(op, 'applying', never)]);

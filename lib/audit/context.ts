@@ -4,6 +4,7 @@
  * record and no record without its change.
  */
 import type { Write } from '../db/transact';
+import { log } from '../log';
 import type { ResourceType } from '../schemas/enums';
 import { auditPut } from '../store/audit';
 
@@ -20,14 +21,23 @@ export interface ChangeRecord {
   changes: Record<string, unknown>;
 }
 
-/** The audit entry of a change, to be written in the change's own transaction. */
-export const recordChange = (ctx: ChangeContext, record: ChangeRecord, at: string): Write =>
-  auditPut({
-    at,
-    actor: ctx.actor,
-    operation: ctx.operationId,
-    request_id: ctx.requestId,
-    resource_type: record.resourceType,
-    resource_id: record.resourceId,
-    changes: record.changes,
-  });
+/**
+ * An entry that committed later than its promise: a change feed reader may have passed its place
+ * (lib/changes/feed.ts). This log line is what the runbook's "late audit commit" watches.
+ */
+const lateCommit = (at: string, tookMs: number) =>
+  log('error', 'an audit entry committed later than its promise; change feed readers may have missed it', { at, took_ms: tookMs });
+
+/** The audit entry of a change, to be written in the change's own transaction (which stamps its time). */
+export const recordChange = (ctx: ChangeContext, record: ChangeRecord): Write =>
+  auditPut(
+    {
+      actor: ctx.actor,
+      operation: ctx.operationId,
+      request_id: ctx.requestId,
+      resource_type: record.resourceType,
+      resource_id: record.resourceId,
+      changes: record.changes,
+    },
+    lateCommit,
+  );

@@ -1,18 +1,18 @@
 /**
  * GET /v2/audit: the audit trail, newest first, by cursor (a log that only
- * grows has no total and no offset). Each filter value is an index
- * partition of its own (lib/store/audit.ts), so a page reads its own entries
- * whatever the length of the trail: several values of one attribute merge
- * their partitions; with several attributes, the partitions of the first of
- * resource_id, actor, operation are read and the others filter them (that
- * read grows with how few of its entries the others keep).
- * `since`/`before` are a key range.
+ * grows has no total and no offset). The whole trail is a merge of its
+ * shards; each filter value is an index partition of its own
+ * (lib/store/audit.ts), so a page reads its own entries whatever the length
+ * of the trail: several values of one attribute merge their partitions; with
+ * several attributes, the partitions of the first of resource_id, actor,
+ * operation are read and the others filter them (that read grows with how
+ * few of its entries the others keep). `since`/`before` are a key range.
  */
-import { allOf, oneOf } from '../db/query';
+import { allOf, oneOf, type IndexQuery } from '../db/query';
 import { decodeCursor, encodeCursor } from '../lists/cursor';
 import { readPage } from '../lists/streams';
 import { validationError } from '../problems';
-import { auditList, auditSortKey, toAuditEntry, type AuditAttribute, type AuditEntry } from '../store/audit';
+import { auditList, auditShards, auditSortKey, toAuditEntry, type AuditAttribute, type AuditEntry } from '../store/audit';
 
 export interface AuditListRequest {
   count: number;
@@ -47,9 +47,11 @@ export async function listAudit(request: AuditListRequest): Promise<AuditPage> {
   );
   // Keys are `<at><SEP><id>`: `since` includes its time, `before` excludes its own.
   const bounds = { from: since, to: before };
-  const sources = (readBy ? filters[readBy]! : [undefined]).map((value) => ({
-    query: { ...auditList(readBy && value !== undefined ? { attribute: readBy, value } : undefined), filter: residual },
+  const partitions: IndexQuery[] = readBy ? filters[readBy]!.map((value) => auditList({ attribute: readBy, value })) : auditShards();
+  const sources = partitions.map((query) => ({
+    query: { ...query, filter: residual },
     bounds,
+    // The shards share the trail evenly; one filter value's partition is the list.
     expected: 1,
     selectivity: residual ? 0.5 : 1,
   }));

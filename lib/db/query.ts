@@ -17,11 +17,8 @@ export interface Filter {
   values: Record<string, unknown>;
 }
 
-/** The table's own key, queried like an index: the items of one partition key, in sort key order. */
-export const PRIMARY_KEY = { name: undefined, partitionKey: 'pk', sortKey: 'sk', thenBy: undefined } as const;
-
 export interface IndexQuery {
-  index: IndexDefinition | typeof PRIMARY_KEY;
+  index: IndexDefinition;
   partition: string;
   /** Key condition on the index sort key: a prefix, or an inclusive range. */
   sortKeyPrefix?: string;
@@ -34,6 +31,8 @@ export interface IndexQuery {
   filter?: Filter;
   /** Only these attributes in the answer (the read costs the same; the answer is smaller and parses faster). */
   attributes?: string[];
+  /** A strongly consistent read (twice the read units): only of the table's own key (PRIMARY_KEY), never an index. */
+  consistent?: boolean;
 }
 
 /** `attribute` is one of `values`. */
@@ -94,7 +93,7 @@ function queryInput(query: IndexQuery, descending: boolean): QueryCommandInput {
   }
   let ranged = index.sortKey;
   if (query.sortKeyEquals !== undefined) {
-    if (index.thenBy === undefined) throw new Error(`${index.name ?? 'the table'} has a single sort key attribute`);
+    if (index.thenBy === undefined) throw new Error(`${index.name} has a single sort key attribute`);
     names['#iskeq'] = index.sortKey;
     values[':iskeq'] = query.sortKeyEquals;
     keyCondition += ' AND #iskeq = :iskeq';
@@ -114,7 +113,8 @@ function queryInput(query: IndexQuery, descending: boolean): QueryCommandInput {
   });
   return {
     TableName: tableName(),
-    IndexName: index.name,
+    IndexName: index.name === '' ? undefined : index.name,
+    ConsistentRead: query.consistent,
     KeyConditionExpression: keyCondition,
     ProjectionExpression: projection?.join(', '),
     FilterExpression: query.filter?.expression,

@@ -86,3 +86,9 @@ export const INDEXES = {
 } as const satisfies Record<string, IndexDefinition>;
 
 export const indexList: IndexDefinition[] = Object.values(INDEXES);
+
+/**
+ * The table's own key, queried like an index: a partition of items that share a `pk`, in `sk` order. Unlike an
+ * index it can be read strongly consistent (the change feed reads the audit trail so: lib/changes/feed.ts).
+ */
+export const PRIMARY_KEY = { name: '', partitionKey: PARTITION_KEY, sortKey: SORT_KEY } as const satisfies IndexDefinition;

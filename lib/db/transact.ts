@@ -22,6 +22,11 @@ export type Explain = (stored: Item | undefined) => Error;
 export interface Write {
   item: TransactItem;
   explain?: Explain;
+  /**
+   * An item that carries the time its transaction is sent (an audit entry): made again for each attempt, and
+   * expected to commit within `commitWithinMs` of that time; `late` hears of a commit that took longer.
+   */
+  stamped?: { item: (at: string) => TransactItem; commitWithinMs: number; late: (at: string, tookMs: number) => Promise<void> };
 }
 
 interface WriteOptions {
@@ -108,10 +113,15 @@ const RETRYABLE_CODES = new Set(['TransactionConflict', 'ThrottlingError', 'Prov
  */
 export async function transactWrite(writes: Write[]): Promise<void> {
   if (writes.length > MAX_TRANSACTION_ITEMS) throw new Error(`transaction of ${writes.length} items exceeds ${MAX_TRANSACTION_ITEMS}`);
-  const items = writes.map((write) => write.item);
+  const stamped = writes.filter((write) => write.stamped !== undefined);
   for (let attempt = 0; ; attempt++) {
+    const sentAt = Date.now();
+    const at = new Date(sentAt).toISOString();
+    const items = writes.map((write) => write.stamped?.item(at) ?? write.item);
     try {
       await db().send(new TransactWriteCommand({ TransactItems: items, ClientRequestToken: randomUUID() }));
+      const took = Date.now() - sentAt;
+      for (const { stamped: promise } of stamped) if (took > promise!.commitWithinMs) await promise!.late(at, took);
       return;
     } catch (error) {
       if (!(error instanceof TransactionCanceledException)) throw error;

@@ -48,7 +48,7 @@ export async function createDepartment(ctx: ChangeContext, input: { id?: string;
   await transactWrite([
     createDepartmentWrite(item, () => conflict(`A department with id "${id}" already exists.`, { field: 'id' })),
     ...addCounters(id, { [DEPARTMENTS_COUNTER]: 1 }),
-    recordChange(ctx, { resourceType: 'department', resourceId: id, changes: { created: departmentRepresentation(department) } }, now),
+    recordChange(ctx, { resourceType: 'department', resourceId: id, changes: { created: departmentRepresentation(department) } }),
   ]);
   return department;
 }
@@ -60,7 +60,7 @@ export async function renameDepartment(ctx: ChangeContext, id: string, name: str
   const now = new Date().toISOString();
   await transactWrite([
     renameDepartmentWrite(id, name, now, expectedVersion, missingOrStale(id)),
-    recordChange(ctx, { resourceType: 'department', resourceId: id, changes: { name } }, now),
+    recordChange(ctx, { resourceType: 'department', resourceId: id, changes: { name } }),
   ]);
   return getDepartment(id);
 }
@@ -90,7 +90,7 @@ export async function deleteDepartment(ctx: ChangeContext, id: string, expectedV
       return preconditionFailed();
     }),
     ...addCounters(id, { [DEPARTMENTS_COUNTER]: -1 }),
-    recordChange(ctx, { resourceType: 'department', resourceId: id, changes: { deleted: true } }, now),
+    recordChange(ctx, { resourceType: 'department', resourceId: id, changes: { deleted: true } }),
   ]);
 }
 

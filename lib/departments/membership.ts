@@ -40,7 +40,7 @@ export async function addUserToDepartment(
     const changes = { added_user_ids: [userId], ...(before.department_id ? { moved_from: { [userId]: before.department_id } } : {}) };
     await transactWrite([
       ...userChangeWrites({ before, after }, now),
-      recordChange(ctx, { resourceType: 'department', resourceId: departmentId, changes }, now),
+      recordChange(ctx, { resourceType: 'department', resourceId: departmentId, changes }),
     ]);
     recordMetric('userMoves', 1, { Operation: 'E2' });
     return { ...after, version: before.version + 1 };
@@ -60,7 +60,7 @@ export async function removeUserFromDepartment(ctx: ChangeContext, departmentId:
     const after = { ...userRepresentation(before), department_id: null, updated_at: now };
     await transactWrite([
       ...userChangeWrites({ before, after }, now),
-      recordChange(ctx, { resourceType: 'department', resourceId: departmentId, changes: { removed_user_ids: [userId] } }, now),
+      recordChange(ctx, { resourceType: 'department', resourceId: departmentId, changes: { removed_user_ids: [userId] } }),
     ]);
     recordMetric('userMoves', 1, { Operation: 'E4' });
   });

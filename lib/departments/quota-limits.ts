@@ -31,7 +31,7 @@ export async function setQuotaLimit(ctx: ChangeContext, departmentId: string, na
   const now = new Date().toISOString();
   await transactWrite([
     setLimitWrite(departmentId, name as CountedQuota, limit, now, () => departmentNotFound(departmentId)),
-    recordChange(ctx, { resourceType: 'department', resourceId: departmentId, changes: { quota: name, limit } }, now),
+    recordChange(ctx, { resourceType: 'department', resourceId: departmentId, changes: { quota: name, limit } }),
   ]);
   const { quotas } = await getQuotas(departmentId);
   return quotas.find((quota) => quota.name === name)!;

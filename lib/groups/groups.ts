@@ -167,7 +167,7 @@ export const releaseExternalId = (groupId: string, externalId: string): Write =>
   releaseFor('group_external_id', externalId, groupId, () => new StaleReadError());
 
 export const groupAudit = (ctx: ChangeContext, groupId: string, changes: Record<string, unknown>, at: string): Write =>
-  recordChange(ctx, { resourceType: 'group', resourceId: groupId, changes }, at);
+  recordChange(ctx, { resourceType: 'group', resourceId: groupId, changes });
 
 /** Users by id as the API shows them (strongly consistent); absent users are left out. */
 export async function readUsers(ids: string[]): Promise<Map<string, User>> {

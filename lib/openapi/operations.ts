@@ -21,6 +21,7 @@ import type { OperationName, OperationNameOf } from '../routes';
 import {
   ACCOUNT_ROLES,
   AUDIT_FILTER_ATTRIBUTES,
+  RESOURCE_TYPES,
   GROUP_USER_SORT_FIELDS,
   NAMED_SORT_FIELDS,
   USER_FILTER_ATTRIBUTES,
@@ -537,6 +538,26 @@ export const operationDocs = {
       },
     },
     parameterExamples: { query: 'resource_id:eng', since: '2026-11-01T00:00:00.000Z', before: '2026-12-01T00:00:00.000Z' },
+  },
+  listChanges: {
+    description:
+      "The audit trail oldest first, for systems that follow every change. A walk by cursor never skips and never repeats an entry, and an entry appears within 10 seconds of its request's answer: a page holds only entries old enough that nothing can still commit before them (about 5 seconds). `next_cursor` is never null: at the end it is where to continue later.",
+    responses: {
+      200: {
+        description:
+          'A page of audit entries, oldest first, with `count` and `next_cursor`. A page may hold fewer than `count` entries, or none, while more follow: keep the cursor and ask again.',
+        schema: responses.changeList,
+        headers: { Link: LINK },
+      },
+    },
+    parameters: {
+      since:
+        "Start at this time (ISO 8601, entries at or after it), or `now`: an empty page whose cursor starts at the request's time. Not with `cursor`.",
+      resource_type: `Only entries of these resource types (${RESOURCE_TYPES.map((t) => `\`${t}\``).join(', ')}), comma-separated or repeated. A cursor keeps them.`,
+      exclude_actor:
+        'Not the entries of these actors (a consumer leaves out its own changes), comma-separated or repeated. A cursor keeps them.',
+    },
+    parameterExamples: { since: '2026-11-01T00:00:00.000Z', resource_type: 'user,department', exclude_actor: 'hr-sync' },
   },
 } satisfies Record<Exclude<OperationName, OperationNameOf<'SCIM'>>, OperationDoc>;
 

@@ -33,6 +33,7 @@ const RESPONSE_COMPONENTS: Record<string, $ZodType> = {
   Report: responses.report,
   AuditEntry: responses.auditEntry,
   AuditList: responses.auditList,
+  ChangeList: responses.changeList,
   Health: responses.health,
   OpenApiDocument: responses.openApiDocument,
   ...Object.fromEntries(ALL_SLUGS.map((slug) => [problemComponent(slug), responses.problems[slug]])),

@@ -64,7 +64,7 @@ export async function createReport(ctx: ChangeContext, type: ReportType, recipie
   };
   await transactWrite([
     reportPut(report),
-    recordChange(ctx, { resourceType: 'report', resourceId: id, changes: { created: { type, email: report.email } } }, now),
+    recordChange(ctx, { resourceType: 'report', resourceId: id, changes: { created: { type, email: report.email } } }),
     ...(recipients ? [useEmailAllowance(ctx.actor, clock.getTime())] : []),
   ]);
   return representation(report, null);

@@ -123,6 +123,7 @@ export const auditEntry = z.strictObject({
   changes: z.record(z.string(), z.unknown()),
 });
 export const auditList = z.strictObject({ entries: z.array(auditEntry), count, next_cursor: z.nullable(z.string()) });
+export const changeList = z.strictObject({ changes: z.array(auditEntry), count, next_cursor: z.string() });
 
 /** A webhook as read: never its secret. */
 const webhookFields = {

@@ -40,7 +40,7 @@ export async function createScimToken(
   const now = new Date().toISOString();
   await transactWrite([
     scimTokenPut({ id, description, secret_hash: hashOf(secret).toString('hex'), created_at: now, expires_at }),
-    recordChange(ctx, { resourceType: 'scim-token', resourceId: id, changes: { created: { id, description, expires_at } } }, now),
+    recordChange(ctx, { resourceType: 'scim-token', resourceId: id, changes: { created: { id, description, expires_at } } }),
   ]);
   return { id, description, token: `scim_${id}.${secret}`, created_at: now, expires_at, last_used_at: null };
 }
@@ -53,7 +53,7 @@ export async function revokeScimToken(ctx: ChangeContext, id: string): Promise<v
   const now = new Date().toISOString();
   await transactWrite([
     scimTokenDelete(id, () => notFound('SCIM token', id)),
-    recordChange(ctx, { resourceType: 'scim-token', resourceId: id, changes: { deleted: true } }, now),
+    recordChange(ctx, { resourceType: 'scim-token', resourceId: id, changes: { deleted: true } }),
   ]);
 }
 

@@ -1,19 +1,32 @@
 /**
- * Audit entries: `AUDIT#<id>` / `AUDIT`, each put in the transaction of the
- * change it records, and listed newest first from these index partitions,
- * all sorted by `<at><SEP><id>`:
+ * Audit entries, each put in the transaction of the change it records.
+ *
+ * The whole trail lives in the table's own key, spread over AUDIT_SHARDS
+ * partitions `AUDIT#<shard>` (the shard follows from the entry's random id),
+ * each sorted by `<at><SEP><id>`: a list of the whole trail, in either
+ * direction, merges the shards (lib/audit/list.ts, lib/changes/feed.ts), and
+ * the change feed reads them strongly consistent. No single partition takes
+ * every change: each takes about 1/AUDIT_SHARDS of them (README, "How many
+ * changes a second").
+ *
+ * The filtered lists read index partitions of their own, sorted the same way:
  *
  * | list                 | index (lib/db/table.ts) | partition               |
  * |----------------------|-------------------------|-------------------------|
- * | the whole trail      | byName                  | AUDIT                   |
  * | one actor            | cellByName              | AUDIT#A#<actor>         |
  * | one operation        | monthByName             | AUDIT#O#<operation id>  |
  * | one resource         | byResource              | AUDIT#R#<resource id>   |
  *
  * so that a filtered page reads only its own entries, however long the trail.
+ *
+ * An entry's `at` is the time its transaction is sent, stamped again at each
+ * attempt (lib/db/transact.ts), and the write promises to commit within
+ * AUDIT_COMMIT_BUDGET_MS of it: what lets the feed know which part of the
+ * trail is settled.
  */
+import { PRIMARY_KEY, type Item, type Key } from '../db/table';
+import { INDEXES } from '../db/table';
 import type { IndexQuery } from '../db/query';
-import { INDEXES, type Item, type Key } from '../db/table';
 import * as attr from '../db/item-kind';
 import { put, type Write } from '../db/transact';
 import { newId } from '../ids';
@@ -26,9 +39,24 @@ export type { AuditEntry };
 /** The partition keys of audit entries start with this (the stack lets no function change one by it). */
 export const AUDIT_KEY_PREFIX = 'AUDIT#';
 
+/** Partitions of the whole trail. A power of two; changing it needs no migration of a cursor (they hold positions). */
+export const AUDIT_SHARDS = 16;
+
+/** Longest an entry's transaction may take from its stamp to its commit (lib/changes/feed.ts relies on it). */
+export const AUDIT_COMMIT_BUDGET_MS = 4_000;
+
+/** The shard of an entry: from its id, random, so entries spread evenly. */
+export function auditShard(id: string): number {
+  let hash = 0;
+  for (let i = 0; i < id.length; i++) hash = (hash * 31 + id.charCodeAt(i)) >>> 0;
+  return hash % AUDIT_SHARDS;
+}
+
+const auditSortKeyOf = (at: string, id: string) => `${at}${KEY_SEPARATOR}${id}`;
+
 const auditKind = attr.itemKind({
   type: 'audit',
-  key: (id: string): Key => ({ pk: `${AUDIT_KEY_PREFIX}${id}`, sk: 'AUDIT' }),
+  key: (at: string, id: string): Key => ({ pk: `${AUDIT_KEY_PREFIX}${auditShard(id)}`, sk: auditSortKeyOf(at, id) }),
   attributes: {
     id: attr.string,
     at: attr.string,
@@ -40,7 +68,6 @@ const auditKind = attr.itemKind({
     request_id: attr.optional(attr.string),
   },
   indexAttributes: {
-    gsi1pk: attr.string,
     gsi1sk: attr.string,
     gsi5pk: attr.string,
     gsi8pk: attr.string,
@@ -50,7 +77,6 @@ const auditKind = attr.itemKind({
 });
 
 export const auditKey = auditKind.key;
-const AUDIT_PARTITION = 'AUDIT';
 
 export type AuditAttribute = 'actor' | 'operation' | 'resource_id';
 
@@ -60,15 +86,14 @@ const PARTITIONS = {
   resource_id: { index: INDEXES.byResource, attribute: 'gsi2pk', prefix: 'AUDIT#R#' },
 } as const satisfies Record<AuditAttribute, { index: IndexQuery['index']; attribute: string; prefix: string }>;
 
-export interface AuditInput extends Omit<AuditEntry, 'id'> {
+export interface AuditInput extends Omit<AuditEntry, 'id' | 'at'> {
   request_id: string;
 }
 
-/** The index attributes of an entry. */
-export function auditIndexAttributes(entry: { id: string; at: string; actor: string; operation: string; resource_id: string }) {
-  const sortKey = `${entry.at}${KEY_SEPARATOR}${entry.id}`;
+/** The index attributes of an entry (no `gsi1pk`: the whole trail is in the table's key, not in byName). */
+function auditIndexAttributes(entry: { id: string; at: string; actor: string; operation: string; resource_id: string }) {
+  const sortKey = auditSortKeyOf(entry.at, entry.id);
   return {
-    gsi1pk: AUDIT_PARTITION,
     gsi1sk: sortKey,
     [PARTITIONS.actor.attribute]: `${PARTITIONS.actor.prefix}${entry.actor}`,
     [PARTITIONS.operation.attribute]: `${PARTITIONS.operation.prefix}${entry.operation}`,
@@ -77,9 +102,12 @@ export function auditIndexAttributes(entry: { id: string; at: string; actor: str
   };
 }
 
-export function auditPut(entry: AuditInput): Write {
+/** The entry's put, made again with the time of each attempt to send its transaction; `late` hears of a slow commit. */
+export function auditPut(entry: AuditInput, late: (at: string, tookMs: number) => Promise<void>): Write {
   const id = newId();
-  return put(auditKind.item(auditKey(id), { id, ...entry, ...auditIndexAttributes({ id, ...entry }) }));
+  const itemAt = (at: string) => auditKind.item(auditKey(at, id), { id, at, ...entry, ...auditIndexAttributes({ id, at, ...entry }) });
+  const write = put(itemAt(new Date().toISOString()));
+  return { ...write, stamped: { item: (at) => put(itemAt(at)).item, commitWithinMs: AUDIT_COMMIT_BUDGET_MS, late } };
 }
 
 export function toAuditEntry(item: Item): AuditEntry {
@@ -87,12 +115,19 @@ export function toAuditEntry(item: Item): AuditEntry {
   return entry;
 }
 
-/** The whole trail, or the entries of one value of an attribute. */
-export function auditList(filter?: { attribute: AuditAttribute; value: string }): IndexQuery {
-  if (!filter) return { index: INDEXES.byName, partition: AUDIT_PARTITION };
+/** The shards of the whole trail. */
+export function auditShards(): IndexQuery[] {
+  return Array.from({ length: AUDIT_SHARDS }, (_, shard) => ({ index: PRIMARY_KEY, partition: `${AUDIT_KEY_PREFIX}${shard}` }));
+}
+
+/** The entries of one value of an attribute. */
+export function auditList(filter: { attribute: AuditAttribute; value: string }): IndexQuery {
   const { index, prefix } = PARTITIONS[filter.attribute];
   return { index, partition: `${prefix}${filter.value}` };
 }
 
-/** The sort key of an entry in any of its lists. */
+/** The sort key of an entry in any of its lists (the table's `sk` holds the same). */
 export const auditSortKey = (item: Item) => auditKind.attribute(item, 'gsi1sk');
+
+/** An entry's place in the trail's order: its sort key, split. */
+export const auditPosition = (at: string, id: string) => auditSortKeyOf(at, id);

@@ -33,7 +33,7 @@ async function commitUserChange(ctx: ChangeContext, change: UserChange, changes:
   const subject = (change.after ?? change.before)!;
   await transactWrite([
     ...userChangeWrites(change, now),
-    recordChange(ctx, { resourceType: 'user', resourceId: subject.id, changes }, now),
+    recordChange(ctx, { resourceType: 'user', resourceId: subject.id, changes }),
   ]);
 }
 

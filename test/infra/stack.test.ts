@@ -720,7 +720,7 @@ describe('item writes', () => {
   const writesData = (route: Route) => route.access === 'write' || (route.access === 'scim' && route.method !== 'GET');
 
   it('keeps the audit trail growing only: writers put entries, no function updates or deletes one', async () => {
-    const entry = auditKey('entry').pk;
+    const entry = auditKey('2026-01-01T00:00:00.000Z', 'entry').pk;
     // The delivery function puts the audit entry of a webhook it disables.
     const writers = new Set([...routes.filter(writesData).map((route) => route.name), 'Maintenance', WEBHOOK_DELIVERY.name]);
     for (const [name, functionId] of functionsByName()) {
@@ -775,7 +775,7 @@ describe('item writes', () => {
         }),
       ]);
       expect(await mayWriteItem(functionId, 'dynamodb:PutItem', `${SCIM_PAGE_KEY_PREFIX}users`), route.name).toBe(true);
-      for (const pk of [userKey('u').pk, auditKey('a').pk, scimTokenKey('t').pk, reportKey('r').pk]) {
+      for (const pk of [userKey('u').pk, auditKey('2026-01-01T00:00:00.000Z', 'a').pk, scimTokenKey('t').pk, reportKey('r').pk]) {
         for (const action of ITEM_WRITES) expect(await mayWriteItem(functionId, action, pk), `${route.name} ${action} ${pk}`).toBe(false);
       }
       for (const action of ITEM_WRITES.filter((write) => write !== 'dynamodb:PutItem')) {
@@ -822,11 +822,11 @@ describe('item writes', () => {
     const writes: Record<string, Array<[string, string]>> = {
       createScimToken: [
         ['dynamodb:PutItem', scimTokenKey('t').pk],
-        ['dynamodb:PutItem', auditKey('a').pk],
+        ['dynamodb:PutItem', auditKey('2026-01-01T00:00:00.000Z', 'a').pk],
       ],
       deleteScimToken: [
         ['dynamodb:DeleteItem', scimTokenKey('t').pk],
-        ['dynamodb:PutItem', auditKey('a').pk],
+        ['dynamodb:PutItem', auditKey('2026-01-01T00:00:00.000Z', 'a').pk],
       ],
     };
     for (const [name, allowed] of Object.entries(writes)) {
@@ -859,8 +859,8 @@ describe('item writes', () => {
   it('still lets a write route change its own items (createUser: users, and their audit entry)', async () => {
     const functionId = wiring.get(routes.find((route) => route.name === 'createUser')!)!.functionId;
     for (const action of ITEM_WRITES) expect(await mayWriteItem(functionId, action, userKey('u').pk), action).toBe(true);
-    expect(await mayWriteItem(functionId, 'dynamodb:PutItem', auditKey('a').pk)).toBe(true);
-    expect(await mayWriteItem(functionId, 'dynamodb:UpdateItem', auditKey('a').pk)).toBe(false);
+    expect(await mayWriteItem(functionId, 'dynamodb:PutItem', auditKey('2026-01-01T00:00:00.000Z', 'a').pk)).toBe(true);
+    expect(await mayWriteItem(functionId, 'dynamodb:UpdateItem', auditKey('2026-01-01T00:00:00.000Z', 'a').pk)).toBe(false);
     expect(await mayWriteItem(functionId, 'dynamodb:PutItem', scimTokenKey('t').pk)).toBe(false);
   });
 });
@@ -1450,9 +1450,9 @@ describe('webhook delivery', () => {
     }
     for (const action of ['dynamodb:PutItem', 'dynamodb:UpdateItem'])
       expect(await mayWriteItem(functionId, action, `${WEBHOOK_DELIVERY_KEY_PREFIX}w1`), action).toBe(true);
-    expect(await mayWriteItem(functionId, 'dynamodb:PutItem', auditKey('a').pk)).toBe(true);
+    expect(await mayWriteItem(functionId, 'dynamodb:PutItem', auditKey('2026-01-01T00:00:00.000Z', 'a').pk)).toBe(true);
     for (const action of ITEM_WRITES.filter((write) => write !== 'dynamodb:PutItem'))
-      expect(await mayWriteItem(functionId, action, auditKey('a').pk), `${action} audit`).toBe(false);
+      expect(await mayWriteItem(functionId, action, auditKey('2026-01-01T00:00:00.000Z', 'a').pk), `${action} audit`).toBe(false);
     for (const pk of [webhookKey('w1').pk, userKey('u').pk, reportKey('r').pk, scimTokenKey('t').pk, `${IDEMPOTENCY_KEY_PREFIX}k`]) {
       for (const action of ITEM_WRITES) expect(await mayWriteItem(functionId, action, pk), `${action} ${pk}`).toBe(false);
     }

@@ -36,7 +36,7 @@ const layerOf = (file: string) =>
     .split('/')[0]
     .replace(/\.ts$/, '');
 
-const CONCEPTS = ['users', 'departments', 'groups', 'audit', 'lists', 'reports', 'scim', 'webhooks'];
+const CONCEPTS = ['users', 'departments', 'groups', 'audit', 'changes', 'lists', 'reports', 'scim', 'webhooks'];
 /** What each layer of lib/ may import (besides itself). */
 const ALLOWED: Record<string, string[]> = {
   db: ['config', 'text', 'tracing'],

@@ -822,6 +822,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v2/changes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The change feed: every change, oldest first, by a cursor that never ends
+         * @description The audit trail oldest first, for systems that follow every change. A walk by cursor never skips and never repeats an entry, and an entry appears within 10 seconds of its request's answer: a page holds only entries old enough that nothing can still commit before them (about 5 seconds). `next_cursor` is never null: at the end it is where to continue later.
+         *
+         *     Needs a token with scope `admin/read`.
+         */
+        get: operations["listChanges"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/changes.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The change feed: every change, oldest first, by a cursor that never ends (`.json` form)
+         * @description The audit trail oldest first, for systems that follow every change. A walk by cursor never skips and never repeats an entry, and an entry appears within 10 seconds of its request's answer: a page holds only entries old enough that nothing can still commit before them (about 5 seconds). `next_cursor` is never null: at the end it is where to continue later.
+         *
+         *     Needs a token with scope `admin/read`.
+         */
+        get: operations["listChangesJson"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v2/departments/exports": {
         parameters: {
             query?: never;
@@ -1508,6 +1552,11 @@ export interface components {
             entries: components["schemas"]["AuditEntry"][];
             count: number;
             next_cursor: string | null;
+        };
+        ChangeList: {
+            changes: components["schemas"]["AuditEntry"][];
+            count: number;
+            next_cursor: string;
         };
         Health: {
             /** @constant */
@@ -4653,6 +4702,110 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AuditList"];
+                };
+            };
+            400: components["responses"]["ValidationProblem"];
+            401: components["responses"]["UnauthorizedProblem"];
+            500: components["responses"]["InternalProblem"];
+            503: components["responses"]["UnavailableProblem"];
+        };
+    };
+    listChanges: {
+        parameters: {
+            query?: {
+                /**
+                 * @description How many items to return (1–1000).
+                 * @example 20
+                 */
+                count?: number;
+                /**
+                 * @description The `next_cursor` of the previous page: the page after it, with the same `sort` and `query` (another list's cursor, or an altered one: 400). Not with `offset`.
+                 * @example
+                 */
+                cursor?: string;
+                /**
+                 * @description Start at this time (ISO 8601, entries at or after it), or `now`: an empty page whose cursor starts at the request's time. Not with `cursor`.
+                 * @example 2026-11-01T00:00:00.000Z
+                 */
+                since?: "now" | string;
+                /**
+                 * @description Only entries of these resource types (`user`, `department`, `group`, `report`, `scim-token`), comma-separated or repeated. A cursor keeps them.
+                 * @example user,department
+                 */
+                resource_type?: string;
+                /**
+                 * @description Not the entries of these actors (a consumer leaves out its own changes), comma-separated or repeated. A cursor keeps them.
+                 * @example hr-sync
+                 */
+                exclude_actor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of audit entries, oldest first, with `count` and `next_cursor`. A page may hold fewer than `count` entries, or none, while more follow: keep the cursor and ask again. */
+            200: {
+                headers: {
+                    /** @description The next page (RFC 8288 `rel="next"`), the same request with `cursor`; absent on the last page. */
+                    Link?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChangeList"];
+                };
+            };
+            400: components["responses"]["ValidationProblem"];
+            401: components["responses"]["UnauthorizedProblem"];
+            500: components["responses"]["InternalProblem"];
+            503: components["responses"]["UnavailableProblem"];
+        };
+    };
+    listChangesJson: {
+        parameters: {
+            query?: {
+                /**
+                 * @description How many items to return (1–1000).
+                 * @example 20
+                 */
+                count?: number;
+                /**
+                 * @description The `next_cursor` of the previous page: the page after it, with the same `sort` and `query` (another list's cursor, or an altered one: 400). Not with `offset`.
+                 * @example
+                 */
+                cursor?: string;
+                /**
+                 * @description Start at this time (ISO 8601, entries at or after it), or `now`: an empty page whose cursor starts at the request's time. Not with `cursor`.
+                 * @example 2026-11-01T00:00:00.000Z
+                 */
+                since?: "now" | string;
+                /**
+                 * @description Only entries of these resource types (`user`, `department`, `group`, `report`, `scim-token`), comma-separated or repeated. A cursor keeps them.
+                 * @example user,department
+                 */
+                resource_type?: string;
+                /**
+                 * @description Not the entries of these actors (a consumer leaves out its own changes), comma-separated or repeated. A cursor keeps them.
+                 * @example hr-sync
+                 */
+                exclude_actor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of audit entries, oldest first, with `count` and `next_cursor`. A page may hold fewer than `count` entries, or none, while more follow: keep the cursor and ask again. */
+            200: {
+                headers: {
+                    /** @description The next page (RFC 8288 `rel="next"`), the same request with `cursor`; absent on the last page. */
+                    Link?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChangeList"];
                 };
             };
             400: components["responses"]["ValidationProblem"];

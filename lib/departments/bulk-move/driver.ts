@@ -81,7 +81,7 @@ export async function runBulkMove(move: BulkMove): Promise<string> {
   ]);
   try {
     for (const [index, users] of parts.entries()) {
-      const commit = index === parts.length - 1 ? recordChange(move.ctx, move.audit, at) : undefined;
+      const commit = index === parts.length - 1 ? recordChange(move.ctx, move.audit) : undefined;
       await transactWrite(holdWrites(op, index, users, commit));
     }
   } catch (error) {

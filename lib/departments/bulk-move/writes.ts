@@ -87,7 +87,7 @@ export function singleTransaction(move: BulkMove, reserved: Usage, at: string): 
       writes.push(reserveUsageWrite(move.target, targetDelta, move.targetAsRead, at, explainUsageFailure(move.target, reserved)));
     }
   }
-  writes.push(...moveWrites(move.users, move.target, at, null, deltas, move.users[0]?.id ?? at), recordChange(move.ctx, move.audit, at));
+  writes.push(...moveWrites(move.users, move.target, at, null, deltas, move.users[0]?.id ?? at), recordChange(move.ctx, move.audit));
   return writes.length <= MAX_TRANSACTION_ITEMS ? writes : undefined;
 }
 

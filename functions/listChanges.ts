@@ -1,0 +1,13 @@
+import { readChanges } from '../lib/changes/feed';
+import { nextLink } from '../lib/http/link';
+import { operation } from '../lib/http/operation';
+import { changeFeedQuery } from '../lib/schemas/audit';
+
+/** The change feed, oldest first. */
+export const handler = operation('listChanges', { query: changeFeedQuery }, async ({ query, path, rawQuery }) => {
+  const page = await readChanges(
+    { count: query.count, cursor: query.cursor, since: query.since, resourceTypes: query.resource_type, excludeActors: query.exclude_actor },
+    new Date(),
+  );
+  return { body: page, headers: nextLink(path, rawQuery, page.next_cursor) };
+});

@@ -157,6 +157,8 @@ export interface LocalResources {
   apiUrl?: string;
   /** The SQS stand-in's URL (infra/local/queues.ts): queue URLs are made from it. */
   sqsEndpoint?: string;
+  /** Give every function LOCAL_ONLY_ENVIRONMENT (`npm start`); the tests turn it on where they need it. */
+  localOnlySettings?: boolean;
   region?: string;
   account?: string;
 }
@@ -197,9 +199,9 @@ export interface LocalQueue {
 }
 
 /**
- * What the local deployment sets that the stack never does: webhooks may use `http` and loopback endpoints (a
- * receiver on this machine), a setting AWS must not have (lib/config.ts `webhooksAllowLocal`). A test may drop it
- * (test/support/functions.ts `adjust`).
+ * What `npm start` sets that the stack never does: webhooks may use `http` and loopback endpoints (a receiver on
+ * this machine), a setting AWS must not have (lib/config.ts `webhooksAllowLocal`). The tests deploy as AWS does and
+ * turn it on where they need it (test/support/functions.ts `adjust`).
  */
 export const LOCAL_ONLY_ENVIRONMENT: Readonly<Record<string, string>> = { WEBHOOKS_ALLOW_LOCAL: 'true' };
 
@@ -234,7 +236,7 @@ export function resolveDeployment(deployment: Deployment, local: LocalResources)
           .filter(([, value]) => !namesAbsentResource(value))
           .map(([name, value]) => [name, String(resolve(value))]),
       ),
-      ...LOCAL_ONLY_ENVIRONMENT,
+      ...(local.localOnlySettings ? LOCAL_ONLY_ENVIRONMENT : {}),
     },
     statements: fn.policies.flatMap((policy) => policy.statements.map((statement) => resolve(statement) as PolicyStatement)),
     managedPolicyArns: fn.managedPolicyArns.map((arn) => String(resolve(arn))),

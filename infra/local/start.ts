@@ -128,6 +128,8 @@ async function main(): Promise<void> {
     reportsBucket: deployedServices.env.REPORTS_BUCKET,
     apiUrl,
     sqsEndpoint: deployedServices.endpoints.sqs,
+    // A webhook receiver on this machine (http, loopback): never on AWS.
+    localOnlySettings: true,
   });
   const resolved = (apiUrl: string) => resolveDeployment(prepared.deployment, localResources(apiUrl));
   try {

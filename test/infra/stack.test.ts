@@ -1477,11 +1477,17 @@ describe('webhook delivery', () => {
     }
   });
 
-  it('allows http and loopback webhooks on the local stack only: WEBHOOKS_ALLOW_LOCAL is in no function of the template', () => {
+  it('allows http and loopback webhooks under npm start only: WEBHOOKS_ALLOW_LOCAL is in no function of the template', () => {
     for (const [id, func] of Object.entries(resourcesOf(template, 'AWS::Lambda::Function')))
       expect(func.Properties.Environment?.Variables?.WEBHOOKS_ALLOW_LOCAL, id).toBeUndefined();
     const { functionId } = wiring();
-    expect(deployedFunctions.find((fn) => fn.logicalId === functionId)!.environment.WEBHOOKS_ALLOW_LOCAL).toBe('true');
+    expect(deployedFunctions.find((fn) => fn.logicalId === functionId)!.environment.WEBHOOKS_ALLOW_LOCAL).toBeUndefined();
+    const onStart = resolveDeployment(describeTemplate(template.toJSON().Resources), {
+      tableName: DEPLOYED_TABLE,
+      reportsBucket: 'reports',
+      localOnlySettings: true,
+    });
+    expect(onStart.find((fn) => fn.logicalId === functionId)!.environment.WEBHOOKS_ALLOW_LOCAL).toBe('true');
   });
 
   it("resolves locally to a queue of the table's own, polled by the local event source mapping", () => {

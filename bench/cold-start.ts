@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { buildFunctions, bundleFunctions } from '../infra/build';
 import { ACCESS_TOKEN_TRIGGER } from '../lib/auth/group-scopes';
-import { backgroundFunctions } from '../lib/background';
+import { backgroundFunctions, isQueueTriggered } from '../lib/background';
 import { FALLBACK_FUNCTION, routes } from '../lib/routes';
 import { median, progress, ratio, round, runNode } from './support/util';
 
@@ -61,12 +61,12 @@ export function stackFunctions(projectRoot: string): FunctionEntry[] {
     // The `$default` route's function: no client, so its floor is the empty handler.
     entry(FALLBACK_FUNCTION.name, FALLBACK_FUNCTION.handler, 'route', uses({})),
     ...backgroundFunctions.map((fn) => {
-      // A queue-triggered function (the webhook delivery) also sends to its queue (its retries).
+      // A queue-triggered function sends to its queue too (retries).
       const clients = uses({
         dynamodb: true,
         upload: fn.reportsBucket === 'write',
         ses: Boolean(fn.sendsEmail),
-        sqs: 'queue' in fn.trigger,
+        sqs: isQueueTriggered(fn),
       });
       return entry(fn.name, fn.handler, 'background', clients);
     }),
@@ -185,7 +185,7 @@ export function baselineSource({ dynamodb, s3, presign, upload, ses, sqs, metric
   if (sqs) {
     imports.push("import { SQSClient, SendMessageBatchCommand } from '@aws-sdk/client-sqs';");
     calls.push(
-      "out.push(await new SQSClient({}).send(new SendMessageBatchCommand({ QueueUrl: process.env.QUEUE_URL, Entries: [{ Id: '0', MessageBody: 'x' }] })));",
+      "out.push(await new SQSClient({}).send(new SendMessageBatchCommand({ QueueUrl: process.env.QUEUE_URL, Entries: [{ Id: '1', MessageBody: 'x' }] })));",
     );
   }
   return [

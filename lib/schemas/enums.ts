@@ -25,7 +25,7 @@ export const EMAIL_STATUSES = ['pending', 'sent', 'failed'] as const;
 export type EmailStatus = (typeof EMAIL_STATUSES)[number];
 
 /** What an audit entry is about. */
-export const RESOURCE_TYPES = ['user', 'department', 'group', 'report', 'scim-token'] as const;
+export const RESOURCE_TYPES = ['user', 'department', 'group', 'report', 'scim-token', 'webhook'] as const;
 export type ResourceType = (typeof RESOURCE_TYPES)[number];
 
 export const SORT_DIRECTIONS = ['asc', 'desc'] as const;
@@ -45,3 +45,13 @@ export type NamedSortField = (typeof NAMED_SORT_FIELDS)[number];
 export const NAMED_FILTER_ATTRIBUTES = ['name'] as const;
 
 export const AUDIT_FILTER_ATTRIBUTES = ['actor', 'operation', 'resource_id'] as const;
+
+/** A webhook's state: `disabled` is set by the service alone (24 hours of failed deliveries); a PATCH sets the others. */
+export const WEBHOOK_STATUSES = ['active', 'paused', 'disabled'] as const;
+export type WebhookStatus = (typeof WEBHOOK_STATUSES)[number];
+export const WEBHOOK_SETTABLE_STATUSES = ['active', 'paused'] as const;
+
+/** Who an audit entry names when the service itself made the change (a webhook disabled after 24 hours of failures). */
+export const SYSTEM_ACTOR = 'system';
+/** The audit's `operation` of changes no route makes: the service's own. */
+export const SYSTEM_OPERATIONS = ['disableWebhook'] as const;

@@ -866,6 +866,228 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v2/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List webhooks (without secrets)
+         * @description Every webhook, oldest first, without secrets.
+         *
+         *     Needs a token with scope `admin/read`.
+         */
+        get: operations["listWebhooks"];
+        put?: never;
+        /**
+         * Register an endpoint that receives every change (its signing secret is shown once)
+         * @description Every change the audit trail records that passes the filters is delivered to `url` as a Standard Webhooks POST of `{"type": "change.recorded", "timestamp", "data": <audit entry>}`, signed with the secret this answer shows once (`whsec_…`, for the `standardwebhooks` libraries' `Webhook(secret).verify`). `url` must be `https` and its host must not resolve to a loopback, private, link-local (cloud metadata) or otherwise internal address, checked now and at each delivery (a deployment with `WEBHOOKS_ALLOW_LOCAL=true`, the local stack, also takes `http` and loopback). Filters: `resource_types`, `operations` (as audit entries name them: a contract label such as `E2`, else the operation's name) and `exclude_actors` (a client leaves out its own changes); empty or absent: everything. At most 25 webhooks: one more is 409 `conflict` with `limit`.
+         *
+         *     Needs a token with scope `admin/write`.
+         */
+        post: operations["createWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/webhooks.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List webhooks (without secrets) (`.json` form)
+         * @description Every webhook, oldest first, without secrets.
+         *
+         *     Needs a token with scope `admin/read`.
+         */
+        get: operations["listWebhooksJson"];
+        put?: never;
+        /**
+         * Register an endpoint that receives every change (its signing secret is shown once) (`.json` form)
+         * @description Every change the audit trail records that passes the filters is delivered to `url` as a Standard Webhooks POST of `{"type": "change.recorded", "timestamp", "data": <audit entry>}`, signed with the secret this answer shows once (`whsec_…`, for the `standardwebhooks` libraries' `Webhook(secret).verify`). `url` must be `https` and its host must not resolve to a loopback, private, link-local (cloud metadata) or otherwise internal address, checked now and at each delivery (a deployment with `WEBHOOKS_ALLOW_LOCAL=true`, the local stack, also takes `http` and loopback). Filters: `resource_types`, `operations` (as audit entries name them: a contract label such as `E2`, else the operation's name) and `exclude_actors` (a client leaves out its own changes); empty or absent: everything. At most 25 webhooks: one more is 409 `conflict` with `limit`.
+         *
+         *     Needs a token with scope `admin/write`.
+         */
+        post: operations["createWebhookJson"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/webhooks/{webhook_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a webhook
+         * @description `status` is `active`, `paused`, or `disabled` (every delivery attempt failed for 24 hours: the service stopped it; `PATCH` `status: active` re-enables it).
+         *
+         *     Needs a token with scope `admin/read`.
+         */
+        get: operations["getWebhook"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a webhook
+         * @description Nothing more is delivered; attempts already under way may still arrive once.
+         *
+         *     Needs a token with scope `admin/write`.
+         */
+        delete: operations["deleteWebhook"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a webhook's URL, description or filters, pause or resume it
+         * @description Give any of `url`, `description`, the filters and `status`. `paused`: nothing is delivered from now on; `active` again: what changed meanwhile is delivered then (nothing is lost), and a `disabled` webhook is enabled again (what changed while it was disabled is not sent: read it from `GET /v2/changes`). A filter replaces the old one; `[]` lets everything through.
+         *
+         *     Needs a token with scope `admin/write`.
+         */
+        patch: operations["updateWebhook"];
+        trace?: never;
+    };
+    "/v2/webhooks/{webhook_id}/secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Make a new signing secret (shown once); the old one still verifies for 24 hours
+         * @description A new secret, shown this once. For 24 hours deliveries carry two signatures in `webhook-signature` (space-separated, as Standard Webhooks allows), one by each secret, so a receiver can switch secrets at any time within them; after that only the new one signs. A second rotation within the 24 hours ends the first old secret at once.
+         *
+         *     Needs a token with scope `admin/write`.
+         */
+        post: operations["rotateWebhookSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/webhooks/{webhook_id}/secret.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Make a new signing secret (shown once); the old one still verifies for 24 hours (`.json` form)
+         * @description A new secret, shown this once. For 24 hours deliveries carry two signatures in `webhook-signature` (space-separated, as Standard Webhooks allows), one by each secret, so a receiver can switch secrets at any time within them; after that only the new one signs. A second rotation within the 24 hours ends the first old secret at once.
+         *
+         *     Needs a token with scope `admin/write`.
+         */
+        post: operations["rotateWebhookSecretJson"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/webhooks/{webhook_id}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a ping event to the endpoint now and answer how it went
+         * @description Sends a `ping` event (`{"type": "ping", "timestamp", "data": {"webhook_id"}}`, signed like every delivery) to the endpoint now, whatever the status, and answers how that attempt went (it is in the delivery log too). An endpoint that does not answer within 10 seconds, answers a redirect, or resolves to a refused address: the attempt says so in `error`.
+         *
+         *     Needs a token with scope `admin/write`.
+         */
+        post: operations["testWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/webhooks/{webhook_id}/test.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a ping event to the endpoint now and answer how it went (`.json` form)
+         * @description Sends a `ping` event (`{"type": "ping", "timestamp", "data": {"webhook_id"}}`, signed like every delivery) to the endpoint now, whatever the status, and answers how that attempt went (it is in the delivery log too). An endpoint that does not answer within 10 seconds, answers a redirect, or resolves to a refused address: the attempt says so in `error`.
+         *
+         *     Needs a token with scope `admin/write`.
+         */
+        post: operations["testWebhookJson"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/webhooks/{webhook_id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A webhook's delivery attempts, newest first
+         * @description The webhook's delivery attempts of the last 30 days, newest first: each change's attempts carry the change's id (the `webhook-id` the endpoint received), the answer's status code or the error, and when the next attempt is due. A change is attempted for more than 24 hours (after 5 seconds, 5 and 30 minutes, 2, 5, 10 and 10 hours), then recorded as failed.
+         *
+         *     Needs a token with scope `admin/read`.
+         */
+        get: operations["listWebhookDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/webhooks/{webhook_id}/deliveries.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A webhook's delivery attempts, newest first (`.json` form)
+         * @description The webhook's delivery attempts of the last 30 days, newest first: each change's attempts carry the change's id (the `webhook-id` the endpoint received), the answer's status code or the error, and when the next attempt is due. A change is attempted for more than 24 hours (after 5 seconds, 5 and 30 minutes, 2, 5, 10 and 10 hours), then recorded as failed.
+         *
+         *     Needs a token with scope `admin/read`.
+         */
+        get: operations["listWebhookDeliveriesJson"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v2/departments/exports": {
         parameters: {
             query?: never;
@@ -1542,7 +1764,7 @@ export interface components {
             actor: string;
             operation: string;
             /** @enum {string} */
-            resource_type: "user" | "department" | "group" | "report" | "scim-token";
+            resource_type: "user" | "department" | "group" | "report" | "scim-token" | "webhook";
             resource_id: string;
             changes: {
                 [key: string]: unknown;
@@ -4729,7 +4951,7 @@ export interface operations {
                  */
                 since?: "now" | string;
                 /**
-                 * @description Only entries of these resource types (`user`, `department`, `group`, `report`, `scim-token`), comma-separated or repeated. A cursor keeps them.
+                 * @description Only entries of these resource types (`user`, `department`, `group`, `report`, `scim-token`, `webhook`), comma-separated or repeated. A cursor keeps them.
                  * @example user,department
                  */
                 resource_type?: string;
@@ -4781,7 +5003,7 @@ export interface operations {
                  */
                 since?: "now" | string;
                 /**
-                 * @description Only entries of these resource types (`user`, `department`, `group`, `report`, `scim-token`), comma-separated or repeated. A cursor keeps them.
+                 * @description Only entries of these resource types (`user`, `department`, `group`, `report`, `scim-token`, `webhook`), comma-separated or repeated. A cursor keeps them.
                  * @example user,department
                  */
                 resource_type?: string;
@@ -4810,6 +5032,699 @@ export interface operations {
             };
             400: components["responses"]["ValidationProblem"];
             401: components["responses"]["UnauthorizedProblem"];
+            500: components["responses"]["InternalProblem"];
+            503: components["responses"]["UnavailableProblem"];
+        };
+    };
+    listWebhooks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The webhooks. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        webhooks: {
+                            id: string;
+                            url: string;
+                            description: string;
+                            resource_types: ("user" | "department" | "group" | "report" | "scim-token" | "webhook")[];
+                            operations: string[];
+                            exclude_actors: string[];
+                            /** @enum {string} */
+                            status: "active" | "paused" | "disabled";
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                            disabled_at: string | null;
+                        }[];
+                    };
+                };
+            };
+            401: components["responses"]["UnauthorizedProblem"];
+            500: components["responses"]["InternalProblem"];
+            503: components["responses"]["UnavailableProblem"];
+        };
+    };
+    createWebhook: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description A fresh value for each request, e.g. a new UUID (in Postman `{{$guid}}`, as the example shows: it makes a new one each time). A repeat with the same key and the same method, path and body within 24 hours answers the first answer again (same status and body) without doing anything again; the same key with another request: 422. While the first is still running: 409.
+                 * @example {{$guid}}
+                 */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "url": "https://203.0.113.10/directory-changes",
+                 *       "description": "HR system",
+                 *       "resource_types": [
+                 *         "user",
+                 *         "department"
+                 *       ],
+                 *       "exclude_actors": [
+                 *         "hr-sync"
+                 *       ]
+                 *     }
+                 */
+                "application/json": {
+                    /** Format: uri */
+                    url: string;
+                    description?: string;
+                    resource_types?: ("user" | "department" | "group" | "report" | "scim-token" | "webhook")[];
+                    operations?: string[];
+                    exclude_actors?: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description The webhook, with its secret. */
+            201: {
+                headers: {
+                    /** @description Path of the webhook. */
+                    Location: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        url: string;
+                        description: string;
+                        resource_types: ("user" | "department" | "group" | "report" | "scim-token" | "webhook")[];
+                        operations: string[];
+                        exclude_actors: string[];
+                        /** @enum {string} */
+                        status: "active" | "paused" | "disabled";
+                        /** Format: date-time */
+                        created_at: string;
+                        /** Format: date-time */
+                        updated_at: string;
+                        disabled_at: string | null;
+                        secret: string;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationProblem"];
+            401: components["responses"]["UnauthorizedProblem"];
+            403: components["responses"]["ForbiddenProblem"];
+            409: components["responses"]["ConflictProblem"];
+            413: components["responses"]["PayloadTooLargeProblem"];
+            415: components["responses"]["UnsupportedMediaTypeProblem"];
+            422: components["responses"]["IdempotencyKeyReusedProblem"];
+            500: components["responses"]["InternalProblem"];
+            503: components["responses"]["UnavailableProblem"];
+        };
+    };
+    listWebhooksJson: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The webhooks. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        webhooks: {
+                            id: string;
+                            url: string;
+                            description: string;
+                            resource_types: ("user" | "department" | "group" | "report" | "scim-token" | "webhook")[];
+                            operations: string[];
+                            exclude_actors: string[];
+                            /** @enum {string} */
+                            status: "active" | "paused" | "disabled";
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                            disabled_at: string | null;
+                        }[];
+                    };
+                };
+            };
+            401: components["responses"]["UnauthorizedProblem"];
+            500: components["responses"]["InternalProblem"];
+            503: components["responses"]["UnavailableProblem"];
+        };
+    };
+    createWebhookJson: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description A fresh value for each request, e.g. a new UUID (in Postman `{{$guid}}`, as the example shows: it makes a new one each time). A repeat with the same key and the same method, path and body within 24 hours answers the first answer again (same status and body) without doing anything again; the same key with another request: 422. While the first is still running: 409.
+                 * @example {{$guid}}
+                 */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "url": "https://203.0.113.10/directory-changes",
+                 *       "description": "HR system",
+                 *       "resource_types": [
+                 *         "user",
+                 *         "department"
+                 *       ],
+                 *       "exclude_actors": [
+                 *         "hr-sync"
+                 *       ]
+                 *     }
+                 */
+                "application/json": {
+                    /** Format: uri */
+                    url: string;
+                    description?: string;
+                    resource_types?: ("user" | "department" | "group" | "report" | "scim-token" | "webhook")[];
+                    operations?: string[];
+                    exclude_actors?: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description The webhook, with its secret. */
+            201: {
+                headers: {
+                    /** @description Path of the webhook. */
+                    Location: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        url: string;
+                        description: string;
+                        resource_types: ("user" | "department" | "group" | "report" | "scim-token" | "webhook")[];
+                        operations: string[];
+                        exclude_actors: string[];
+                        /** @enum {string} */
+                        status: "active" | "paused" | "disabled";
+                        /** Format: date-time */
+                        created_at: string;
+                        /** Format: date-time */
+                        updated_at: string;
+                        disabled_at: string | null;
+                        secret: string;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationProblem"];
+            401: components["responses"]["UnauthorizedProblem"];
+            403: components["responses"]["ForbiddenProblem"];
+            409: components["responses"]["ConflictProblem"];
+            413: components["responses"]["PayloadTooLargeProblem"];
+            415: components["responses"]["UnsupportedMediaTypeProblem"];
+            422: components["responses"]["IdempotencyKeyReusedProblem"];
+            500: components["responses"]["InternalProblem"];
+            503: components["responses"]["UnavailableProblem"];
+        };
+    };
+    getWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Id of the webhook (`id` of its creation). It may end in `.json`, as any path may.
+                 * @example wh-example
+                 */
+                webhook_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The webhook. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        url: string;
+                        description: string;
+                        resource_types: ("user" | "department" | "group" | "report" | "scim-token" | "webhook")[];
+                        operations: string[];
+                        exclude_actors: string[];
+                        /** @enum {string} */
+                        status: "active" | "paused" | "disabled";
+                        /** Format: date-time */
+                        created_at: string;
+                        /** Format: date-time */
+                        updated_at: string;
+                        disabled_at: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationProblem"];
+            401: components["responses"]["UnauthorizedProblem"];
+            404: components["responses"]["NotFoundProblem"];
+            500: components["responses"]["InternalProblem"];
+            503: components["responses"]["UnavailableProblem"];
+        };
+    };
+    deleteWebhook: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description A fresh value for each request, e.g. a new UUID (in Postman `{{$guid}}`, as the example shows: it makes a new one each time). A repeat with the same key and the same method, path and body within 24 hours answers the first answer again (same status and body) without doing anything again; the same key with another request: 422. While the first is still running: 409.
+                 * @example {{$guid}}
+                 */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /**
+                 * @description Id of the webhook (`id` of its creation). It may end in `.json`, as any path may.
+                 * @example wh-retired
+                 */
+                webhook_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["ValidationProblem"];
+            401: components["responses"]["UnauthorizedProblem"];
+            403: components["responses"]["ForbiddenProblem"];
+            404: components["responses"]["NotFoundProblem"];
+            409: components["responses"]["ConflictProblem"];
+            422: components["responses"]["IdempotencyKeyReusedProblem"];
+            500: components["responses"]["InternalProblem"];
+            503: components["responses"]["UnavailableProblem"];
+        };
+    };
+    updateWebhook: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description A fresh value for each request, e.g. a new UUID (in Postman `{{$guid}}`, as the example shows: it makes a new one each time). A repeat with the same key and the same method, path and body within 24 hours answers the first answer again (same status and body) without doing anything again; the same key with another request: 422. While the first is still running: 409.
+                 * @example {{$guid}}
+                 */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /**
+                 * @description Id of the webhook (`id` of its creation). It may end in `.json`, as any path may.
+                 * @example wh-example
+                 */
+                webhook_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "status": "paused"
+                 *     }
+                 */
+                "application/json": {
+                    /** Format: uri */
+                    url?: string;
+                    description?: string;
+                    resource_types?: ("user" | "department" | "group" | "report" | "scim-token" | "webhook")[];
+                    operations?: string[];
+                    exclude_actors?: string[];
+                    /** @enum {string} */
+                    status?: "active" | "paused";
+                };
+            };
+        };
+        responses: {
+            /** @description The webhook as changed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        url: string;
+                        description: string;
+                        resource_types: ("user" | "department" | "group" | "report" | "scim-token" | "webhook")[];
+                        operations: string[];
+                        exclude_actors: string[];
+                        /** @enum {string} */
+                        status: "active" | "paused" | "disabled";
+                        /** Format: date-time */
+                        created_at: string;
+                        /** Format: date-time */
+                        updated_at: string;
+                        disabled_at: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationProblem"];
+            401: components["responses"]["UnauthorizedProblem"];
+            403: components["responses"]["ForbiddenProblem"];
+            404: components["responses"]["NotFoundProblem"];
+            409: components["responses"]["ConflictProblem"];
+            413: components["responses"]["PayloadTooLargeProblem"];
+            415: components["responses"]["UnsupportedMediaTypeProblem"];
+            422: components["responses"]["IdempotencyKeyReusedProblem"];
+            500: components["responses"]["InternalProblem"];
+            503: components["responses"]["UnavailableProblem"];
+        };
+    };
+    rotateWebhookSecret: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description A fresh value for each request, e.g. a new UUID (in Postman `{{$guid}}`, as the example shows: it makes a new one each time). A repeat with the same key and the same method, path and body within 24 hours answers the first answer again (same status and body) without doing anything again; the same key with another request: 422. While the first is still running: 409.
+                 * @example {{$guid}}
+                 */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /**
+                 * @description Id of the webhook (`id` of its creation).
+                 * @example wh-example
+                 */
+                webhook_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The new secret. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        secret: string;
+                        /** Format: date-time */
+                        previous_secret_expires_at: string;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationProblem"];
+            401: components["responses"]["UnauthorizedProblem"];
+            403: components["responses"]["ForbiddenProblem"];
+            404: components["responses"]["NotFoundProblem"];
+            409: components["responses"]["ConflictProblem"];
+            422: components["responses"]["IdempotencyKeyReusedProblem"];
+            500: components["responses"]["InternalProblem"];
+            503: components["responses"]["UnavailableProblem"];
+        };
+    };
+    rotateWebhookSecretJson: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description A fresh value for each request, e.g. a new UUID (in Postman `{{$guid}}`, as the example shows: it makes a new one each time). A repeat with the same key and the same method, path and body within 24 hours answers the first answer again (same status and body) without doing anything again; the same key with another request: 422. While the first is still running: 409.
+                 * @example {{$guid}}
+                 */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /**
+                 * @description Id of the webhook (`id` of its creation).
+                 * @example wh-example
+                 */
+                webhook_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The new secret. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        secret: string;
+                        /** Format: date-time */
+                        previous_secret_expires_at: string;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationProblem"];
+            401: components["responses"]["UnauthorizedProblem"];
+            403: components["responses"]["ForbiddenProblem"];
+            404: components["responses"]["NotFoundProblem"];
+            409: components["responses"]["ConflictProblem"];
+            422: components["responses"]["IdempotencyKeyReusedProblem"];
+            500: components["responses"]["InternalProblem"];
+            503: components["responses"]["UnavailableProblem"];
+        };
+    };
+    testWebhook: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description A fresh value for each request, e.g. a new UUID (in Postman `{{$guid}}`, as the example shows: it makes a new one each time). A repeat with the same key and the same method, path and body within 24 hours answers the first answer again (same status and body) without doing anything again; the same key with another request: 422. While the first is still running: 409.
+                 * @example {{$guid}}
+                 */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /**
+                 * @description Id of the webhook (`id` of its creation).
+                 * @example wh-example
+                 */
+                webhook_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The attempt. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        change_id: string;
+                        /** Format: date-time */
+                        at: string;
+                        attempt: number;
+                        status_code: number | null;
+                        duration_ms: number;
+                        error: string | null;
+                        next_attempt_at: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationProblem"];
+            401: components["responses"]["UnauthorizedProblem"];
+            403: components["responses"]["ForbiddenProblem"];
+            404: components["responses"]["NotFoundProblem"];
+            409: components["responses"]["ConflictProblem"];
+            422: components["responses"]["IdempotencyKeyReusedProblem"];
+            500: components["responses"]["InternalProblem"];
+            503: components["responses"]["UnavailableProblem"];
+        };
+    };
+    testWebhookJson: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description A fresh value for each request, e.g. a new UUID (in Postman `{{$guid}}`, as the example shows: it makes a new one each time). A repeat with the same key and the same method, path and body within 24 hours answers the first answer again (same status and body) without doing anything again; the same key with another request: 422. While the first is still running: 409.
+                 * @example {{$guid}}
+                 */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /**
+                 * @description Id of the webhook (`id` of its creation).
+                 * @example wh-example
+                 */
+                webhook_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The attempt. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        change_id: string;
+                        /** Format: date-time */
+                        at: string;
+                        attempt: number;
+                        status_code: number | null;
+                        duration_ms: number;
+                        error: string | null;
+                        next_attempt_at: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationProblem"];
+            401: components["responses"]["UnauthorizedProblem"];
+            403: components["responses"]["ForbiddenProblem"];
+            404: components["responses"]["NotFoundProblem"];
+            409: components["responses"]["ConflictProblem"];
+            422: components["responses"]["IdempotencyKeyReusedProblem"];
+            500: components["responses"]["InternalProblem"];
+            503: components["responses"]["UnavailableProblem"];
+        };
+    };
+    listWebhookDeliveries: {
+        parameters: {
+            query?: {
+                /**
+                 * @description How many items to return (1–1000).
+                 * @example 20
+                 */
+                count?: number;
+                /**
+                 * @description The `next_cursor` of the previous page: the page after it, with the same `sort` and `query` (another list's cursor, or an altered one: 400). Not with `offset`.
+                 * @example
+                 */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description Id of the webhook (`id` of its creation).
+                 * @example wh-example
+                 */
+                webhook_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of attempts, newest first, with `count` and `next_cursor` (null on the last page). */
+            200: {
+                headers: {
+                    /** @description The next page (RFC 8288 `rel="next"`), the same request with `cursor`; absent on the last page. */
+                    Link?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        deliveries: {
+                            id: string;
+                            change_id: string;
+                            /** Format: date-time */
+                            at: string;
+                            attempt: number;
+                            status_code: number | null;
+                            duration_ms: number;
+                            error: string | null;
+                            next_attempt_at: string | null;
+                        }[];
+                        count: number;
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationProblem"];
+            401: components["responses"]["UnauthorizedProblem"];
+            404: components["responses"]["NotFoundProblem"];
+            500: components["responses"]["InternalProblem"];
+            503: components["responses"]["UnavailableProblem"];
+        };
+    };
+    listWebhookDeliveriesJson: {
+        parameters: {
+            query?: {
+                /**
+                 * @description How many items to return (1–1000).
+                 * @example 20
+                 */
+                count?: number;
+                /**
+                 * @description The `next_cursor` of the previous page: the page after it, with the same `sort` and `query` (another list's cursor, or an altered one: 400). Not with `offset`.
+                 * @example
+                 */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description Id of the webhook (`id` of its creation).
+                 * @example wh-example
+                 */
+                webhook_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of attempts, newest first, with `count` and `next_cursor` (null on the last page). */
+            200: {
+                headers: {
+                    /** @description The next page (RFC 8288 `rel="next"`), the same request with `cursor`; absent on the last page. */
+                    Link?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        deliveries: {
+                            id: string;
+                            change_id: string;
+                            /** Format: date-time */
+                            at: string;
+                            attempt: number;
+                            status_code: number | null;
+                            duration_ms: number;
+                            error: string | null;
+                            next_attempt_at: string | null;
+                        }[];
+                        count: number;
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationProblem"];
+            401: components["responses"]["UnauthorizedProblem"];
+            404: components["responses"]["NotFoundProblem"];
             500: components["responses"]["InternalProblem"];
             503: components["responses"]["UnavailableProblem"];
         };

@@ -17,7 +17,10 @@ const run = `of${Date.now().toString(36)}`;
 const SHOWN_WITHIN_MS = 12_000;
 
 const latest = (page: Page) => page.locator('section', { has: page.getByRole('heading', { name: 'Latest changes' }) });
-const shownIds = (page: Page) => latest(page).locator('li').evaluateAll((items) => items.map((item) => item.getAttribute('data-entry-id')));
+const shownIds = (page: Page) =>
+  latest(page)
+    .locator('li')
+    .evaluateAll((items) => items.map((item) => item.getAttribute('data-entry-id')));
 const announcement = (page: Page) => latest(page).locator('[aria-live="polite"]:not(.busy)').textContent();
 
 /** The audit entry of the one change made to a resource. */

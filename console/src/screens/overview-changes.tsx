@@ -39,9 +39,7 @@ const summary = (entry: Entry) => `${entry.operation} on ${entry.resource_type} 
 /** Newest first, each change once (the trail's newest and the feed's first page may both hold a change). */
 function merged(shown: Entry[], arrived: Entry[]): Entry[] {
   const byId = new Map([...shown, ...arrived].map((entry) => [entry.id, entry]));
-  return [...byId.values()]
-    .sort((a, b) => (a.at === b.at ? (a.id < b.id ? 1 : -1) : a.at < b.at ? 1 : -1))
-    .slice(0, CHANGES_SHOWN);
+  return [...byId.values()].sort((a, b) => (a.at === b.at ? (a.id < b.id ? 1 : -1) : a.at < b.at ? 1 : -1)).slice(0, CHANGES_SHOWN);
 }
 
 function announcementOf(arrived: Entry[], behind: boolean): string {
@@ -112,7 +110,11 @@ function useLatestChanges(): LatestChanges {
         ),
       (error: unknown) =>
         !abort.signal.aborted &&
-        setState((previous) => ({ ...previous, loading: false, problem: { detail: `The service could not be reached (${String(error)}).` } })),
+        setState((previous) => ({
+          ...previous,
+          loading: false,
+          problem: { detail: `The service could not be reached (${String(error)}).` },
+        })),
     );
     document.addEventListener('visibilitychange', onVisibility);
     return () => {

@@ -34,6 +34,10 @@ export const METRICS = {
   /** A report e-mail handed to SES, or one that could not be sent. */
   reportEmailsSent: { name: 'ReportEmailsSent', unit: 'Count', dimensions: [] },
   reportEmailsFailed: { name: 'ReportEmailsFailed', unit: 'Count', dimensions: [] },
+  /** A webhook delivery attempt, by outcome (`delivered`: a 2xx; `failed`: anything else, a refused address included). */
+  webhookAttempts: { name: 'WebhookAttempts', unit: 'Count', dimensions: ['Outcome'] },
+  /** A webhook the service disabled after 24 hours of failed attempts. */
+  webhooksDisabled: { name: 'WebhooksDisabled', unit: 'Count', dimensions: [] },
   /** A repeated Idempotency-Key answered with the stored answer, without running the operation again. */
   idempotentReplays: { name: 'IdempotentReplays', unit: 'Count', dimensions: [] },
 } as const satisfies Record<string, { name: string; unit: Unit; dimensions: readonly string[] }>;

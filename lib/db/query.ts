@@ -17,11 +17,8 @@ export interface Filter {
   values: Record<string, unknown>;
 }
 
-/** The table's own key, queried like an index: the items of one partition key, in sort key order. */
-export const PRIMARY_KEY = { name: undefined, partitionKey: 'pk', sortKey: 'sk', thenBy: undefined } as const;
-
 export interface IndexQuery {
-  index: IndexDefinition | typeof PRIMARY_KEY;
+  index: IndexDefinition;
   partition: string;
   /** Key condition on the index sort key: a prefix, or an inclusive range. */
   sortKeyPrefix?: string;
@@ -96,7 +93,7 @@ function queryInput(query: IndexQuery, descending: boolean): QueryCommandInput {
   }
   let ranged = index.sortKey;
   if (query.sortKeyEquals !== undefined) {
-    if (index.thenBy === undefined) throw new Error(`${index.name ?? 'the table'} has a single sort key attribute`);
+    if (index.thenBy === undefined) throw new Error(`${index.name} has a single sort key attribute`);
     names['#iskeq'] = index.sortKey;
     values[':iskeq'] = query.sortKeyEquals;
     keyCondition += ' AND #iskeq = :iskeq';

@@ -21,8 +21,8 @@
 import { Condition, Update } from '../db/expression';
 import * as attr from '../db/item-kind';
 import { getItem, putItem, updateItem } from '../db/items';
-import { PRIMARY_KEY, queryPage } from '../db/query';
-import { INDEXES, TTL_ATTRIBUTE, type Item, type Key } from '../db/table';
+import { queryPage } from '../db/query';
+import { INDEXES, PRIMARY_KEY, TTL_ATTRIBUTE, type Item, type Key } from '../db/table';
 import { isConditionFailure, put, remove, update, type Explain, type Write } from '../db/transact';
 import { StaleReadError } from '../db/errors';
 import { RESOURCE_TYPES, WEBHOOK_SETTABLE_STATUSES, type ResourceType } from '../schemas/enums';

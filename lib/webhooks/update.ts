@@ -73,7 +73,7 @@ export async function updateWebhook(ctx: ChangeContext, id: string, body: Update
     await transactWrite([
       webhookChange(read, { ...fields, updated_at: at }, () => webhookNotFound(id)),
       ...writes,
-      recordChange(ctx, { resourceType: 'webhook', resourceId: id, changes: audited }, at),
+      recordChange(ctx, { resourceType: 'webhook', resourceId: id, changes: audited }),
     ]);
     const changed = { ...read, ...fields, updated_at: at };
     return webhookView(changed, status === 'active' ? { failing_since: null, disabled_at: null } : health);

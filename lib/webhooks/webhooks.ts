@@ -91,15 +91,11 @@ export async function createWebhook(
     ...webhookCreate(webhook, MAX_WEBHOOKS, () =>
       conflict(`There are already ${MAX_WEBHOOKS} webhooks, the most there may be; delete one first.`, { limit: MAX_WEBHOOKS }),
     ),
-    recordChange(
-      ctx,
-      {
-        resourceType: 'webhook',
-        resourceId: webhook.id,
-        changes: { created: { id: webhook.id, ...auditedSettings(webhook), status: 'active' } },
-      },
-      at,
-    ),
+    recordChange(ctx, {
+      resourceType: 'webhook',
+      resourceId: webhook.id,
+      changes: { created: { id: webhook.id, ...auditedSettings(webhook), status: 'active' } },
+    }),
   ]);
   return { ...webhookView(webhook, { failing_since: null, disabled_at: null }), secret: webhook.secret };
 }
@@ -117,10 +113,10 @@ export async function webhook(id: string): Promise<Webhook> {
   return webhookView(stored, health);
 }
 
-export async function deleteWebhook(ctx: ChangeContext, id: string, now = new Date()): Promise<void> {
+export async function deleteWebhook(ctx: ChangeContext, id: string): Promise<void> {
   await transactWrite([
     ...webhookDelete(id, () => webhookNotFound(id)),
-    recordChange(ctx, { resourceType: 'webhook', resourceId: id, changes: { deleted: true } }, now.toISOString()),
+    recordChange(ctx, { resourceType: 'webhook', resourceId: id, changes: { deleted: true } }),
   ]);
 }
 
@@ -141,11 +137,7 @@ export async function rotateWebhookSecret(
     const at = laterThan(read.updated_at, now);
     await transactWrite([
       webhookChange(read, { secret, previous_secret: read.secret, previous_secret_expires_at, updated_at: at }, () => webhookNotFound(id)),
-      recordChange(
-        ctx,
-        { resourceType: 'webhook', resourceId: id, changes: { secret: { rotated: true, previous_secret_expires_at } } },
-        at,
-      ),
+      recordChange(ctx, { resourceType: 'webhook', resourceId: id, changes: { secret: { rotated: true, previous_secret_expires_at } } }),
     ]);
     return { id, secret, previous_secret_expires_at };
   });

@@ -20,8 +20,8 @@
  * seen − answer from above, since `at` is stamped when the committing
  * transaction is sent, before the answer, on the one clock of this machine.)
  *
- * Cost: about a minute on 2 cores (250 users made first, 2,000 changes, 10 s
- * of quiet at the end).
+ * Cost: 214 s on 2 cores shared with other work (load average ~18): 250
+ * users made first, the 2,000 changes (191 s of it), 10 s of quiet at the end.
  */
 import { describe, expect, it } from 'vitest';
 import { useApi, type ApiResponse } from '../support/api';

@@ -137,9 +137,11 @@ export class ServiceDashboard extends Construct {
       graph('Idempotent replays', [businessMetric('idempotentReplays')]),
       graph('Audit entries committed late (change feed)', [businessMetric('lateAuditCommits')]),
     );
-    // A message older than its delay and one batch means the function falls behind (or fails); dead letters need a look.
-    for (const { name, queue, deadLetterQueue } of queues) {
-      this.dashboard.addWidgets(
+    // Webhook delivery: attempts by outcome, and its queue, where a message older than its delay and one batch means
+    // the function falls behind (or fails), and dead letters need a look.
+    this.dashboard.addWidgets(
+      graph('Webhook attempts, by outcome', [businessMetric('webhookAttempts')], [businessMetric('webhooksDisabled')]),
+      ...queues.map(({ name, queue, deadLetterQueue }) =>
         graph(
           `${name} queue`,
           [queue.metricApproximateAgeOfOldestMessage({ period: PERIOD, statistic: Stats.MAXIMUM, label: 'age of oldest message (s)' })],
@@ -148,7 +150,7 @@ export class ServiceDashboard extends Construct {
             queue.metricApproximateNumberOfMessagesVisible({ period: PERIOD, statistic: Stats.MAXIMUM, label: 'waiting' }),
           ],
         ),
-      );
-    }
+      ),
+    );
   }
 }

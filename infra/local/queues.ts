@@ -83,9 +83,12 @@ export type MappingHost = Pick<FunctionHost, 'invoke' | 'deployed'>;
 
 export interface QueueMappingOptions {
   onError: (error: unknown) => void;
-  /** How long a poller waits after a receive that found nothing (default 100 ms). */
+  /** How long a poller waits after a receive that found nothing (default 200 ms; the stand-in holds an empty one ~50 ms). */
   idleMs?: number;
-  /** Pollers, each one batch at a time (Lambda scales its own; default the mapping's MaximumConcurrency, at most 4). */
+  /**
+   * Pollers, each one batch at a time (Lambda scales its own): default the mapping's MaximumConcurrency, at most 2, so
+   * two slow endpoints are waited on at once, at about 8 idle receives a second per test file.
+   */
   pollers?: number;
 }
 
@@ -140,7 +143,7 @@ export function failedMessages(messages: readonly Message[], answer: unknown, re
  * function's current deployment, so a redeploy (another table, so other queues) moves the mapping with it.
  */
 export function startQueueMapping(host: MappingHost, handler: string, options: QueueMappingOptions): QueueMapping {
-  const idleMs = options.idleMs ?? 100;
+  const idleMs = options.idleMs ?? 200;
   const abort = new AbortController();
   const clients = new Map<string, SQSClient>();
   let stopped = false;
@@ -213,7 +216,7 @@ export function startQueueMapping(host: MappingHost, handler: string, options: Q
   };
 
   const first = host.deployed(handler).fn.queueSources?.[0];
-  const count = options.pollers ?? Math.min(first?.maxConcurrency ?? 1, 4);
+  const count = options.pollers ?? Math.min(first?.maxConcurrency ?? 1, 2);
   const running = Array.from({ length: Math.max(count, 1) }, () => poller());
   return {
     async stop() {

@@ -564,7 +564,8 @@ describe('IAM', () => {
       .filter((statement) => statement.Effect === 'Allow')
       .flatMap((statement) => asList<string>(statement.Action));
     const bucketActions = route.reportsBucket === 'presign' ? ['s3:GetObject'] : [];
-    expect(sorted(actions)).toEqual(sorted([...tableActionsFor(route), ...bucketActions]));
+    const queueActions = route.webhookQueue === 'send' ? ['sqs:SendMessage'] : [];
+    expect(sorted(actions)).toEqual(sorted([...tableActionsFor(route), ...bucketActions, ...queueActions]));
     if (route.access === 'read' || route.access === 'public') {
       expect(actions.filter((action) => TABLE_WRITE_ONLY_ACTIONS.includes(action))).toEqual([]);
     }
@@ -596,13 +597,16 @@ describe('IAM', () => {
   });
 
   it.each(routes.filter((route) => tableActionsFor(route).length > 0).map((route) => [route.name, route] as const))(
-    '%s may touch only the table and its indexes (and report objects, to presign them)',
+    '%s may touch only the table and its indexes (and report objects, to presign them; the webhook queue, to send)',
     (_, route) => {
       const [tableId] = onlyResource(template, 'AWS::DynamoDB::Table');
       const [bucketId] = onlyResource(template, 'AWS::S3::Bucket');
       const tableArn = { 'Fn::GetAtt': [tableId, 'Arn'] };
       for (const statement of wiring.get(route)!.policyStatements) {
-        if (asList(statement.Action)[0].startsWith('s3:')) {
+        if (asList(statement.Action)[0].startsWith('sqs:')) {
+          // Which routes, which actions and which queue: 'webhook delivery'.
+          expect(route.webhookQueue, route.name).toBe('send');
+        } else if (asList(statement.Action)[0].startsWith('s3:')) {
           expect(statement.Effect).toBe('Allow');
           expect(asList(statement.Resource)).toEqual([{ 'Fn::Join': ['', [{ 'Fn::GetAtt': [bucketId, 'Arn'] }, '/reports/*']] }]);
         } else if (statement.Condition) {

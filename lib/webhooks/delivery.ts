@@ -36,6 +36,7 @@ import {
   type WebhookHealth,
 } from '../store/webhooks';
 import { newId } from '../ids';
+import { recordMetric } from '../metrics';
 import { attemptDelivery, type AttemptDeps } from './attempt';
 import { matchesFilters } from './filters';
 import { noteFailure, noteSuccess } from './health';
@@ -109,6 +110,7 @@ async function deliver(
 ): Promise<void> {
   const at = deps.now();
   const outcome = await attemptDelivery(webhook, change.id, changeEvent(change), deps);
+  recordMetric('webhookAttempts', 1, { Outcome: outcome.ok ? 'delivered' : 'failed' });
   let next: Date | null = null;
   if (outcome.ok) await noteSuccess(webhook.id, health);
   else {

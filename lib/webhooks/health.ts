@@ -11,6 +11,7 @@ import { recordChange } from '../audit/context';
 import { isSignal, signal } from '../db/errors';
 import { transactWrite } from '../db/transact';
 import { newId } from '../ids';
+import { recordMetric } from '../metrics';
 import { SYSTEM_ACTOR } from '../schemas/enums';
 import { findWebhookHealth, recordWebhookFailure, recordWebhookSuccess, webhookDisable, type WebhookHealth } from '../store/webhooks';
 import { DISABLE_AFTER_FAILING_MS, failedTooLong } from './schedule';
@@ -41,6 +42,7 @@ export async function noteFailure(webhookId: string, at: Date, now: Date): Promi
         },
       ),
     ]);
+    recordMetric('webhooksDisabled', 1, {});
     return true;
   } catch (error) {
     if (!isSignal(error, 'not-disabled')) throw error;

@@ -23,7 +23,7 @@ export default defineConfig({
       {
         test: {
           name: 'unit',
-          include: ['test/unit/**/*.test.ts', 'test/infra/**/*.test.ts', 'test/local/gateway.test.ts'],
+          include: ['test/unit/**/*.test.ts', 'test/infra/**/*.test.ts', 'test/local/gateway.test.ts', 'test/local/queues.test.ts'],
           env,
           testTimeout: 60_000,
         },

@@ -35,6 +35,7 @@ export async function runCapacityScenario(client: Doc, table: string): Promise<C
   const g4User = members(d1)[0];
   let e3Hundred: string[] = [];
   let reportId = '';
+  let auditSince = '';
   // SCIM: a member of d4 found by its user name; a new user placed by department name; an activated member of d0
   // deactivated (not one G3 takes); a user in no group added to a dataset group.
   const scimLookup = members(d4).at(-1)!;
@@ -102,13 +103,19 @@ export async function runCapacityScenario(client: Doc, table: string): Promise<C
     request('G5', { params: { group_id: newGroup, user_id: g4User } }),
     request('G6 (10 users)', { params: { group_id: newGroup } }),
     request('deleteUser', { params: { user_id: newUser } }),
-    { operation: 'E9', run: async () => void (reportId = (JSON.parse((await invoke('E9')).body!) as { id: string }).id) },
+    {
+      operation: 'E9',
+      // The audit list below reads from here on: E9's one entry, so its units do not hang on which of the trail's
+      // shards the entries before happened to land in (DynamoDB Local meters a Query that finds nothing at 0).
+      setup: async () => void (auditSince = new Date().toISOString()),
+      run: async () => void (reportId = (JSON.parse((await invoke('E9')).body!) as { id: string }).id),
+    },
     {
       operation: 'getDepartmentsReport',
       setup: async () => (await import('../lib/reports/worker')).runReport(reportId),
       run: () => invoke('getDepartmentsReport', { params: { report_id: reportId } }),
     },
-    request('listAudit', { query: { count: '100' } }),
+    { operation: 'listAudit', run: () => invoke('listAudit', { query: { count: '100', since: auditSince } }) },
     // SCIM: invoked as the SCIM authorizer lets them through (the token's id in the authorizer context; the
     // authorizer's own read is cached by API Gateway per token and is no part of a route's cost).
     {

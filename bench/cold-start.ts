@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { buildFunctions, bundleFunctions } from '../infra/build';
 import { ACCESS_TOKEN_TRIGGER } from '../lib/auth/group-scopes';
-import { backgroundFunctions } from '../lib/background';
+import { backgroundFunctions, isQueueTriggered } from '../lib/background';
 import { FALLBACK_FUNCTION, routes } from '../lib/routes';
 import { median, progress, ratio, round, runNode } from './support/util';
 
@@ -18,14 +18,14 @@ import { median, progress, ratio, round, runNode } from './support/util';
  * The AWS clients a function uses; `s3`: the S3 client alone (a function that neither presigns nor uploads);
  * `metrics`: it writes business metrics with Powertools Metrics (lib/metrics.ts), as every pipeline that records them does.
  */
-export type ClientSet = Record<'dynamodb' | 'presign' | 'upload' | 'ses', boolean> & { s3?: boolean; metrics?: boolean };
+export type ClientSet = Record<'dynamodb' | 'presign' | 'upload' | 'ses', boolean> & { s3?: boolean; sqs?: boolean; metrics?: boolean };
 
 /** `noClientBytes`: what a function with no AWS client may add to its (empty) floor. */
 export const COLD_START_GOALS = { bytes: 1.32, import: 1.25, noClientBytes: 4096 };
 
 type FunctionEntry = ReturnType<typeof entry>;
 
-const NO_CLIENT: ClientSet = { dynamodb: false, s3: false, presign: false, upload: false, ses: false };
+const NO_CLIENT: ClientSet = { dynamodb: false, s3: false, presign: false, upload: false, ses: false, sqs: false };
 const uses = (clients: Partial<ClientSet>): ClientSet => ({ ...NO_CLIENT, ...clients });
 
 /** Does a functions/ module export a handler (a Lambda entry point, not a helper)? */
@@ -51,13 +51,23 @@ const entry = (
 export function stackFunctions(projectRoot: string): FunctionEntry[] {
   const entries: FunctionEntry[] = [
     ...routes.map((route) => {
-      const clients = uses({ dynamodb: route.access !== 'public', presign: route.reportsBucket === 'presign' });
+      const clients = uses({
+        dynamodb: route.access !== 'public',
+        presign: route.reportsBucket === 'presign',
+        sqs: route.webhookQueue === 'send',
+      });
       return entry(route.name, route.name, 'route', clients, route.label);
     }),
     // The `$default` route's function: no client, so its floor is the empty handler.
     entry(FALLBACK_FUNCTION.name, FALLBACK_FUNCTION.handler, 'route', uses({})),
     ...backgroundFunctions.map((fn) => {
-      const clients = uses({ dynamodb: true, upload: fn.reportsBucket === 'write', ses: Boolean(fn.sendsEmail) });
+      // A queue-triggered function sends to its queue too (retries).
+      const clients = uses({
+        dynamodb: true,
+        upload: fn.reportsBucket === 'write',
+        ses: Boolean(fn.sendsEmail),
+        sqs: isQueueTriggered(fn),
+      });
       return entry(fn.name, fn.handler, 'background', clients);
     }),
     // The Cognito pool's trigger: it reads the event and calls nothing, so its floor is the empty handler, and an
@@ -75,9 +85,9 @@ export function stackFunctions(projectRoot: string): FunctionEntry[] {
   return entries;
 }
 
-export function baselineName({ dynamodb, s3, presign, upload, ses, metrics }: ClientSet): string {
+export function baselineName({ dynamodb, s3, presign, upload, ses, sqs, metrics }: ClientSet): string {
   const names = [
-    ...[dynamodb && 'ddb', s3 && !presign && !upload && 's3', presign && 's3+presign', upload && 's3+upload', ses && 'ses'],
+    ...[dynamodb && 'ddb', s3 && !presign && !upload && 's3', presign && 's3+presign', upload && 's3+upload', ses && 'ses', sqs && 'sqs'],
     metrics && 'metrics',
   ];
   return names.filter(Boolean).join('+') || 'none';
@@ -90,6 +100,7 @@ const CLIENT_PACKAGES: Record<Exclude<keyof ClientSet, 'metrics'>, string> = {
   presign: '@aws-sdk/s3-request-presigner',
   upload: '@aws-sdk/lib-storage',
   ses: '@aws-sdk/client-ses',
+  sqs: '@aws-sdk/client-sqs',
 };
 
 const CLIENT_KEYS = Object.keys(CLIENT_PACKAGES) as Array<keyof typeof CLIENT_PACKAGES>;
@@ -132,7 +143,7 @@ export function floorClients(declared: ClientSet | undefined, bundled: ClientSet
  * The floor's source: a handler that makes each client on first use (as the service does) and sends one command
  * through it; with `metrics`, that loads Powertools Metrics on first use (as lib/metrics.ts does) and writes one metric.
  */
-export function baselineSource({ dynamodb, s3, presign, upload, ses, metrics }: ClientSet): string {
+export function baselineSource({ dynamodb, s3, presign, upload, ses, sqs, metrics }: ClientSet): string {
   const imports: string[] = [];
   const calls: string[] = [];
   if (metrics) {
@@ -170,6 +181,12 @@ export function baselineSource({ dynamodb, s3, presign, upload, ses, metrics }: 
   if (ses) {
     imports.push("import { SESClient, SendRawEmailCommand } from '@aws-sdk/client-ses';");
     calls.push("out.push(await new SESClient({}).send(new SendRawEmailCommand({ RawMessage: { Data: new TextEncoder().encode('x') } })));");
+  }
+  if (sqs) {
+    imports.push("import { SQSClient, SendMessageBatchCommand } from '@aws-sdk/client-sqs';");
+    calls.push(
+      "out.push(await new SQSClient({}).send(new SendMessageBatchCommand({ QueueUrl: process.env.QUEUE_URL, Entries: [{ Id: '1', MessageBody: 'x' }] })));",
+    );
   }
   return [
     ...imports,

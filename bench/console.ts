@@ -213,7 +213,12 @@ async function child(): Promise<void> {
   // As `npm start` runs the service (infra/local/start.ts): its default stack settings, the bundles, the role check.
   const prepared = await prepareStack(projectRoot, { reportEmailDomains: '*' });
   progress(`console ${size}: functions ${prepared.summary}`);
-  const endpoints = { dynamodb: process.env.DYNAMODB_ENDPOINT!, s3: process.env.S3_ENDPOINT!, ses: process.env.SES_ENDPOINT! };
+  const endpoints = {
+    dynamodb: process.env.DYNAMODB_ENDPOINT!,
+    s3: process.env.S3_ENDPOINT!,
+    ses: process.env.SES_ENDPOINT!,
+    sqs: process.env.SQS_ENDPOINT!,
+  };
   const denied: string[] = [];
   const failures: string[] = [];
   let functions: ReturnType<typeof startFunctionHost> | undefined;
@@ -227,6 +232,7 @@ async function child(): Promise<void> {
     tableName: table,
     reportsBucket: process.env.REPORTS_BUCKET!,
     apiUrl: gateway.url,
+    sqsEndpoint: endpoints.sqs,
   });
   const checker = awsCallChecker({
     functions: deployed,

@@ -29,6 +29,7 @@ const SIZES = quick
       report: { users: [200, 2_000], runs: { departments: 1, groups: 1 }, g1Runs: 3 },
       list: { users: [1_000, 10_000], departments: 100, runs: 1 },
       console: { users: [1_000], departments: 100, runs: 2 },
+      feed: { entries: [1_000, 10_000], writers: 16, seconds: 3, rounds: 1 },
     }
   : {
       ...{ importRuns: 11, overheadRuns: 40, overheadWarmup: 5, bulkUsers: 1_000, bulkRuns: 5 },
@@ -36,6 +37,7 @@ const SIZES = quick
       list: { users: [10_000, 100_000], departments: 1_000, runs: 5 },
       // The list dataset at its larger size only: what issue 27's goals name.
       console: { users: [100_000], departments: 1_000, runs: 5 },
+      feed: { entries: [10_000, 100_000], writers: 16, seconds: 8, rounds: 3 },
     };
 SIZES.importRuns = integers('import-runs', 1)?.[0] ?? SIZES.importRuns;
 SIZES.report.users = integers('report-users', 100) ?? SIZES.report.users;
@@ -124,7 +126,7 @@ async function measureSections(results: Record<string, unknown>) {
       'JS KB=js_gzip_kb, CSS KB=css_gzip_kb, total KB=gzip_kb, budget KB=budget_kb, goal=meets_goal',
     );
   }
-  if (!['overhead', 'bulk', 'capacity', 'reports', 'list', 'members', 'console'].some(wanted)) return;
+  if (!['overhead', 'bulk', 'capacity', 'reports', 'list', 'members', 'console', 'feed'].some(wanted)) return;
 
   progress('starting DynamoDB Local, s3rver and the SES stand-in');
   const { startLocalServices } = await import('../infra/local/services');
@@ -224,6 +226,32 @@ async function measureSections(results: Record<string, unknown>) {
       );
       for (const row of screens.filter((r) => r.note)) process.stdout.write(`  ${row.screen}: ${row.note}\n`);
     }
+    if (wanted('feed')) {
+      const { FEED_GOALS, measureFeed } = await import('./feed');
+      const feed = await measureFeed(services.env, SIZES.feed);
+      results.feed_pages = feed.pages;
+      results.feed_writes = feed.writes;
+      results.feed_paper = feed.paper;
+      printRows(
+        `Change feed pages (${SIZES.feed.entries.join(' and ')} trail entries, count 100, median of 3; goal: RCU over the page's minimum ` +
+          `flat (≤ ${FEED_GOALS.flat}×) between the sizes; min RCU: the returned entries read strongly consistent, listAudit's eventually)`,
+        feed.pages,
+        'request, entries, returned, RCU=rcu, min RCU=min_rcu, × min=over_min, × smaller=rcu_ratio, calls, ms, status, goal=meets_goal',
+      );
+      printRows(
+        `Change feed writes on DynamoDB Local (no per-partition limit: both layouts are bound by Local alone; ${SIZES.feed.writers} writers, ` +
+          `${SIZES.feed.seconds} s a run, one-entry transactions)`,
+        feed.writes.map((w) => ({ ...w, runs: w.runs.join(' ') })),
+        'layout, writers, changes/s=changes_per_second, runs',
+      );
+      printRows(
+        "Change feed writes on paper (DynamoDB: 1,000 WCU/s per partition; a transactional write 2 WCU per KB, an index's copy 1)",
+        [feed.paper],
+        'entry bytes=entry_bytes, WCU base=wcu_base, WCU index=wcu_index, before (AUDIT)=before_changes_per_second, ' +
+          'trail (shards)=trail_changes_per_second, one actor=one_actor_per_second, one operation=one_operation_per_second, ' +
+          'one resource=one_resource_index_per_second',
+      );
+    }
     client.destroy();
   } finally {
     await services.stop();
@@ -274,6 +302,10 @@ async function main() {
     // One verdict per list request: every size within its goals.
     ...[...new Set(list.map((r) => r.request))].map((request) => ({ name: `list_scale: ${request}`, ok: listOk(request) })),
     ...(results.bulk ? [{ name: 'bulk: E3', ok: (results.bulk as Judged).meets_goal }] : []),
+    ...[...new Set(rows<{ request: string }>('feed_pages').map((r) => r.request))].map((request) => ({
+      name: `feed: ${request}`,
+      ok: rows<{ request: string }>('feed_pages').every((r) => r.request !== request || r.meets_goal),
+    })),
     ...rows<{ screen: string; users: number }>('console').map((c) => ({
       name: `console: ${c.screen} (${c.users} users)`,
       ok: c.meets_goal,

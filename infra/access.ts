@@ -16,7 +16,10 @@
  *   idempotency record, and no other item;
  * - SCIM's lists write only their page memo (lib/store/scim-pages.ts), the
  *   report worker only report jobs;
- * - the routes that sign report downloads read report items only.
+ * - the routes that sign report downloads read report items only;
+ * - the webhook delivery function reads the webhooks and the audit trail,
+ *   and writes only its delivery records and failure state, and the audit
+ *   entry of a webhook it disables.
  *
  * TransactWriteItems is not an IAM action: DynamoDB checks each item of a
  * transaction against the matching single-item action (Put → PutItem, …,
@@ -28,10 +31,18 @@ import { IDEMPOTENCY_KEY_PREFIX } from '../lib/store/idempotency';
 import { REPORT_KEY_PREFIX } from '../lib/store/reports';
 import { SCIM_PAGE_KEY_PREFIX } from '../lib/store/scim-pages';
 import { SCIM_TOKEN_KEY_PREFIX } from '../lib/store/scim-tokens';
+import { WEBHOOK_DELIVERY_KEY_PREFIX } from '../lib/store/webhooks';
 import type { BackgroundFunction } from '../lib/background';
 import type { Access, OperationName, Route } from '../lib/routes';
 
-export { AUDIT_KEY_PREFIX, IDEMPOTENCY_KEY_PREFIX, REPORT_KEY_PREFIX, SCIM_PAGE_KEY_PREFIX, SCIM_TOKEN_KEY_PREFIX };
+export {
+  AUDIT_KEY_PREFIX,
+  IDEMPOTENCY_KEY_PREFIX,
+  REPORT_KEY_PREFIX,
+  SCIM_PAGE_KEY_PREFIX,
+  SCIM_TOKEN_KEY_PREFIX,
+  WEBHOOK_DELIVERY_KEY_PREFIX,
+};
 
 const TABLE_READ_ACTIONS = ['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:BatchGetItem'] as const;
 
@@ -132,6 +143,13 @@ const BACKGROUND_TABLE_STATEMENTS: Readonly<Record<string, readonly TableStateme
   ReportWorker: [allow(['dynamodb:Query', 'dynamodb:BatchGetItem']), allow(['dynamodb:UpdateItem'], [REPORT_KEY_PREFIX])],
   // Writes rule groups' memberships, counts, statuses and audit entries, the large changes of their members, and its own work items.
   RuleWorker: [allow(TABLE_ACTIONS.write), ...fencedWrites()],
+  // Reads the webhooks (by key and their index) and the audit trail (Query of its partitions); writes its delivery
+  // records and failure state, and puts the audit entry of a webhook it disables. Not the webhook item itself.
+  WebhookDelivery: [
+    allow(['dynamodb:GetItem', 'dynamodb:Query']),
+    allow(['dynamodb:PutItem', 'dynamodb:UpdateItem'], [WEBHOOK_DELIVERY_KEY_PREFIX]),
+    allow(['dynamodb:PutItem'], [AUDIT_KEY_PREFIX]),
+  ],
 };
 
 export function tableStatementsForJob(job: BackgroundFunction): readonly TableStatement[] {

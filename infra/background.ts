@@ -1,14 +1,38 @@
 /**
  * A background function (lib/background.ts) with its trigger: a schedule
- * (EventBridge rule with retries) or the table's stream filtered to the items
- * it works on (retries, bisecting, no record older than a day). Either way,
- * work that still fails lands in an encrypted dead-letter queue whose depth
- * raises an alarm.
+ * (EventBridge rule with retries), the table's stream filtered to the items
+ * it works on (retries, bisecting, no record older than a day), or a queue
+ * of its own. Either way, work that still fails lands in an encrypted
+ * dead-letter queue whose depth raises an alarm.
+ *
+ * The queue (webhook delivery): an SQS queue read by a Lambda event source
+ * mapping that reports each failed message of a batch (ReportBatchItemFailures),
+ * so one bad message is retried alone; a message received `maxReceiveCount`
+ * times moves to the dead-letter queue. With `changeEvents`, a rule on the
+ * change bus puts each change on it as `{"kind":"change","change":<entry>}`
+ * (an input transformer; the rule's own failures wait in a dead-letter queue
+ * of the rule target), and only that rule may send there (the queue policy,
+ * conditioned on the rule's ARN); the function itself may send to it too.
+ *
+ * Why SQS and a Lambda consumer rather than EventBridge API destinations,
+ * which also retry for 24 hours: an API destination signs with one
+ * connection's static credential (API key, basic or OAuth), not the
+ * Standard Webhooks HMAC over id, timestamp and body with each webhook's own
+ * secret (two during a rotation); it cannot resolve an endpoint's address and
+ * refuse a private or metadata one at each delivery (SSRF), nor refuse a
+ * redirect; it needs a connection and a destination per endpoint (CloudFormation
+ * resources made at run time by a route); its retries cannot keep one
+ * `webhook-id` with a recorded attempt log, nor disable a webhook after 24
+ * hours of failures. The function does all of that; SQS gives it durable
+ * retries with no server: a retry is a new message with DelaySeconds (at most
+ * 900 s, so a backoff longer than 15 minutes is taken in hops of at most 15
+ * minutes, each message carrying when it is due), and a crash of the
+ * function is caught by the visibility timeout and the dead-letter queue.
  */
 import { Duration, Stack } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
-import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
-import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
+import { EventField, Rule, RuleTargetInput, Schedule, type IEventBus } from 'aws-cdk-lib/aws-events';
+import { LambdaFunction, SqsQueue } from 'aws-cdk-lib/aws-events-targets';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import {
   FilterCriteria,
@@ -19,12 +43,16 @@ import {
   type IEventSourceMapping,
   type IFunction,
 } from 'aws-cdk-lib/aws-lambda';
+import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import { Queue, QueueEncryption, type IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import type { BackgroundFunction } from '../lib/background';
+import type { BackgroundFunction, QueueTrigger } from '../lib/background';
 import { tableStatementsForJob } from './access';
+import { CHANGE_EVENT_DETAIL_TYPE, CHANGE_EVENT_SOURCE } from './change-events';
+import { sendMessageStatement } from './function-roles';
+import { FUNCTION_TIMEOUT } from './bundling';
 import { ServiceFunction } from './service-function';
 
 export interface BackgroundJobProps {
@@ -37,18 +65,49 @@ export interface BackgroundJobProps {
   emailFrom: string;
   /** Where e-mail may go (lib/config.ts `reportEmailDomains`): the send permission holds no more. */
   emailDomains: '*' | readonly string[];
+  /** The bus of change events (infra/change-events.ts), for a queue trigger with `changeEvents`. */
+  changeBus?: IEventBus;
 }
+
+/** How long a message waits in a queue of the service, or its dead-letter queue: SQS's longest, time to fix a bug. */
+const RETENTION = Duration.days(14);
 
 export class BackgroundJob extends Construct {
   readonly function: NodejsFunction;
   readonly deadLetterQueue: Queue;
+  /** The queue of a queue-triggered function. */
+  readonly queue?: Queue;
+  /** Where change events wait that the rule could not put on the queue. */
+  readonly changeRuleDeadLetterQueue?: Queue;
 
   constructor(
     scope: Construct,
     id: string,
-    { job, projectRoot, environment, table, reportsBucket, emailFrom, emailDomains }: BackgroundJobProps,
+    { job, projectRoot, environment, table, reportsBucket, emailFrom, emailDomains, changeBus }: BackgroundJobProps,
   ) {
     super(scope, id);
+    this.deadLetterQueue = new Queue(this, 'DeadLetters', {
+      encryption: QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+      retentionPeriod: RETENTION,
+    });
+    const timeout = job.timeoutSeconds === undefined ? undefined : Duration.seconds(job.timeoutSeconds);
+    if ('queue' in job.trigger) {
+      const { visibilityTimeoutSeconds } = job.trigger.queue;
+      // AWS's advice for an SQS event source: a visibility of at least 6 times the function's timeout.
+      if (visibilityTimeoutSeconds < 6 * (job.timeoutSeconds ?? FUNCTION_TIMEOUT.toSeconds()))
+        throw new Error(`${job.name}: its queue's visibility timeout must be at least 6 × its timeout`);
+      this.queue = new Queue(this, 'Queue', {
+        encryption: QueueEncryption.SQS_MANAGED,
+        enforceSSL: true,
+        // Each retry is a new message, so none needs long here; shorter than its dead-letter queue's, because a moved
+        // message keeps its first enqueue time and would otherwise expire there early.
+        retentionPeriod: Duration.days(4),
+        visibilityTimeout: Duration.seconds(visibilityTimeoutSeconds),
+        deadLetterQueue: { queue: this.deadLetterQueue, maxReceiveCount: job.trigger.queue.maxReceiveCount },
+      });
+      environment = { ...environment, [job.trigger.queue.urlVariable]: this.queue.queueUrl };
+    }
     this.function = new ServiceFunction(this, 'Function', {
       handler: job.handler,
       description: job.summary,
@@ -56,15 +115,12 @@ export class BackgroundJob extends Construct {
       projectRoot,
       environment,
       table,
-      timeout: job.timeoutSeconds === undefined ? undefined : Duration.seconds(job.timeoutSeconds),
+      timeout,
     }).function;
-    this.deadLetterQueue = new Queue(this, 'DeadLetters', {
-      encryption: QueueEncryption.SQS_MANAGED,
-      enforceSSL: true,
-      retentionPeriod: Duration.days(14),
-    });
 
-    if ('everyMinutes' in job.trigger) {
+    if ('queue' in job.trigger) {
+      this.changeRuleDeadLetterQueue = this.queueTrigger(job, job.trigger, this.queue!, changeBus);
+    } else if ('everyMinutes' in job.trigger) {
       const minutes = job.trigger.everyMinutes;
       new Rule(this, 'Schedule', {
         description: `Runs ${job.name} every ${minutes} minute(s)`,
@@ -132,6 +188,39 @@ export class BackgroundJob extends Construct {
         }),
       );
     }
+  }
+
+  /** The event source mapping, the function's own sends, and the change rule; the rule's dead-letter queue. */
+  private queueTrigger(job: BackgroundFunction, trigger: QueueTrigger, queue: Queue, changeBus?: IEventBus): Queue | undefined {
+    const { batchSize, maxConcurrency } = trigger.queue;
+    // Its grant is what the mapping polls with, on this queue only: ReceiveMessage, DeleteMessage,
+    // ChangeMessageVisibility, GetQueueAttributes, GetQueueUrl.
+    this.function.addEventSource(new SqsEventSource(queue, { batchSize, maxConcurrency, reportBatchItemFailures: true }));
+    // Retries and replays: SendMessage (and SendMessageBatch, which IAM checks as SendMessage) on its own queue.
+    this.function.addToRolePolicy(sendMessageStatement(queue));
+    if (!trigger.changeEvents) return undefined;
+    if (!changeBus) throw new Error(`${job.name} takes change events: give the change bus`);
+    const deadLetters = new Queue(this, 'ChangeRuleDeadLetters', {
+      encryption: QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+      retentionPeriod: RETENTION,
+    });
+    new Rule(this, 'Changes', {
+      description: `Puts each change event on ${job.name}'s queue`,
+      eventBus: changeBus,
+      eventPattern: { source: [CHANGE_EVENT_SOURCE], detailType: [CHANGE_EVENT_DETAIL_TYPE] },
+      targets: [
+        new SqsQueue(queue, {
+          // The body is exactly {"kind":"change","change":<the audit entry>}: the event's detail, nothing of its envelope.
+          message: RuleTargetInput.fromObject({ kind: 'change', change: EventField.fromPath('$.detail') }),
+          // EventBridge's longest: a queue that refuses for a day (a policy or key mistake) loses nothing it can keep.
+          retryAttempts: 185,
+          maxEventAge: Duration.hours(24),
+          deadLetterQueue: deadLetters,
+        }),
+      ],
+    });
+    return deadLetters;
   }
 }
 

@@ -3,7 +3,7 @@
  * errors and latency, the table's consumed capacity and throttles (its
  * indexes included), the functions' errors, throttles and concurrency, and
  * the business metrics of lib/metrics.ts, read by the names and dimensions
- * that module gives them.
+ * that module gives them, and the webhook delivery queue.
  */
 import { Duration } from 'aws-cdk-lib';
 import type { HttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
@@ -20,6 +20,7 @@ import {
 } from 'aws-cdk-lib/aws-cloudwatch';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
+import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { METRICS_NAMESPACE, SERVICE_NAME } from '../lib/config';
 import { METRICS } from '../lib/metrics';
@@ -32,6 +33,8 @@ export interface ServiceDashboardProps {
   api: HttpApi;
   table: ITable;
   alarms: IAlarm[];
+  /** Queues that drive a background function (webhook deliveries): how late their oldest message is, and dead letters. */
+  queues?: Array<{ name: string; queue: IQueue; deadLetterQueue: IQueue }>;
 }
 
 /**
@@ -73,7 +76,7 @@ function perIndex(table: ITable, names: string[]): IMetric {
 export class ServiceDashboard extends Construct {
   readonly dashboard: Dashboard;
 
-  constructor(scope: Construct, id: string, { api, table, alarms }: ServiceDashboardProps) {
+  constructor(scope: Construct, id: string, { api, table, alarms, queues = [] }: ServiceDashboardProps) {
     super(scope, id);
     const graph = (title: string, left: IMetric[], right: IMetric[] = []) =>
       new GraphWidget({ title, left, right, width: WIDTH, height: HEIGHT, period: PERIOD });
@@ -133,6 +136,21 @@ export class ServiceDashboard extends Construct {
       ),
       graph('Idempotent replays', [businessMetric('idempotentReplays')]),
       graph('Audit entries committed late (change feed)', [businessMetric('lateAuditCommits')]),
+    );
+    // Webhook delivery: attempts by outcome, and its queue, where a message older than its delay and one batch means
+    // the function falls behind (or fails), and dead letters need a look.
+    this.dashboard.addWidgets(
+      graph('Webhook attempts, by outcome', [businessMetric('webhookAttempts')], [businessMetric('webhooksDisabled')]),
+      ...queues.map(({ name, queue, deadLetterQueue }) =>
+        graph(
+          `${name} queue`,
+          [queue.metricApproximateAgeOfOldestMessage({ period: PERIOD, statistic: Stats.MAXIMUM, label: 'age of oldest message (s)' })],
+          [
+            deadLetterQueue.metricApproximateNumberOfMessagesVisible({ period: PERIOD, statistic: Stats.MAXIMUM, label: 'dead letters' }),
+            queue.metricApproximateNumberOfMessagesVisible({ period: PERIOD, statistic: Stats.MAXIMUM, label: 'waiting' }),
+          ],
+        ),
+      ),
     );
   }
 }

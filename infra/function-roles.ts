@@ -10,6 +10,7 @@
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { Effect, ManagedPolicy, PolicyStatement, Role, ServicePrincipal, type IRole } from 'aws-cdk-lib/aws-iam';
 import type { IBucket } from 'aws-cdk-lib/aws-s3';
+import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import type { TableStatement } from './access';
 
@@ -19,6 +20,8 @@ export interface FunctionGrants {
   table: readonly TableStatement[];
   /** Read report objects (to sign download links). */
   readsReports?: boolean;
+  /** The queue it may put messages on (sqs:SendMessage, which SendMessageBatch needs too), and no other SQS action. */
+  sendsTo?: IQueue;
 }
 
 export class FunctionRoles extends Construct {
@@ -39,7 +42,7 @@ export class FunctionRoles extends Construct {
 
   /** The role for these grants: made on first use, shared after. */
   roleFor(grants: FunctionGrants): IRole {
-    const key = JSON.stringify([grants.table, grants.readsReports ?? false]);
+    const key = JSON.stringify([grants.table, grants.readsReports ?? false, grants.sendsTo?.node.path ?? null]);
     const existing = this.roles.get(key);
     if (existing) return existing;
     const role = new Role(this, `Role${this.roles.size + 1}`, {
@@ -51,6 +54,7 @@ export class FunctionRoles extends Construct {
     // A signed link works only if its signer may read the object.
     if (grants.readsReports)
       role.addToPolicy(new PolicyStatement({ actions: ['s3:GetObject'], resources: [reportsBucket.arnForObjects('reports/*')] }));
+    if (grants.sendsTo) role.addToPolicy(sendMessageStatement(grants.sendsTo));
     this.roles.set(key, role);
     return role;
   }
@@ -80,4 +84,9 @@ export function tablePolicyStatements(table: ITable, statements: readonly TableS
           },
         }),
   );
+}
+
+/** sqs:SendMessage on one queue: not `grantSendMessages`, which adds GetQueueAttributes and GetQueueUrl that a sender by URL never calls. */
+export function sendMessageStatement(queue: IQueue): PolicyStatement {
+  return new PolicyStatement({ actions: ['sqs:SendMessage'], resources: [queue.queueArn] });
 }

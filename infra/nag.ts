@@ -35,7 +35,7 @@ export interface NagSubject extends Stack {
   readonly reportsBucket: IBucket;
   readonly routeFunctions: ReadonlyMap<string, NodejsFunction>;
   readonly fallbackFunction: NodejsFunction;
-  readonly backgroundJobs: ReadonlyMap<string, { function: NodejsFunction; deadLetterQueue: IQueue }>;
+  readonly backgroundJobs: ReadonlyMap<string, { function: NodejsFunction; deadLetterQueue: IQueue; changeRuleDeadLetterQueue?: IQueue }>;
   readonly scimAuthorizerFunction: NodejsFunction;
   readonly accessTokenScopesFunction?: NodejsFunction;
   readonly functionRoles: { readonly all: readonly IConstruct[] };
@@ -107,13 +107,19 @@ export function acknowledgeNagFindings(stack: NagSubject): void {
       'access logs would need a second bucket of their own, with the same finding, to record nothing new.',
   );
 
-  const deadLetterQueues = [...[...stack.backgroundJobs.values()].map((job) => job.deadLetterQueue), stack.changeEvents.deadLetterQueue];
+  const deadLetterQueues = [
+    ...[...stack.backgroundJobs.values()].flatMap((job) => [
+      job.deadLetterQueue,
+      ...(job.changeRuleDeadLetterQueue ? [job.changeRuleDeadLetterQueue] : []),
+    ]),
+    stack.changeEvents.deadLetterQueue,
+  ];
   for (const queue of deadLetterQueues) {
     acknowledge(
       queue,
       'AwsSolutions-SQS3',
-      'This queue is itself a dead-letter queue (of a background function or the change-event pipe); its depth raises an ' +
-        'alarm, and a dead-letter queue of a dead-letter queue would hide nothing more.',
+      'This queue is itself a dead-letter queue (of a background function, the change-event pipe or the rule that feeds ' +
+        'the webhook queue); its depth raises an alarm, and a dead-letter queue of a dead-letter queue would hide nothing more.',
     );
   }
 

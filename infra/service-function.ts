@@ -1,6 +1,7 @@
 /**
  * One Lambda function of the service (a route's or a background one):
- * bundled from `functions/<handler>.ts`, with its own log group, X-Ray active
+ * bundled from `functions/<handler>.ts`, with its own log group or the one
+ * given (the route functions share one: see infra/stack.ts), X-Ray active
  * tracing (its AWS SDK calls are subsegments: lib/tracing.ts) and exactly the
  * table access it is given.
  */
@@ -10,7 +11,7 @@ import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import type { IRole } from 'aws-cdk-lib/aws-iam';
 import { type CfnFunction, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
-import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { type ILogGroup, LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import type { TableStatement } from './access';
 import { tablePolicyStatements } from './function-roles';
@@ -38,6 +39,8 @@ export interface ServiceFunctionProps {
   role?: IRole;
   /** Defaults to FUNCTION_TIMEOUT (route functions answer within API Gateway's limit). */
   timeout?: Duration;
+  /** A log group shared with other functions; without one the function gets its own. */
+  logGroup?: ILogGroup;
   /** Directory holding `functions/` and the lock file; esbuild runs from here. */
   projectRoot: string;
   environment: Record<string, string>;
@@ -50,12 +53,12 @@ export class ServiceFunction extends Construct {
   constructor(
     scope: Construct,
     id: string,
-    { handler, description, tableStatements, role, timeout, projectRoot, environment, table }: ServiceFunctionProps,
+    { handler, description, tableStatements, role, timeout, logGroup: sharedLogGroup, projectRoot, environment, table }: ServiceFunctionProps,
   ) {
     super(scope, id);
     // An explicit log group, rather than the `logRetention` option, avoids a
     // custom-resource Lambda and lets the retention live in the template.
-    const logGroup = new LogGroup(this, 'Logs', { retention: LOG_RETENTION });
+    const logGroup = sharedLogGroup ?? new LogGroup(this, 'Logs', { retention: LOG_RETENTION });
 
     this.function = new NodejsFunction(this, 'Function', {
       description,

@@ -1,8 +1,8 @@
 /**
  * The whole service on AWS: table, reports bucket, token issuer, HTTP API,
  * one Lambda function per entry of the route table (lib/routes.ts), the
- * fallback function of the `$default` route, and one scheduled function per
- * background entry (lib/background.ts).
+ * fallback function of the `$default` route, one function per background
+ * entry (lib/background.ts) with its trigger, and the change events.
  */
 import { fileURLToPath } from 'node:url';
 import { CfnOutput, Duration, Stack, type StackProps } from 'aws-cdk-lib';
@@ -12,10 +12,11 @@ import type { Dashboard } from 'aws-cdk-lib/aws-cloudwatch';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import type { IBucket } from 'aws-cdk-lib/aws-s3';
+import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import { consoleSignInEnvironment, loadConfig, SERVICE_NAME } from '../lib/config';
 import { ACCESS_TOKEN_TRIGGER } from '../lib/auth/group-scopes';
-import { backgroundFunctions } from '../lib/background';
+import { backgroundFunctions, WEBHOOK_DELIVERY } from '../lib/background';
 import { FALLBACK_FUNCTION, routes } from '../lib/routes';
 import { SCIM_AUTHORIZER_STATEMENTS, tableStatementsFor } from './access';
 import { ServiceAlarms } from './alarms';
@@ -26,7 +27,8 @@ import { BackgroundJob } from './background';
 import { ChangeEvents } from './change-events';
 import { acknowledgeNagFindings } from './nag';
 import { FunctionRoles } from './function-roles';
-import { ServiceFunction } from './service-function';
+import { LOG_RETENTION, ServiceFunction } from './service-function';
+import { LogGroup } from 'aws-cdk-lib/aws-logs';
 import { createReportsBucket, createTable } from './storage';
 
 export interface DeptAdminStackProps extends StackProps {
@@ -73,6 +75,8 @@ export class DeptAdminStack extends Stack {
   readonly changeEvents: ChangeEvents;
   /** Each background function and its dead-letter queue, by name. */
   readonly backgroundJobs = new Map<string, BackgroundJob>();
+  /** The queue of webhook deliveries: its function reads it, the change rule and the webhook routes send to it. */
+  readonly webhookQueue: IQueue;
   /** The SCIM routes' authorizer (functions/scimAuthorizer.ts). */
   readonly scimAuthorizerFunction: NodejsFunction;
   /** The Cognito pool's pre-token-generation trigger (functions/accessTokenScopes.ts); none with an external issuer. */
@@ -131,22 +135,58 @@ export class DeptAdminStack extends Stack {
     this.reportsBucket = reportsBucket;
     this.api = api;
 
+    // Before the routes: the webhook routes are given the delivery queue's URL and may send to it.
+    const changeEvents = new ChangeEvents(this, 'ChangeEvents', { table });
+    this.changeEvents = changeEvents;
+    for (const job of backgroundFunctions) {
+      this.backgroundJobs.set(
+        job.name,
+        new BackgroundJob(this, job.name, {
+          job,
+          projectRoot,
+          // The worker's e-mail links to the API (lib/reports/email-link.ts).
+          environment: job.sendsEmail ? { ...environment, API_BASE_URL: api.url } : environment,
+          table,
+          reportsBucket,
+          emailFrom: environment.REPORT_EMAIL_FROM,
+          emailDomains: loadConfig(environment).reportEmailDomains,
+          changeBus: changeEvents.bus,
+        }),
+      );
+    }
+    const webhookQueue = this.backgroundJobs.get(WEBHOOK_DELIVERY.name)!.queue!;
+    this.webhookQueue = webhookQueue;
+
     // The page people sign in on: the login returns to its URL, and only its function is told how to start one.
     const signInPage = routes.find((route) => route.consoleSignIn);
     const consoleUrl = signInPage ? api.urlOf(signInPage.path) : undefined;
     const signIn = consoleUrl ? auth.signInConsole(consoleUrl) : undefined;
     const signInEnvironment = signIn ? consoleSignInEnvironment(signIn) : {};
 
+    // One log group for every route function, not one each: 60-odd fewer resources keep the stack under
+    // CloudFormation's 500, and every line names its function (Powertools' function_name) for Logs Insights.
+    const routeLogs = new LogGroup(this, 'RouteFunctionLogs', { retention: LOG_RETENTION });
     for (const route of routes) {
-      const grants = { table: tableStatementsFor(route), readsReports: route.reportsBucket === 'presign' };
+      const sendsToQueue = route.webhookQueue === 'send';
+      const grants = {
+        table: tableStatementsFor(route),
+        readsReports: route.reportsBucket === 'presign',
+        ...(sendsToQueue ? { sendsTo: webhookQueue } : {}),
+      };
+      const routeEnvironment = {
+        ...environment,
+        ...(route.consoleSignIn ? signInEnvironment : {}),
+        ...(sendsToQueue ? { [WEBHOOK_DELIVERY.trigger.queue.urlVariable]: webhookQueue.queueUrl } : {}),
+      };
       const { function: handler } = new ServiceFunction(this, route.name, {
         handler: route.name,
+        logGroup: routeLogs,
         description: `${route.label ? `${route.name} (${route.label})` : route.name}: ${route.method} ${route.path}`,
         tableStatements: grants.table,
         role: roles.roleFor(grants),
         timeout: route.timeoutSeconds === undefined ? undefined : Duration.seconds(route.timeoutSeconds),
         projectRoot,
-        environment: route.consoleSignIn ? { ...environment, ...signInEnvironment } : environment,
+        environment: routeEnvironment,
         table,
       });
       api.addRoute(route, handler);
@@ -163,35 +203,26 @@ export class DeptAdminStack extends Stack {
       table,
     }).function;
     api.addFallback(this.fallbackFunction);
-    for (const job of backgroundFunctions) {
-      this.backgroundJobs.set(
-        job.name,
-        new BackgroundJob(this, job.name, {
-          job,
-          projectRoot,
-          // The worker's e-mail links to the API (lib/reports/email-link.ts).
-          environment: job.sendsEmail ? { ...environment, API_BASE_URL: api.url } : environment,
-          table,
-          reportsBucket,
-          emailFrom: environment.REPORT_EMAIL_FROM,
-          emailDomains: loadConfig(environment).reportEmailDomains,
-        }),
-      );
-    }
-
-    const changeEvents = new ChangeEvents(this, 'ChangeEvents', { table });
-    this.changeEvents = changeEvents;
-
     const alarms = new ServiceAlarms(this, 'Alarms', {
       api: api.httpApi,
       deadLetterQueues: [
         ...[...this.backgroundJobs].map(([name, job]) => ({ name, queue: job.deadLetterQueue })),
         { name: 'ChangeEvents', queue: changeEvents.deadLetterQueue },
+        ...[...this.backgroundJobs].flatMap(([name, job]) =>
+          job.changeRuleDeadLetterQueue ? [{ name: `${name}ChangeRule`, queue: job.changeRuleDeadLetterQueue }] : [],
+        ),
       ],
       workers: [...this.backgroundJobs].map(([name, job]) => ({ name, function: job.function })),
     });
 
-    this.dashboard = new ServiceDashboard(this, 'Dashboard', { api: api.httpApi, table, alarms: alarms.alarms }).dashboard;
+    this.dashboard = new ServiceDashboard(this, 'Dashboard', {
+      api: api.httpApi,
+      table,
+      alarms: alarms.alarms,
+      queues: [...this.backgroundJobs].flatMap(([name, job]) =>
+        job.queue ? [{ name, queue: job.queue, deadLetterQueue: job.deadLetterQueue }] : [],
+      ),
+    }).dashboard;
 
     new CfnOutput(this, 'ApiUrl', { value: api.url });
     if (consoleUrl) {
@@ -278,7 +309,10 @@ function externalConsoleClient(props: DeptAdminStackProps): ExternalConsoleClien
   };
   // Checked here, not by the page's function (it carries no more than it reads): a bad URL fails the synth instead of the page.
   for (const url of [client.authorizeUrl, client.tokenUrl, client.logoutUrl].filter((url) => url !== undefined)) {
-    if (!isSignInUrl(url)) throw new Error(`The console's sign-in URLs must be https (or http on the loopback address, an issuer on this machine), got "${url}"`);
+    if (!isSignInUrl(url))
+      throw new Error(
+        `The console's sign-in URLs must be https (or http on the loopback address, an issuer on this machine), got "${url}"`,
+      );
   }
   return client;
 }

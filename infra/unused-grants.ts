@@ -4,7 +4,7 @@
  * granted-but-unused action (test/support/global-setup.ts, with
  * CHECK_UNUSED_GRANTS=1): a grant is either used, justified here, or removed.
  */
-import { backgroundFunctions } from '../lib/background';
+import { backgroundFunctions, isQueueTriggered, isStreamTriggered } from '../lib/background';
 
 export interface UnusedGrantReason {
   /** An action, or an action pattern such as `xray:*`. */
@@ -15,7 +15,9 @@ export interface UnusedGrantReason {
 }
 
 /** The functions Lambda invokes from the table's stream, through an event source mapping that uses their role. */
-const STREAM_FUNCTIONS = backgroundFunctions.filter((job) => 'tableItems' in job.trigger).map((job) => job.handler);
+const STREAM_FUNCTIONS = backgroundFunctions.filter(isStreamTriggered).map((job) => job.handler);
+/** The functions Lambda invokes from a queue of their own (infra/background.ts), polled with their role. */
+const QUEUE_FUNCTIONS = backgroundFunctions.filter(isQueueTriggered).map((job) => job.handler);
 /** The functions that upload reports to S3. */
 const REPORT_WRITERS = backgroundFunctions.filter((job) => job.reportsBucket === 'write').map((job) => job.handler);
 
@@ -40,6 +42,12 @@ export const UNUSED_GRANT_REASONS: readonly UnusedGrantReason[] = [
     reason:
       "Lambda's event source mapping sends the records that still fail after its retries to the dead-letter queue, with the function's role",
   },
+  ...['sqs:ChangeMessageVisibility', 'sqs:GetQueueUrl'].map((action) => ({
+    action,
+    functions: QUEUE_FUNCTIONS,
+    reason:
+      "granted by CDK's SqsEventSource for Lambda's event source mapping, which polls the queue with the function's role; the local mapping (infra/local/queues.ts) polls with that role too, through the call checker, and uses ReceiveMessage, DeleteMessageBatch and GetQueueAttributes, but neither changes a message's visibility nor looks a queue up by name",
+  })),
   {
     action: 'dynamodb:DeleteItem',
     functions: ['createScimToken'],

@@ -29,8 +29,13 @@ export interface ServiceConfig {
    * it, for tests that reach `over_limit` with a handful of users) and the most rule groups (500; RULE_GROUPS_MAX).
    */
   ruleGroups: { maxUsers: number; maxGroups: number };
+  /**
+   * WEBHOOKS_ALLOW_LOCAL=true (the local stack only, never on AWS): webhooks may use `http` and loopback addresses
+   * (a receiver on the same laptop). Private, link-local and metadata addresses stay refused.
+   */
+  webhooksAllowLocal: boolean;
   /** Endpoint overrides, set only on the local stack. */
-  endpoints: { dynamodb?: string; s3?: string; ses?: string };
+  endpoints: { dynamodb?: string; s3?: string; ses?: string; sqs?: string };
   region: string;
 }
 
@@ -124,10 +129,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServiceConfig 
       maxUsers: Math.min(optionalNonNegativeInteger('RULE_GROUP_MAX_USERS', env.RULE_GROUP_MAX_USERS) ?? 10_000, 10_000),
       maxGroups: optionalNonNegativeInteger('RULE_GROUPS_MAX', env.RULE_GROUPS_MAX) ?? 500,
     },
+    webhooksAllowLocal: (env.WEBHOOKS_ALLOW_LOCAL ?? '').trim().toLowerCase() === 'true',
     endpoints: {
       dynamodb: env.DYNAMODB_ENDPOINT || undefined,
       s3: env.S3_ENDPOINT || undefined,
       ses: env.SES_ENDPOINT || undefined,
+      sqs: env.SQS_ENDPOINT || undefined,
     },
     region: env.AWS_REGION ?? env.AWS_DEFAULT_REGION ?? 'us-east-1',
   };
@@ -135,11 +142,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServiceConfig 
 
 /**
  * The resources the stack gives every function, by variable: the single
- * DynamoDB table (single-table design) and the bucket of generated reports.
+ * DynamoDB table (single-table design), the bucket of generated reports, and
+ * the queue of webhook deliveries (its functions only: the delivery function,
+ * and the webhook routes that send it a replay or a retry).
  * No default: a function deployed without one must fail on its first use, not
  * quietly use a table or bucket of that name in its account.
  */
-export type ResourceSetting = 'TABLE_NAME' | 'REPORTS_BUCKET';
+export type ResourceSetting = 'TABLE_NAME' | 'REPORTS_BUCKET' | 'WEBHOOK_QUEUE_URL';
 
 export function resourceName(name: ResourceSetting, env: NodeJS.ProcessEnv = process.env): string {
   const value = env[name]?.trim();

@@ -34,6 +34,10 @@ export const METRICS = {
   /** A report e-mail handed to SES, or one that could not be sent. */
   reportEmailsSent: { name: 'ReportEmailsSent', unit: 'Count', dimensions: [] },
   reportEmailsFailed: { name: 'ReportEmailsFailed', unit: 'Count', dimensions: [] },
+  /** A webhook delivery attempt, by outcome (`delivered`: a 2xx; `failed`: anything else, a refused address included). */
+  webhookAttempts: { name: 'WebhookAttempts', unit: 'Count', dimensions: ['Outcome'] },
+  /** A webhook the service disabled after 24 hours of failed attempts. */
+  webhooksDisabled: { name: 'WebhooksDisabled', unit: 'Count', dimensions: [] },
   /** A repeated Idempotency-Key answered with the stored answer, without running the operation again. */
   idempotentReplays: { name: 'IdempotentReplays', unit: 'Count', dimensions: [] },
   /** An audit entry that committed later than its promise: a change feed reader may have passed it (lib/changes/feed.ts). */

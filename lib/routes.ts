@@ -41,7 +41,7 @@ export const isScimPath = (path: string) => path === SCIM_BASE_PATH || path.star
 /** A contract id: E1–E9 (departments), G1–G8 (groups). */
 export type ContractLabel = `E${1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9}` | `G${1 | 2 | 3 | 4 | 5 | 6 | 7 | 8}`;
 
-export type Tag = 'Service' | 'Users' | 'Departments' | 'Groups' | 'Audit' | 'Reports' | 'SCIM tokens' | 'SCIM';
+export type Tag = 'Service' | 'Users' | 'Departments' | 'Groups' | 'Audit' | 'Webhooks' | 'Reports' | 'SCIM tokens' | 'SCIM';
 
 /** What only some routes need. */
 export interface RouteOptions {
@@ -51,6 +51,8 @@ export interface RouteOptions {
   aliases?: readonly string[];
   /** `presign`: signs download links of the reports bucket (needs s3:GetObject there). */
   reportsBucket?: 'presign';
+  /** `send`: puts messages on the webhook delivery queue (a resumed webhook's replay): its URL and sqs:SendMessage there. */
+  webhookQueue?: 'send';
   /** Function timeout when the default (10 s) is too short; API Gateway waits at most 29 s. */
   timeoutSeconds?: number;
   /** Its answer holds a secret shown once: an Idempotency-Key never keeps it (lib/http/idempotency.ts). */
@@ -145,6 +147,17 @@ const ROUTE_TABLE = {
   Audit: {
     listAudit: ['GET /v2/audit', 'read', 'The audit trail of every change, newest first'],
     listChanges: ['GET /v2/changes', 'read', 'The change feed: every change, oldest first, by a cursor that never ends'],
+  },
+  Webhooks: {
+    createWebhook:         ['POST /v2/webhooks',                             'write', 'Register an endpoint that receives every change (its signing secret is shown once)', { secretInAnswer: true }],
+    listWebhooks:          ['GET /v2/webhooks',                              'read',  'List webhooks (without secrets)'],
+    getWebhook:            ['GET /v2/webhooks/{webhook_id}',                 'read',  'Get a webhook'],
+    updateWebhook:         ['PATCH /v2/webhooks/{webhook_id}',               'write', "Change a webhook's URL, description or filters, pause or resume it", { webhookQueue: 'send' }],
+    deleteWebhook:         ['DELETE /v2/webhooks/{webhook_id}',              'write', 'Delete a webhook'],
+    rotateWebhookSecret:   ['POST /v2/webhooks/{webhook_id}/secret',         'write', 'Make a new signing secret (shown once); the old one still verifies for 24 hours', { secretInAnswer: true }],
+    // The attempt itself may take its whole 10 s timeout.
+    testWebhook:           ['POST /v2/webhooks/{webhook_id}/test',           'write', 'Send a ping event to the endpoint now and answer how it went', { timeoutSeconds: 20 }],
+    listWebhookDeliveries: ['GET /v2/webhooks/{webhook_id}/deliveries',      'read',  "A webhook's delivery attempts, newest first"],
   },
   Reports: {
     createDepartmentsReport:   ['POST /v2/departments/exports',                     'write', 'start a departments report (CSV), optionally e-mailed', { label: 'E9', throttle: COSTLY_WRITE }],

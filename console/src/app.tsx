@@ -18,6 +18,8 @@ import { ScimTokens } from './screens/scim-tokens';
 import { SignIn } from './screens/sign-in';
 import { UserScreen } from './screens/user';
 import { Users } from './screens/users';
+import { WebhookScreen } from './screens/webhook';
+import { Webhooks } from './screens/webhooks';
 import { session, useSession } from './session';
 import { logoutUrl, signInSettings } from './sign-in-settings';
 
@@ -33,6 +35,8 @@ export const SCREENS: Array<{ path: string; title?: string; component: Component
   { path: '/reports', title: 'Reports', component: Reports },
   { path: '/audit', title: 'Audit', component: Audit },
   { path: '/scim-tokens', title: 'SCIM tokens', component: ScimTokens },
+  { path: '/webhooks', title: 'Webhooks', component: Webhooks },
+  { path: '/webhooks/:id', component: WebhookScreen },
 ];
 
 function NavLink({ href, children }: { href: string; children: string }) {

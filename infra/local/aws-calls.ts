@@ -2,15 +2,15 @@
  * Every AWS call a local function makes, checked against its role as AWS
  * would check it.
  *
- * Each function gets one HTTP endpoint on 127.0.0.1 for all three services
- * (its DYNAMODB_ENDPOINT, S3_ENDPOINT and SES_ENDPOINT). For each request the
+ * Each function gets one HTTP endpoint on 127.0.0.1 for all four services
+ * (its DYNAMODB_ENDPOINT, S3_ENDPOINT, SES_ENDPOINT and SQS_ENDPOINT). For each request the
  * checker derives the IAM authorizations AWS makes for it (`describeRequest`),
  * evaluates each against the function's role in the synthesized template
  * (infra/local/iam.ts), records them, and then either forwards the request
  * unchanged to the local stand-in (its Host header too: the signature covers
  * it) and streams the answer back, or answers as AWS does when the role does
  * not allow it: DynamoDB a 400 AccessDeniedException, S3 and SES a 403
- * AccessDenied. A refused call is also reported, so the test that caused it
+ * AccessDenied, SQS a 403 AccessDenied in its JSON protocol. A refused call is also reported, so the test that caused it
  * fails even if the function swallows the error.
  *
  * The service of a request is the one its SigV4 credential scope names
@@ -65,7 +65,7 @@ export interface AwsCallCheckerOptions {
 }
 
 export interface AwsCallChecker {
-  /** The endpoints one function's SDK clients use: one port, all three services. */
+  /** The endpoints one function's SDK clients use: one port, all four services. */
   endpointsFor(fn: LocalFunction): Promise<ServiceEndpoints>;
   /** Every call refused so far. */
   denied(): DeniedCall[];
@@ -192,7 +192,7 @@ export function awsCallChecker({ functions, targets, log, onDenied }: AwsCallChe
         servers.set(key, started);
       }
       const { endpoint } = await started;
-      return { dynamodb: endpoint, s3: endpoint, ses: endpoint };
+      return { dynamodb: endpoint, s3: endpoint, ses: endpoint, sqs: endpoint };
     },
     denied: () => [...denials],
     async close() {
@@ -222,7 +222,7 @@ export interface ServiceRequest {
   method: string;
   url: URL;
   headers: IncomingHttpHeaders;
-  /** The body of a DynamoDB or SES request (S3 is described without its body). */
+  /** The body of a DynamoDB, SES or SQS request (S3 is described without its body). */
   body?: Buffer;
   account?: string;
 }
@@ -237,6 +237,7 @@ export function describeRequest(request: ServiceRequest): AwsCall[] {
     return dynamoDbCalls(operation, JSON.parse(request.body?.toString('utf8') || '{}') as DynamoDbInput, request.region, account);
   }
   if (request.service === 's3') return s3Calls(request.method, request.url, request.headers);
+  if (request.service === 'sqs') return sqsCalls(request.headers, request.body, request.region, account);
   return sesCalls(new URLSearchParams(request.body?.toString('utf8') ?? ''), request.region, account);
 }
 
@@ -443,13 +444,61 @@ function sesCalls(params: URLSearchParams, region: string, account: string): Aws
   return [{ service: 'ses', action: `ses:${action}`, resource: '*', context: {} }];
 }
 
+// --- SQS -----------------------------------------------------------------------
+
+/**
+ * The IAM action of each SQS operation that is not its own name: a batch is authorized as its single action, and
+ * IAM has no action for ListDeadLetterSourceQueues or ListMessageMoveTasks of their own.
+ */
+const SQS_ACTIONS: Readonly<Record<string, string>> = {
+  SendMessageBatch: 'SendMessage',
+  DeleteMessageBatch: 'DeleteMessage',
+  ChangeMessageVisibilityBatch: 'ChangeMessageVisibility',
+};
+
+/**
+ * SQS, in the JSON protocol of @aws-sdk/client-sqs (`X-Amz-Target: AmazonSQS.<Operation>`) or the older query
+ * protocol (`Action=<Operation>`): one authorization, on the queue the request names by URL (or by name, for
+ * GetQueueUrl and CreateQueue); its ARN is `arn:aws:sqs:<region>:<account>:<name>`, the URL's path being
+ * `/<account>/<name>`.
+ */
+function sqsCalls(headers: IncomingHttpHeaders, body: Buffer | undefined, region: string, account: string): AwsCall[] {
+  const text = body?.toString('utf8') ?? '';
+  const target = String(headers['x-amz-target'] ?? '');
+  let operation: string;
+  let input: Record<string, unknown>;
+  if (target) {
+    operation = target.slice(target.indexOf('.') + 1);
+    input = JSON.parse(text || '{}') as Record<string, unknown>;
+  } else {
+    const params = new URLSearchParams(text);
+    operation = params.get('Action') ?? '';
+    input = Object.fromEntries(params);
+  }
+  if (!operation) throw new Error('an SQS request without X-Amz-Target or Action');
+  const action = `sqs:${SQS_ACTIONS[operation] ?? operation}`;
+  const queueUrl = typeof input.QueueUrl === 'string' ? input.QueueUrl : undefined;
+  let resource: string;
+  if (queueUrl !== undefined) {
+    const [owner, name] = new URL(queueUrl).pathname.split('/').filter(Boolean);
+    if (!owner || !name) throw new Error(`an SQS queue URL without account and name: ${queueUrl}`);
+    resource = `arn:aws:sqs:${region}:${owner}:${name}`;
+  } else if (typeof input.QueueName === 'string') {
+    const owner = typeof input.QueueOwnerAWSAccountId === 'string' ? input.QueueOwnerAWSAccountId : account;
+    resource = `arn:aws:sqs:${region}:${owner}:${input.QueueName}`;
+  } else {
+    resource = '*';
+  }
+  return [{ service: 'sqs', action, resource, context: {} }];
+}
+
 // ---------------------------------------------------------------------------
 // The wire
 
 function credentialScope(headers: IncomingHttpHeaders, query: URLSearchParams): { region: string; service: AwsService } | undefined {
   const credential = /Credential=([^,\s]+)/.exec(headers.authorization ?? '')?.[1] ?? query.get('X-Amz-Credential') ?? '';
   const [, , region, service] = credential.split('/');
-  if (service === 'dynamodb' || service === 's3' || service === 'ses') return { region, service };
+  if (service === 'dynamodb' || service === 's3' || service === 'ses' || service === 'sqs') return { region, service };
   if (service === 'email') return { region, service: 'ses' };
   return undefined;
 }
@@ -497,6 +546,14 @@ function sendDenied(res: ServerResponse, service: AwsService, message: string) {
   if (service === 'dynamodb') {
     res.writeHead(400, { 'content-type': 'application/x-amz-json-1.0', 'x-amzn-requestid': requestId });
     res.end(JSON.stringify({ __type: 'com.amazon.coral.service#AccessDeniedException', Message: message }));
+  } else if (service === 'sqs') {
+    // What SQS answers in its JSON protocol; the query error header names the code its older clients knew.
+    res.writeHead(403, {
+      'content-type': 'application/x-amz-json-1.0',
+      'x-amzn-requestid': requestId,
+      'x-amzn-query-error': 'AccessDenied;Sender',
+    });
+    res.end(JSON.stringify({ __type: 'com.amazon.coral.service#AccessDeniedException', message }));
   } else if (service === 's3') {
     res.writeHead(403, { 'content-type': 'application/xml', 'x-amz-request-id': requestId });
     res.end(

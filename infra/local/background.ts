@@ -4,10 +4,14 @@
  * function host (functions.ts). A scheduled one runs its `handler` on a
  * shorter local interval, so repairs show up quickly on a laptop; a
  * stream-triggered one exports `pollLocally`, which finds its pending work in
- * the table, and runs that instead.
+ * the table, and runs that instead. A queue-triggered one is invoked from its
+ * queue by a local event source mapping (queues.ts) as Lambda would, and its
+ * `pollLocally` runs too, in place of the bus rule that feeds the queue on
+ * AWS (it puts the change feed's new entries on the queue).
  */
-import { backgroundFunctions, type BackgroundFunction } from '../../lib/background';
+import { backgroundFunctions, isQueueTriggered, type BackgroundFunction } from '../../lib/background';
 import type { FunctionHost } from './functions';
+import { startQueueMapping } from './queues';
 
 export const LOCAL_SCHEDULE_MS = 10_000;
 
@@ -46,11 +50,14 @@ export function startBackgroundJobs(functions: FunctionHost, { onError, schedule
       runs.add(run);
     }, interval);
   });
+  const mappings = jobs
+    .filter(isQueueTriggered)
+    .map((job) => startQueueMapping(functions, job.handler, { onError: (error) => onError(job.name, error) }));
   return {
     async stop() {
       stopped = true;
       for (const loop of loops) clearInterval(loop);
-      await Promise.all(runs);
+      await Promise.all([...runs, ...mappings.map((mapping) => mapping.stop())]);
     },
   };
 }

@@ -10,6 +10,7 @@
  * `Fn::GetAtt`, `Fn::Join`); `resolveDeployment` turns them into the local
  * stand-ins' names and ARNs in a fixed local account and region.
  */
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { App } from 'aws-cdk-lib';
@@ -48,10 +49,28 @@ export interface TemplateFunction {
   /** Properties.Timeout and MemorySize, with Lambda's defaults (3 s, 128 MB) when the template leaves them out. */
   timeoutSeconds: number;
   memoryMb: number;
+  /** The SQS queues it is invoked from (its AWS::Lambda::EventSourceMapping resources on a queue). */
+  queueSources: TemplateQueueSource[];
+}
+
+/** An event source mapping of a function on a queue, as the template holds it. */
+export interface TemplateQueueSource {
+  queueLogicalId: string;
+  /** Lambda's default for SQS: 10. */
+  batchSize: number;
+  reportBatchItemFailures: boolean;
+  maxConcurrency?: number;
+}
+
+/** An AWS::SQS::Queue of the template, with the attributes the local stand-in is created with. */
+export interface TemplateQueue {
+  logicalId: string;
+  properties: Record<string, CfnValue>;
 }
 
 export interface Deployment {
   functions: TemplateFunction[];
+  queues: TemplateQueue[];
   /** Resource type by logical id: what a `Ref` or `Fn::GetAtt` names. */
   resourceTypes: Record<string, string>;
 }
@@ -91,6 +110,19 @@ export function describeTemplate(resources: Record<string, CfnResource>): Deploy
         logicalId: policyId,
         statements: asArray((policy.Properties?.PolicyDocument as { Statement?: CfnValue } | undefined)?.Statement),
       }));
+    const queueSources = Object.values(resources)
+      .filter(
+        (mapping) =>
+          mapping.Type === 'AWS::Lambda::EventSourceMapping' &&
+          (mapping.Properties?.FunctionName as { Ref?: string } | undefined)?.Ref === logicalId &&
+          resources[getAttTarget(mapping.Properties?.EventSourceArn) ?? '']?.Type === 'AWS::SQS::Queue',
+      )
+      .map((mapping) => ({
+        queueLogicalId: getAttTarget(mapping.Properties!.EventSourceArn)!,
+        batchSize: typeof mapping.Properties?.BatchSize === 'number' ? mapping.Properties.BatchSize : 10,
+        reportBatchItemFailures: asArray(mapping.Properties?.FunctionResponseTypes).includes('ReportBatchItemFailures'),
+        maxConcurrency: (mapping.Properties?.ScalingConfig as { MaximumConcurrency?: number } | undefined)?.MaximumConcurrency,
+      }));
     const inlineRolePolicies = asArray(role?.Properties?.Policies).map((policy, index) => ({
       logicalId: `${roleLogicalId}.Policies[${index}]`,
       statements: asArray((policy as { PolicyDocument?: { Statement?: CfnValue } }).PolicyDocument?.Statement),
@@ -105,9 +137,13 @@ export function describeTemplate(resources: Record<string, CfnResource>): Deploy
       tracing: (properties.TracingConfig as { Mode?: string } | undefined)?.Mode,
       timeoutSeconds: typeof properties.Timeout === 'number' ? properties.Timeout : LAMBDA_DEFAULT_TIMEOUT_SECONDS,
       memoryMb: typeof properties.MemorySize === 'number' ? properties.MemorySize : LAMBDA_DEFAULT_MEMORY_MB,
+      queueSources,
     });
   }
-  return { functions, resourceTypes };
+  const queues = Object.entries(resources)
+    .filter(([, resource]) => resource.Type === 'AWS::SQS::Queue')
+    .map(([logicalId, resource]) => ({ logicalId, properties: resource.Properties ?? {} }));
+  return { functions, queues, resourceTypes };
 }
 
 // ---------------------------------------------------------------------------
@@ -119,6 +155,10 @@ export interface LocalResources {
   reportsBucket: string;
   /** The local gateway's URL: what the API's URL resolves to. */
   apiUrl?: string;
+  /** The SQS stand-in's URL (infra/local/queues.ts): queue URLs are made from it. */
+  sqsEndpoint?: string;
+  /** Give every function LOCAL_ONLY_ENVIRONMENT (`npm start`); the tests turn it on where they need it. */
+  localOnlySettings?: boolean;
   region?: string;
   account?: string;
 }
@@ -137,6 +177,40 @@ export interface LocalFunction {
   tracing?: string;
   timeoutSeconds: number;
   memoryMb: number;
+  /** The queues Lambda would invoke it from: the local event source mapping's (infra/local/queues.ts). */
+  queueSources?: LocalQueueSource[];
+}
+
+export interface LocalQueueSource {
+  queueUrl: string;
+  queueArn: string;
+  batchSize: number;
+  reportBatchItemFailures: boolean;
+  maxConcurrency?: number;
+}
+
+/** A queue of the template as the stand-in holds it: its name, URL, ARN and CreateQueue attributes. */
+export interface LocalQueue {
+  logicalId: string;
+  name: string;
+  url: string;
+  arn: string;
+  attributes: Record<string, string>;
+}
+
+/**
+ * What `npm start` sets that the stack never does: webhooks may use `http` and loopback endpoints (a receiver on
+ * this machine), a setting AWS must not have (lib/config.ts `webhooksAllowLocal`). The tests deploy as AWS does and
+ * turn it on where they need it (test/support/functions.ts `adjust`).
+ */
+export const LOCAL_ONLY_ENVIRONMENT: Readonly<Record<string, string>> = { WEBHOOKS_ALLOW_LOCAL: 'true' };
+
+/**
+ * The local name of a queue: its logical id and a short hash of the table, so that each table (each test file has
+ * its own) has queues of its own, and no name passes SQS's 80 characters.
+ */
+export function localQueueName(logicalId: string, tableName: string): string {
+  return `${logicalId}-${createHash('sha256').update(tableName).digest('hex').slice(0, 8)}`;
 }
 
 /**
@@ -156,17 +230,50 @@ export function resolveDeployment(deployment: Deployment, local: LocalResources)
     handler: fn.handler,
     logicalId: fn.logicalId,
     roleLogicalId: fn.roleLogicalId,
-    environment: Object.fromEntries(
-      Object.entries(fn.environment)
-        .filter(([, value]) => !namesAbsentResource(value))
-        .map(([name, value]) => [name, String(resolve(value))]),
-    ),
+    environment: {
+      ...Object.fromEntries(
+        Object.entries(fn.environment)
+          .filter(([, value]) => !namesAbsentResource(value))
+          .map(([name, value]) => [name, String(resolve(value))]),
+      ),
+      ...(local.localOnlySettings ? LOCAL_ONLY_ENVIRONMENT : {}),
+    },
     statements: fn.policies.flatMap((policy) => policy.statements.map((statement) => resolve(statement) as PolicyStatement)),
     managedPolicyArns: fn.managedPolicyArns.map((arn) => String(resolve(arn))),
     tracing: fn.tracing,
     timeoutSeconds: fn.timeoutSeconds,
     memoryMb: fn.memoryMb,
+    queueSources: fn.queueSources.map(({ queueLogicalId, ...source }) => ({
+      ...source,
+      queueUrl: String(resolve({ Ref: queueLogicalId })),
+      queueArn: String(resolve({ 'Fn::GetAtt': [queueLogicalId, 'Arn'] })),
+    })),
   }));
+}
+
+/** The template's queues as the SQS stand-in is to hold them: names, URLs, and attributes with intrinsics resolved. */
+export function resolveQueues(deployment: Deployment, local: LocalResources): LocalQueue[] {
+  const resolve = resolver(deployment.resourceTypes, local);
+  return deployment.queues.map(({ logicalId, properties }) => {
+    const attributes: Record<string, string> = {};
+    for (const name of [
+      'VisibilityTimeout',
+      'MessageRetentionPeriod',
+      'DelaySeconds',
+      'ReceiveMessageWaitTimeSeconds',
+      'MaximumMessageSize',
+    ]) {
+      if (properties[name] !== undefined) attributes[name] = String(properties[name]);
+    }
+    if (properties.RedrivePolicy !== undefined) attributes.RedrivePolicy = JSON.stringify(resolve(properties.RedrivePolicy));
+    return {
+      logicalId,
+      name: String(resolve({ 'Fn::GetAtt': [logicalId, 'QueueName'] })),
+      url: String(resolve({ Ref: logicalId })),
+      arn: String(resolve({ 'Fn::GetAtt': [logicalId, 'Arn'] })),
+      attributes,
+    };
+  });
 }
 
 /** ARNs of the resources that have a local stand-in; every other resource gets a made-up one of its type. */
@@ -191,6 +298,8 @@ function resolver(resourceTypes: Record<string, string>, local: LocalResources) 
     if (type === 'AWS::DynamoDB::Table') return local.tableName;
     if (type === 'AWS::S3::Bucket') return local.reportsBucket;
     if (type === 'AWS::ApiGatewayV2::Api') return 'local';
+    // A queue's Ref is its URL.
+    if (type === 'AWS::SQS::Queue') return `${local.sqsEndpoint ?? 'http://sqs.local'}/${account}/${localQueueName(id, local.tableName)}`;
     return `${id}-local`;
   };
   const getAtt = (id: string, attribute: string): string => {
@@ -199,6 +308,9 @@ function resolver(resourceTypes: Record<string, string>, local: LocalResources) 
     if (type === 'AWS::DynamoDB::Table' && attribute === 'StreamArn')
       return `arn:aws:dynamodb:${region}:${account}:table/${local.tableName}/stream/local`;
     if (type === 'AWS::S3::Bucket' && attribute === 'Arn') return `arn:aws:s3:::${local.reportsBucket}`;
+    if (type === 'AWS::SQS::Queue' && attribute === 'Arn') return `arn:aws:sqs:${region}:${account}:${localQueueName(id, local.tableName)}`;
+    if (type === 'AWS::SQS::Queue' && attribute === 'QueueName') return localQueueName(id, local.tableName);
+    if (type === 'AWS::SQS::Queue' && attribute === 'QueueUrl') return ref(id);
     const service = type.split('::')[1].toLowerCase();
     return `arn:aws:${service}:${region}:${account}:${id}/${attribute}`;
   };

@@ -26,6 +26,7 @@ export interface Endpoints {
   dynamodb: string;
   s3: string;
   ses: string;
+  sqs: string;
 }
 
 /** How an invocation failed, as Lambda reports it: the handler's error, a timeout, or a sandbox that died. */
@@ -46,7 +47,7 @@ export interface FunctionHostOptions {
   functions: readonly LocalFunction[];
   /**
    * The endpoints a function's AWS clients use (lib/config.ts reads them from DYNAMODB_ENDPOINT, S3_ENDPOINT,
-   * SES_ENDPOINT); called once per function and deployment, so each function may have endpoints of its own.
+   * SES_ENDPOINT, SQS_ENDPOINT); called once per function and deployment, so each function may have endpoints of its own.
    */
   endpointsFor: (fn: LocalFunction) => Promise<Endpoints>;
   /** Each line a function writes to stdout or stderr, and the errors the runtime logs for it. */
@@ -76,6 +77,11 @@ export interface FunctionHost {
   /** The function as a Lambda handler (the gateway's `loadHandler`); the request id comes from its context. */
   handler(name: string): (event: unknown, context: Pick<Context, 'awsRequestId'>) => Promise<unknown>;
   has(handler: string): boolean;
+  /**
+   * A function as now deployed, and the endpoints its AWS clients use: what a local event source mapping
+   * (queues.ts) polls with, as Lambda's polls with the function's role.
+   */
+  deployed(handler: string): { fn: LocalFunction; endpoints: () => Promise<Endpoints> };
   /**
    * Deploys other functions (another table, other settings): sandboxes of the previous deployment end, the idle
    * ones now and the busy ones once their invocation is done; the next invocations start fresh ones.
@@ -142,6 +148,7 @@ function runtimeEnvironment(fn: LocalFunction, bundleDir: string, endpoints: End
     DYNAMODB_ENDPOINT: endpoints.dynamodb,
     S3_ENDPOINT: endpoints.s3,
     SES_ENDPOINT: endpoints.ses,
+    SQS_ENDPOINT: endpoints.sqs,
   };
 }
 
@@ -371,6 +378,11 @@ export function startFunctionHost(options: FunctionHostOptions): FunctionHost {
     invoke,
     handler: (name) => (event, context) => invoke(name, event, { requestId: context.awsRequestId }),
     has: (handler) => deployed.has(handler),
+    deployed(handler) {
+      const entry = deployed.get(handler);
+      if (!entry) throw new Error(`the deployment has no function ${handler}`);
+      return { fn: entry.fn, endpoints: () => entry.endpoints };
+    },
     redeploy(functions) {
       const previous = deployed;
       deployed = deploy(functions);

@@ -10,9 +10,9 @@
 import { runSimulation, type Simulation } from '@cloud-copilot/iam-simulate';
 import { LOCAL_ACCOUNT, type LocalFunction, type PolicyStatement } from './deployment';
 
-/** One IAM authorization: what DynamoDB, S3 or SES checks for (a part of) one request. */
+/** One IAM authorization: what DynamoDB, S3, SES or SQS checks for (a part of) one request. */
 export interface AwsCall {
-  service: 'dynamodb' | 's3' | 'ses';
+  service: 'dynamodb' | 's3' | 'ses' | 'sqs';
   /** `service:Action`, as IAM names it (TransactWriteItems is one PutItem, UpdateItem… per item). */
   action: string;
   resource: string;

@@ -1,8 +1,9 @@
 /**
  * The local stand-ins for the AWS services the handlers use: DynamoDB Local,
- * s3rver and aws-ses-v2-local, each a child process on 127.0.0.1.
+ * s3rver and aws-ses-v2-local, each a child process on 127.0.0.1, and the
+ * SQS stand-in (queues.ts), a server in this process.
  *
- * `startLocalServices` starts all three at once, waits until each answers,
+ * `startLocalServices` starts all four at once, waits until each answers,
  * creates the table and the reports bucket, and hands back the environment a
  * handler needs to reach them. Every child dies with its parent: `stop()`
  * ends them, an 'exit' hook ends them when the parent exits, and a tiny
@@ -35,8 +36,9 @@ import {
   type IndexDefinition,
   type KeyAttribute,
 } from '../../lib/db/table';
+import { startQueueService } from './queues';
 
-export type ServiceName = 'dynamodb' | 's3' | 'ses';
+export type ServiceName = 'dynamodb' | 's3' | 'ses' | 'sqs';
 
 export interface LocalServicesOptions {
   /** Persist data under `<dataDir>/dynamodb` and `<dataDir>/s3`; without it DynamoDB runs in memory and S3 in a temp dir removed by `stop()`. */
@@ -413,10 +415,13 @@ export async function startLocalServices(options: LocalServicesOptions = {}): Pr
     options.ports?.s3 ?? freePort(),
     options.ports?.ses ?? freePort(),
   ]);
+  // Listening at once, on its port or one the OS picks: it is a server of this process.
+  const queues = await startQueueService({ port: options.ports?.sqs ?? 0, region });
   const endpoints: Record<ServiceName, string> = {
     dynamodb: `http://${HOST}:${dynamodbPort}`,
     s3: `http://${HOST}:${s3Port}`,
     ses: `http://${HOST}:${sesPort}`,
+    sqs: queues.endpoint,
   };
 
   let s3Directory: string;
@@ -436,7 +441,7 @@ export async function startLocalServices(options: LocalServicesOptions = {}): Pr
   const stop = () => {
     stopping ??= (async () => {
       watchdog.kill('SIGTERM');
-      await Promise.all(services.map(terminate));
+      await Promise.all([...services.map(terminate), queues.close()]);
       if (temporaryS3Directory !== undefined) rmSync(temporaryS3Directory, { recursive: true, force: true });
     })();
     return stopping;
@@ -463,6 +468,7 @@ export async function startLocalServices(options: LocalServicesOptions = {}): Pr
       DYNAMODB_ENDPOINT: endpoints.dynamodb,
       S3_ENDPOINT: endpoints.s3,
       SES_ENDPOINT: endpoints.ses,
+      SQS_ENDPOINT: endpoints.sqs,
       AWS_REGION: region,
       AWS_ACCESS_KEY_ID: LOCAL_CREDENTIALS.accessKeyId,
       AWS_SECRET_ACCESS_KEY: LOCAL_CREDENTIALS.secretAccessKey,

@@ -7,7 +7,7 @@
  * until SIGINT/SIGTERM.
  *
  * Settings (all optional): PORT, ADMIN_API_TOKEN, ADMIN_API_READ_TOKEN,
- * LOCAL_DATA_DIR, LOCAL_DYNAMODB_PORT, LOCAL_S3_PORT, LOCAL_SES_PORT, and the
+ * LOCAL_DATA_DIR, LOCAL_DYNAMODB_PORT, LOCAL_S3_PORT, LOCAL_SES_PORT, LOCAL_SQS_PORT, and the
  * stack's own DEPARTMENT_SEATS, REPORT_EMAIL_DOMAINS (default `*`) and
  * REPORT_EMAIL_FROM, which become the synth's context (departmentSeats,
  * reportEmailDomains, reportEmailFrom) as `cdk deploy -c` would take them, and
@@ -20,7 +20,8 @@ import { loadConfig } from '../../lib/config';
 import { FALLBACK_FUNCTION } from '../../lib/routes';
 import { FUNCTION_RUNTIME } from '../bundling';
 import { startBackgroundJobs, type BackgroundRunner } from './background';
-import { resolveDeployment, type StackContext } from './deployment';
+import { resolveDeployment, resolveQueues, type StackContext } from './deployment';
+import { createQueues } from './queues';
 import { awsCallChecker } from './aws-calls';
 import { startFunctionHost, type FunctionHost } from './functions';
 import { startGateway, type Gateway } from './gateway';
@@ -64,6 +65,7 @@ function readSettings() {
       dynamodb: portSetting('LOCAL_DYNAMODB_PORT'),
       s3: portSetting('LOCAL_S3_PORT'),
       ses: portSetting('LOCAL_SES_PORT'),
+      sqs: portSetting('LOCAL_SQS_PORT'),
     },
   };
 }
@@ -121,12 +123,15 @@ async function main(): Promise<void> {
   const deployedServices = services;
 
   let functions: FunctionHost | undefined;
-  const resolved = (apiUrl: string) =>
-    resolveDeployment(prepared.deployment, {
-      tableName: deployedServices.env.TABLE_NAME,
-      reportsBucket: deployedServices.env.REPORTS_BUCKET,
-      apiUrl,
-    });
+  const localResources = (apiUrl: string) => ({
+    tableName: deployedServices.env.TABLE_NAME,
+    reportsBucket: deployedServices.env.REPORTS_BUCKET,
+    apiUrl,
+    sqsEndpoint: deployedServices.endpoints.sqs,
+    // A webhook receiver on this machine (http, loopback): never on AWS.
+    localOnlySettings: true,
+  });
+  const resolved = (apiUrl: string) => resolveDeployment(prepared.deployment, localResources(apiUrl));
   try {
     gateway = await startGateway({
       port: settings.port,
@@ -145,11 +150,14 @@ async function main(): Promise<void> {
   }
   // Where the report e-mail's link points (the template's API URL); a proxy in front of this machine sets its own.
   const deployed = resolved(settings.apiBaseUrl ?? gateway.url);
+  // The template's queues (the webhook delivery queue and its dead-letter queue), empty at each start.
+  await createQueues(deployedServices.endpoints.sqs, resolveQueues(prepared.deployment, localResources(gateway.url)));
   // Each AWS call is checked against the function's role, as AWS would: a refused one fails there and is said here.
   const checker = awsCallChecker({
     functions: deployed,
     targets: deployedServices.endpoints,
-    onDenied: (call) => console.error(`[${call.handler}] AccessDenied: its role does not allow ${call.action} on ${call.resource} (${call.request})`),
+    onDenied: (call) =>
+      console.error(`[${call.handler}] AccessDenied: its role does not allow ${call.action} on ${call.resource} (${call.request})`),
   });
   functions = startFunctionHost({
     bundlesDir: prepared.bundlesDir,

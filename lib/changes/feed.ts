@@ -43,6 +43,7 @@ import type { Item } from '../db/table';
 import { decodeCursor, encodeCursor } from '../lists/cursor';
 import { MAX_KEY_CHAR, splitKey, type Position } from '../lists/streams';
 import { validationError } from '../problems';
+import { ID_PATTERN } from '../schemas/common';
 import { AUDIT_COMMIT_BUDGET_MS, auditShards, auditSortKey, toAuditEntry, type AuditEntry } from '../store/audit';
 import { compareCodePoints, KEY_SEPARATOR } from '../text';
 
@@ -71,12 +72,30 @@ export interface ChangePage {
 
 const keyOf = (position: Position) => `${position.field}${KEY_SEPARATOR}${position.id}`;
 
+/** A time as the trail stamps it (`toISOString`), which is also what `since` is made into. */
+const STAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+
+/**
+ * A cursor's place, if it is one a page gives: an entry's (time, id), a time with '' (a `since`) or with
+ * MAX_KEY_CHAR (a horizon), or the very start. The digest catches a cursor altered by mistake, not one made on
+ * purpose (it holds no secret), and a place of any other shape could be a key DynamoDB refuses (over 1,024 bytes).
+ */
+function placeOf(position: Position): Position {
+  const { field, id } = position;
+  const start = field === '' && id === '';
+  if (start || (STAMP.test(field) && (id === '' || id === MAX_KEY_CHAR || ID_PATTERN.test(id)))) return position;
+  throw validationError(
+    [{ field: 'cursor', message: 'is not a next_cursor of this feed; start again with since' }],
+    'The cursor is not valid for this list.',
+  );
+}
+
 /** Where the walk starts: after a cursor's place, or before the first entry at `since`. */
 function startOf(request: ChangeFeedRequest, list: string, now: Date): Position {
   if (request.cursor !== undefined && request.since !== undefined) {
     throw validationError([{ field: 'since', message: 'give since or cursor, not both: a cursor already holds its place' }]);
   }
-  if (request.cursor !== undefined) return decodeCursor(list, request.cursor).after;
+  if (request.cursor !== undefined) return placeOf(decodeCursor(list, request.cursor).after);
   if (request.since === 'now') return { field: now.toISOString(), id: '' };
   // '' sorts before every id: the first entry at `since` comes after this place.
   return { field: request.since ?? '', id: '' };

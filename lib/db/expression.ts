@@ -79,6 +79,13 @@ export class Update extends Expression {
     return this;
   }
 
+  /** Sets an attribute unless the item already has it (`if_not_exists`): the first value written stays. */
+  setIfAbsent(attribute: string, value: unknown): this {
+    const name = this.name(attribute);
+    this.sets.push(`${name} = if_not_exists(${name}, ${this.value(value)})`);
+    return this;
+  }
+
   /** Sets a document path written with placeholders, e.g. `${u.name('email')}.${u.name('status')}`. */
   setPath(path: string, value: unknown): this {
     this.sets.push(`${path} = ${this.value(value)}`);

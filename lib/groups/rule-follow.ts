@@ -75,18 +75,22 @@ import { MissingUserError, userCheckWrite } from './members';
 import { cellsOf, matchesRule, parseRule, type Rule } from './rule';
 import { ruleMaxUsers } from './rule-limits';
 import { cellOfCode, codesOf } from './rule-preview';
+import type { SYSTEM_OPERATIONS } from '../schemas/enums';
 
 /** Who the audit trail names for a rule's joins and leaves. */
 export const ruleActor = (groupId: string) => `rule:${groupId}`;
 
-const ruleContext = (groupId: string, operationId: string, requestId: string): ChangeContext => ({
+/** The audit's operations of rule work: among the service's own (SYSTEM_OPERATIONS), so webhook filters accept them. */
+type RuleOperation = Extract<(typeof SYSTEM_OPERATIONS)[number], 'applyGroupRule' | 'followUserChange'>;
+
+const ruleContext = (groupId: string, operationId: RuleOperation, requestId: string): ChangeContext => ({
   actor: ruleActor(groupId),
   operationId,
   requestId,
 });
 
 /** The one place rule work writes its audit entries. */
-const ruleAudit = (groupId: string, operationId: string, requestId: string, changes: Record<string, unknown>, now: string): Write =>
+const ruleAudit = (groupId: string, operationId: RuleOperation, requestId: string, changes: Record<string, unknown>, now: string): Write =>
   groupAudit(ruleContext(groupId, operationId, requestId), groupId, changes, now);
 
 /** A step that could not be decided now (the group is being changed, or its rule moved on): the work stays and runs again. */

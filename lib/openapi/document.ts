@@ -66,6 +66,8 @@ const TAGS: Record<Route['tag'], string> = {
   Groups: 'Groups v2 (G1–G7): a user can be in any number of groups.',
   Reports: 'CSV reports (E9, G8): create, poll, download; optionally e-mailed.',
   Audit: 'The audit trail of every change.',
+  Webhooks:
+    'Endpoints that receive every change, signed as the Standard Webhooks specification says (`webhook-id`, `webhook-timestamp`, `webhook-signature`), at least once, with retries for more than 24 hours.',
   Service: 'Health, this document and its documentation page; no token needed.',
   'SCIM tokens': 'Tokens for an identity provider to provision through SCIM 2.0 (JWT-authorized like every admin route).',
   SCIM: 'SCIM 2.0 (RFC 7643, RFC 7644) under `/scim/v2`, for identity providers (Okta, Entra ID): a SCIM token as bearer, `application/scim+json`, SCIM errors.',
@@ -89,6 +91,7 @@ const PARAMETER_TEXT: Record<string, string> = {
   department_id: 'Id of the department.',
   group_id: 'Id of the group.',
   report_id: 'Id of the report.',
+  webhook_id: 'Id of the webhook (`id` of its creation).',
   count: 'How many items to return (1–1000).',
   offset: 'How many matching items to skip (0–10000: an offset reads what it skips; walk further with `cursor`). Not with `cursor`.',
   cursor:

@@ -61,6 +61,7 @@ export const PARAMETER_EXAMPLES: Readonly<Record<string, unknown>> = {
   token_id: 'k3YtQ9wN2xVb7LpA',
   group_id: 'designers',
   report_id: 'r-example',
+  webhook_id: 'wh-example',
   count: 20,
   offset: 0,
   // The first page (an empty cursor is as if absent): a real one comes from `next_cursor`.

@@ -25,7 +25,7 @@ export const EMAIL_STATUSES = ['pending', 'sent', 'failed'] as const;
 export type EmailStatus = (typeof EMAIL_STATUSES)[number];
 
 /** What an audit entry is about. */
-export const RESOURCE_TYPES = ['user', 'department', 'group', 'report', 'scim-token'] as const;
+export const RESOURCE_TYPES = ['user', 'department', 'group', 'report', 'scim-token', 'webhook'] as const;
 export type ResourceType = (typeof RESOURCE_TYPES)[number];
 
 export const SORT_DIRECTIONS = ['asc', 'desc'] as const;
@@ -52,3 +52,16 @@ export type RuleAttribute = (typeof RULE_ATTRIBUTES)[number];
 /** A rule group's state: its joins and leaves being written, done, or held at the group limit. */
 export const RULE_STATUSES = ['applying', 'current', 'over_limit'] as const;
 export type RuleStatus = (typeof RULE_STATUSES)[number];
+
+/** A webhook's state: `disabled` is set by the service alone (24 hours of failed deliveries); a PATCH sets the others. */
+export const WEBHOOK_STATUSES = ['active', 'paused', 'disabled'] as const;
+export type WebhookStatus = (typeof WEBHOOK_STATUSES)[number];
+export const WEBHOOK_SETTABLE_STATUSES = ['active', 'paused'] as const;
+
+/** Who an audit entry names when the service itself made the change (a webhook disabled after 24 hours of failures). */
+export const SYSTEM_ACTOR = 'system';
+/**
+ * The audit's `operation` of changes no route makes: the service's own (a webhook disabled; a rule applied to its
+ * group, and a user's change followed by the rule groups it joins or leaves: lib/groups/rule-follow.ts).
+ */
+export const SYSTEM_OPERATIONS = ['disableWebhook', 'applyGroupRule', 'followUserChange'] as const;

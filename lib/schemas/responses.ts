@@ -12,7 +12,16 @@ import * as z from 'zod/mini';
 import type { $ZodType } from 'zod/v4/core';
 import { PROBLEM_STATUS, PROBLEM_TITLE, type ProblemSlug } from '../problems';
 import { id } from './common';
-import { ACCOUNT_ROLES, EMAIL_STATUSES, QUOTA_NAMES, REPORT_STATUSES, REPORT_TYPES, RESOURCE_TYPES, RULE_STATUSES } from './enums';
+import {
+  ACCOUNT_ROLES,
+  EMAIL_STATUSES,
+  QUOTA_NAMES,
+  REPORT_STATUSES,
+  REPORT_TYPES,
+  RESOURCE_TYPES,
+  RULE_STATUSES,
+  WEBHOOK_STATUSES,
+} from './enums';
 
 /** A time as the service writes it: ISO 8601 in UTC with milliseconds. */
 const time = z.iso.datetime();
@@ -139,6 +148,40 @@ export const auditEntry = z.strictObject({
 export const auditList = z.strictObject({ entries: z.array(auditEntry), count, next_cursor: z.nullable(z.string()) });
 export const changeList = z.strictObject({ changes: z.array(auditEntry), count, next_cursor: z.string() });
 
+/** A webhook as read: never its secret. */
+const webhookFields = {
+  id,
+  url: z.string(),
+  description: z.string(),
+  resource_types: z.array(z.enum(RESOURCE_TYPES)),
+  operations: z.array(z.string()),
+  exclude_actors: z.array(z.string()),
+  status: z.enum(WEBHOOK_STATUSES),
+  created_at: time,
+  updated_at: time,
+  /** When the service disabled it (24 hours of failed deliveries); null unless `status` is `disabled`. */
+  disabled_at: z.nullable(time),
+};
+export const webhook = z.strictObject(webhookFields);
+/** A new webhook: its signing secret (`whsec_…`) is shown this once. */
+export const webhookCreated = z.strictObject({ ...webhookFields, secret: z.string() });
+export const webhookList = z.strictObject({ webhooks: z.array(webhook) });
+/** A rotated secret: the new one (shown this once), and until when deliveries are also signed with the old one. */
+export const webhookSecret = z.strictObject({ id, secret: z.string(), previous_secret_expires_at: time });
+/** One delivery attempt: `status_code` null when no answer came (refused address, timeout, connection lost). */
+export const webhookDelivery = z.strictObject({
+  id,
+  change_id: id,
+  at: time,
+  attempt: z.int().check(z.gte(1)),
+  status_code: z.nullable(z.int()),
+  duration_ms: count,
+  error: z.nullable(z.string()),
+  /** When the next attempt is due; null after a success, the last attempt, or a test ping. */
+  next_attempt_at: z.nullable(time),
+});
+export const webhookDeliveryList = z.strictObject({ deliveries: z.array(webhookDelivery), count, next_cursor: z.nullable(z.string()) });
+
 export const health = z.strictObject({ status: z.literal('ok') });
 
 export type User = z.infer<typeof user>;
@@ -148,6 +191,8 @@ export type GroupSummary = z.infer<typeof groupSummary>;
 export type Group = z.infer<typeof group>;
 export type Report = z.infer<typeof report>;
 export type AuditEntry = z.infer<typeof auditEntry>;
+export type Webhook = z.infer<typeof webhook>;
+export type WebhookDelivery = z.infer<typeof webhookDelivery>;
 
 /** The OpenAPI document itself: an object whose shape is OpenAPI 3.1's, not ours. */
 export const openApiDocument = z.looseObject({ openapi: z.string() });

@@ -35,6 +35,7 @@ import { reportObjectKey } from '../../lib/reports/jobs';
 import type { ReportType } from '../../lib/schemas/enums';
 import { reportPut } from '../../lib/store/reports';
 import { scimTokenPut } from '../../lib/store/scim-tokens';
+import { webhookCreate } from '../../lib/store/webhooks';
 import { SCIM_BASE_PATH } from '../../lib/routes';
 import { newScimToken } from '../support/scim';
 import { useApi, WRITE_TOKEN } from '../support/api';
@@ -50,6 +51,8 @@ export const SEED = {
   reports: { departments: 'r-departments-example', groups: 'r-groups-example' } satisfies Record<ReportType, string>,
   /** A SCIM token of the example's id, for its DELETE (a token's id is the service's, its secret shown once). */
   scimTokenId: 'k3YtQ9wN2xVb7LpA',
+  /** Webhooks of the examples' ids (a webhook's id is the service's): the one the examples read and change, and the one deleted. */
+  webhookIds: ['wh-example', 'wh-retired'],
 };
 
 /**
@@ -212,6 +215,31 @@ async function seed(): Promise<string> {
       expires_at: null,
     }),
   ]);
+  for (const id of SEED.webhookIds) {
+    const at = new Date().toISOString();
+    await transactWrite(
+      webhookCreate(
+        {
+          id,
+          url: 'https://203.0.113.10/directory-changes',
+          description: 'example',
+          resource_types: [],
+          operations: [],
+          exclude_actors: [],
+          status: 'active',
+          secret: `whsec_${Buffer.alloc(32).toString('base64')}`,
+          previous_secret: null,
+          previous_secret_expires_at: null,
+          created_at: at,
+          updated_at: at,
+          paused_at: null,
+          resumed_at: null,
+        },
+        25,
+        () => new Error('over the limit'),
+      ),
+    );
+  }
   return (await newScimToken(api, 'Postman collection')).token;
 }
 

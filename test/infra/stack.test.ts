@@ -31,17 +31,19 @@ import {
   TABLE_WRITE_ONLY_ACTIONS,
   tableActionsFor,
   tableStatementsForJob,
+  WEBHOOK_DELIVERY_KEY_PREFIX,
 } from '../../infra/access';
 import { requiredScope } from '../../lib/routes';
 import { stackPropsFromContext } from '../../infra/context';
 import { LOG_RETENTION } from '../../infra/service-function';
-import { backgroundFunctions } from '../../lib/background';
+import { backgroundFunctions, WEBHOOK_DELIVERY } from '../../lib/background';
 import { METRICS_NAMESPACE, SERVICE_NAME } from '../../lib/config';
 import { METRICS } from '../../lib/metrics';
 import { auditKey } from '../../lib/store/audit';
 import { reportKey } from '../../lib/store/reports';
 import { scimTokenKey } from '../../lib/store/scim-tokens';
 import { userKey } from '../../lib/store/users';
+import { webhookKey } from '../../lib/store/webhooks';
 import { DEFAULT_THROTTLE, DeptAdminStack, REPOSITORY_ROOT } from '../../infra/stack';
 import { describeTemplate, LOCAL_ACCOUNT, LOCAL_REGION, resolveDeployment, type LocalFunction } from '../../infra/local/deployment';
 import { evaluateCall, roleStatements } from '../../infra/local/iam';
@@ -289,6 +291,13 @@ describe('functions', () => {
         const [target] = rules[0].Properties.Targets;
         expect(target.RetryPolicy.MaximumRetryAttempts).toBe(2);
         expect(queues[getAttTarget(target.DeadLetterConfig.Arn)]).toBeDefined();
+      } else if ('queue' in job.trigger) {
+        // Its queue's redrive is the dead-letter queue; 'webhook delivery' below asserts the rest.
+        const [mapping] = Object.values(resourcesOf(template, 'AWS::Lambda::EventSourceMapping')).filter(
+          (candidate) => refTarget(candidate.Properties.FunctionName) === functionId,
+        );
+        const queue = queues[getAttTarget(mapping.Properties.EventSourceArn)];
+        expect(queues[getAttTarget(queue.Properties.RedrivePolicy.deadLetterTargetArn)]).toBeDefined();
       } else {
         const mappings = Object.values(resourcesOf(template, 'AWS::Lambda::EventSourceMapping')).filter(
           (mapping) => refTarget(mapping.Properties.FunctionName) === functionId,
@@ -403,9 +412,11 @@ describe('functions', () => {
     const [tableId] = onlyResource(template, 'AWS::DynamoDB::Table');
     const [bucketId] = onlyResource(template, 'AWS::S3::Bucket');
     for (const [route, { func }] of wiring) {
-      // The console page's sign-in settings: asserted in 'console sign-in'.
+      // The console page's sign-in settings: asserted in 'console sign-in'; the webhook queue's URL: in 'webhook delivery'.
       const all: Record<string, Json> = func.Properties.Environment.Variables;
-      const variables = Object.fromEntries(Object.entries(all).filter(([name]) => !name.startsWith('CONSOLE_')));
+      const variables = Object.fromEntries(
+        Object.entries(all).filter(([name]) => !name.startsWith('CONSOLE_') && name !== WEBHOOK_DELIVERY.trigger.queue.urlVariable),
+      );
       expect('CONSOLE_CLIENT_ID' in all, route.name).toBe(route.consoleSignIn === true);
       expect(variables).toEqual({
         TABLE_NAME: { Ref: tableId },
@@ -427,16 +438,18 @@ describe('functions', () => {
     }
   });
 
-  it('gives every function its own log group with a retention', () => {
+  it('logs the route functions to one shared log group and each background function to its own, all with a retention', () => {
     const logGroups = resourcesOf(template, 'AWS::Logs::LogGroup');
+    // One group for the routes keeps the stack under CloudFormation's 500 resources (infra/stack.ts).
     const used = [...wiring.values()].map(({ func }) => refTarget(func.Properties.LoggingConfig.LogGroup));
-    expect(new Set(used).size).toBe(routes.length);
-    const backgroundLogGroups = backgroundFunctions.map(
-      (job) =>
+    expect(new Set(used).size).toBe(1);
+    const backgroundLogGroups = backgroundFunctions.map((job) =>
+      refTarget(
         resourcesOf(template, 'AWS::Lambda::Function')[backgroundFunctionId(template, job.summary)].Properties.LoggingConfig.LogGroup,
+      ),
     );
-    for (const group of backgroundLogGroups) expect(logGroups[refTarget(group)].Properties.RetentionInDays).toBe(LOG_RETENTION);
-    for (const id of used) expect(logGroups[id].Properties.RetentionInDays).toBe(LOG_RETENTION);
+    expect(new Set([...backgroundLogGroups, ...used]).size).toBe(backgroundFunctions.length + 1);
+    for (const id of [...backgroundLogGroups, ...used]) expect(logGroups[id].Properties.RetentionInDays).toBe(LOG_RETENTION);
   });
 
   it('stays within CloudFormation’s 500 resources per stack: one invoke permission per function, not per route key', () => {
@@ -553,7 +566,8 @@ describe('IAM', () => {
       .filter((statement) => statement.Effect === 'Allow')
       .flatMap((statement) => asList<string>(statement.Action));
     const bucketActions = route.reportsBucket === 'presign' ? ['s3:GetObject'] : [];
-    expect(sorted(actions)).toEqual(sorted([...tableActionsFor(route), ...bucketActions]));
+    const queueActions = route.webhookQueue === 'send' ? ['sqs:SendMessage'] : [];
+    expect(sorted(actions)).toEqual(sorted([...tableActionsFor(route), ...bucketActions, ...queueActions]));
     if (route.access === 'read' || route.access === 'public') {
       expect(actions.filter((action) => TABLE_WRITE_ONLY_ACTIONS.includes(action))).toEqual([]);
     }
@@ -585,13 +599,16 @@ describe('IAM', () => {
   });
 
   it.each(routes.filter((route) => tableActionsFor(route).length > 0).map((route) => [route.name, route] as const))(
-    '%s may touch only the table and its indexes (and report objects, to presign them)',
+    '%s may touch only the table and its indexes (and report objects, to presign them; the webhook queue, to send)',
     (_, route) => {
       const [tableId] = onlyResource(template, 'AWS::DynamoDB::Table');
       const [bucketId] = onlyResource(template, 'AWS::S3::Bucket');
       const tableArn = { 'Fn::GetAtt': [tableId, 'Arn'] };
       for (const statement of wiring.get(route)!.policyStatements) {
-        if (asList(statement.Action)[0].startsWith('s3:')) {
+        if (asList(statement.Action)[0].startsWith('sqs:')) {
+          // Which routes, which actions and which queue: 'webhook delivery'.
+          expect(route.webhookQueue, route.name).toBe('send');
+        } else if (asList(statement.Action)[0].startsWith('s3:')) {
           expect(statement.Effect).toBe('Allow');
           expect(asList(statement.Resource)).toEqual([{ 'Fn::Join': ['', [{ 'Fn::GetAtt': [bucketId, 'Arn'] }, '/reports/*']] }]);
         } else if (statement.Condition) {
@@ -710,8 +727,9 @@ describe('item writes', () => {
 
   it('keeps the audit trail growing only: writers put entries, no function updates or deletes one', async () => {
     const entry = auditKey('2026-01-01T00:00:00.000Z', 'entry').pk;
-    // The RuleWorker audits the joins and leaves of rule groups (actor rule:<group id>).
-    const writers = new Set([...routes.filter(writesData).map((route) => route.name), 'Maintenance', 'RuleWorker']);
+    // The RuleWorker audits the joins and leaves of rule groups (actor rule:<group id>); the delivery function puts the
+    // audit entry of a webhook it disables.
+    const writers = new Set([...routes.filter(writesData).map((route) => route.name), 'Maintenance', 'RuleWorker', WEBHOOK_DELIVERY.name]);
     for (const [name, functionId] of functionsByName()) {
       expect(await mayWriteItem(functionId, 'dynamodb:PutItem', entry), `${name} PutItem audit`).toBe(writers.has(name));
       for (const action of ITEM_WRITES.filter((write) => write !== 'dynamodb:PutItem')) {
@@ -1267,7 +1285,8 @@ describe('alarms', () => {
       expect(alarm.Dimensions).toBeUndefined();
     }
     const deadLetterAlarms = alarms.filter((a) => a.Namespace === 'AWS/SQS');
-    expect(deadLetterAlarms).toHaveLength(backgroundFunctions.length + 1); // + the change-event pipe's
+    // + the change-event pipe's, and the dead letters of the rule that feeds the webhook queue.
+    expect(deadLetterAlarms).toHaveLength(backgroundFunctions.length + 2);
     for (const alarm of deadLetterAlarms) {
       expect(alarm).toMatchObject({ MetricName: 'ApproximateNumberOfMessagesVisible', Statistic: 'Maximum', Threshold: 1 });
     }
@@ -1276,7 +1295,7 @@ describe('alarms', () => {
       expect.objectContaining({ Namespace: METRICS_NAMESPACE, MetricName: 'LateAuditCommits', Statistic: 'Sum', Threshold: 1 }),
     );
     // + one failure alarm per background function (metric math; test/infra/nag.test.ts checks them), + the late commits.
-    expect(alarms).toHaveLength(3 + 2 * backgroundFunctions.length + 1 + 1);
+    expect(alarms).toHaveLength(3 + 2 * backgroundFunctions.length + 2 + 1);
     for (const alarm of alarms) {
       expect(alarm.AlarmActions).toEqual([{ Ref: topicId }]);
       if (alarm.Namespace !== 'AWS/SQS' && !alarm.Metrics) expect(alarm.Statistic).toBe('Sum');
@@ -1308,6 +1327,193 @@ describe('change events', () => {
     expect(put.Resource).toEqual({ 'Fn::GetAtt': [busId, 'Arn'] });
     const read = statements.find((statement: Json) => [statement.Action].flat().includes('dynamodb:GetRecords'));
     expect(read.Resource).toEqual({ 'Fn::GetAtt': [tableId, 'StreamArn'] });
+  });
+});
+
+describe('webhook delivery', () => {
+  const { trigger } = WEBHOOK_DELIVERY;
+  /** The delivery function, its mapping, its queue and dead-letter queue, and the rule that feeds the queue. */
+  const wiring = () => {
+    const functionId = backgroundFunctionId(template, WEBHOOK_DELIVERY.summary);
+    const func = resourcesOf(template, 'AWS::Lambda::Function')[functionId];
+    const mappings = Object.values(resourcesOf(template, 'AWS::Lambda::EventSourceMapping')).filter(
+      (mapping) => refTarget(mapping.Properties.FunctionName) === functionId,
+    );
+    expect(mappings).toHaveLength(1);
+    const mapping = mappings[0].Properties;
+    const queues = resourcesOf(template, 'AWS::SQS::Queue');
+    const queueId = getAttTarget(mapping.EventSourceArn);
+    const deadLetterId = getAttTarget(queues[queueId].Properties.RedrivePolicy.deadLetterTargetArn);
+    const rules = Object.entries(resourcesOf(template, 'AWS::Events::Rule')).filter(([, rule]) =>
+      rule.Properties.Targets.some((target: Json) => JSON.stringify(target.Arn) === JSON.stringify({ 'Fn::GetAtt': [queueId, 'Arn'] })),
+    );
+    expect(rules, 'one rule puts messages on the queue').toHaveLength(1);
+    const [ruleId, rule] = rules[0];
+    return { functionId, func, mapping, queues, queueId, queue: queues[queueId].Properties, deadLetterId, ruleId, rule: rule.Properties };
+  };
+  const queueArn = (queueId: string) => ({ 'Fn::GetAtt': [queueId, 'Arn'] });
+
+  it('has an encrypted queue whose visibility is at least 6 × the function timeout, and a dead-letter queue after maxReceiveCount receives', () => {
+    const { func, queue, queues, deadLetterId } = wiring();
+    expect(func.Properties.Timeout).toBe(WEBHOOK_DELIVERY.timeoutSeconds);
+    // Each attempt waits up to 10 s for its answer (the contract), a batch's attempts one after another.
+    expect(func.Properties.Timeout).toBeGreaterThanOrEqual(10 * trigger.queue.batchSize);
+    expect(queue.VisibilityTimeout).toBe(trigger.queue.visibilityTimeoutSeconds);
+    expect(queue.VisibilityTimeout).toBeGreaterThanOrEqual(6 * func.Properties.Timeout);
+    expect(queue.SqsManagedSseEnabled).toBe(true);
+    expect(queue.RedrivePolicy.maxReceiveCount).toBe(trigger.queue.maxReceiveCount);
+    const deadLetters = queues[deadLetterId].Properties;
+    expect(deadLetters.SqsManagedSseEnabled).toBe(true);
+    // A moved message keeps its first enqueue time: the dead-letter queue must keep it longer than the queue did.
+    expect(deadLetters.MessageRetentionPeriod).toBe(14 * 24 * 3600);
+    expect(queue.MessageRetentionPeriod).toBeLessThan(deadLetters.MessageRetentionPeriod);
+  });
+
+  it('invokes the function from the queue in batches, reporting each failed message, at bounded concurrency', () => {
+    const { func, mapping, queueId } = wiring();
+    expect(mapping).toMatchObject({
+      BatchSize: trigger.queue.batchSize,
+      FunctionResponseTypes: ['ReportBatchItemFailures'],
+      ScalingConfig: { MaximumConcurrency: trigger.queue.maxConcurrency },
+    });
+    expect(func.Properties.Environment.Variables[trigger.queue.urlVariable]).toEqual({ Ref: queueId });
+  });
+
+  it('puts each change event of the bus on the queue as {"kind":"change","change":<audit entry>}, failures in a dead-letter queue', () => {
+    const { rule, queueId, queues } = wiring();
+    const [busId] = onlyResource(template, 'AWS::Events::EventBus');
+    expect(rule.EventBusName).toEqual({ Ref: busId });
+    expect(rule.EventPattern).toEqual({ source: ['dept-admin'], 'detail-type': ['Change recorded'] });
+    const [target] = rule.Targets;
+    expect(target.Arn).toEqual(queueArn(queueId));
+    expect(queues[getAttTarget(target.DeadLetterConfig.Arn)].Properties.SqsManagedSseEnabled).toBe(true);
+    expect(target.RetryPolicy).toEqual({ MaximumRetryAttempts: 185, MaximumEventAgeInSeconds: 24 * 3600 });
+    // EventBridge fills each <name> of the template with the JSON at its path: the body is exactly this shape.
+    const { InputPathsMap, InputTemplate } = target.InputTransformer;
+    const [[name, path]] = Object.entries(InputPathsMap);
+    expect(path).toBe('$.detail');
+    const entry = {
+      id: 'a1',
+      at: '2026-11-28T02:00:00.000Z',
+      actor: 'token',
+      operation: 'createUser',
+      resource_type: 'user',
+      resource_id: 'ada',
+      changes: {},
+    };
+    expect(JSON.parse(InputTemplate.replace(`<${name}>`, JSON.stringify(entry)))).toEqual({ kind: 'change', change: entry });
+  });
+
+  it("lets only that rule send to the queue (the queue's policy), and only over TLS", () => {
+    const { queueId, ruleId } = wiring();
+    const policies = Object.values(resourcesOf(template, 'AWS::SQS::QueuePolicy')).filter((policy) =>
+      policy.Properties.Queues.some((queue: Json) => refTarget(queue) === queueId),
+    );
+    expect(policies).toHaveLength(1);
+    const statements: Json[] = policies[0].Properties.PolicyDocument.Statement;
+    const allows = statements.filter((statement) => statement.Effect === 'Allow');
+    expect(allows).toHaveLength(1);
+    expect(allows[0]).toMatchObject({
+      Principal: { Service: 'events.amazonaws.com' },
+      Resource: queueArn(queueId),
+      Condition: { ArnEquals: { 'aws:SourceArn': queueArn(ruleId) } },
+    });
+    expect(asList<string>(allows[0].Action)).toContain('sqs:SendMessage');
+    expect(statements).toContainEqual(
+      expect.objectContaining({ Effect: 'Deny', Action: 'sqs:*', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }),
+    );
+  });
+
+  it('lets the function send only to its own queue, and use it only as the event source mapping does', () => {
+    const { functionId, queueId } = wiring();
+    const sqs = statementsOfFunction(functionId).filter((statement) =>
+      asList<string>(statement.Action).some((action) => action.startsWith('sqs:')),
+    );
+    for (const statement of sqs) expect(statement.Resource, JSON.stringify(statement)).toEqual(queueArn(queueId));
+    const actions = sorted(sqs.flatMap((statement) => asList<string>(statement.Action)));
+    expect(actions).toEqual(
+      sorted([
+        'sqs:SendMessage',
+        'sqs:ReceiveMessage',
+        'sqs:DeleteMessage',
+        'sqs:ChangeMessageVisibility',
+        'sqs:GetQueueAttributes',
+        'sqs:GetQueueUrl',
+      ]),
+    );
+    // Nothing beyond the table, its queue (and its logs and traces, asserted elsewhere).
+    const services = new Set(
+      statementsOfFunction(functionId).flatMap((statement) => asList<string>(statement.Action).map((action) => action.split(':')[0])),
+    );
+    expect([...services].sort()).toEqual(['dynamodb', 'sqs']);
+  });
+
+  it('lets the function write only delivery records and failure state, and put audit entries; never the webhooks themselves', async () => {
+    const { functionId } = wiring();
+    const writes = statementsOfFunction(functionId).filter((statement) =>
+      asList<string>(statement.Action).some((action) => [...ITEM_WRITES, 'dynamodb:ConditionCheckItem'].includes(action)),
+    );
+    expect(writes.length).toBeGreaterThan(0);
+    for (const statement of writes) {
+      const prefixes = statement.Condition?.['ForAllValues:StringLike']?.['dynamodb:LeadingKeys'];
+      expect(prefixes, JSON.stringify(statement)).toBeDefined();
+      for (const prefix of asList<string>(prefixes)) expect([`${WEBHOOK_DELIVERY_KEY_PREFIX}*`, `${AUDIT_KEY_PREFIX}*`]).toContain(prefix);
+    }
+    for (const action of ['dynamodb:PutItem', 'dynamodb:UpdateItem'])
+      expect(await mayWriteItem(functionId, action, `${WEBHOOK_DELIVERY_KEY_PREFIX}w1`), action).toBe(true);
+    expect(await mayWriteItem(functionId, 'dynamodb:PutItem', auditKey('2026-01-01T00:00:00.000Z', 'a').pk)).toBe(true);
+    for (const action of ITEM_WRITES.filter((write) => write !== 'dynamodb:PutItem'))
+      expect(await mayWriteItem(functionId, action, auditKey('2026-01-01T00:00:00.000Z', 'a').pk), `${action} audit`).toBe(false);
+    for (const pk of [webhookKey('w1').pk, userKey('u').pk, reportKey('r').pk, scimTokenKey('t').pk, `${IDEMPOTENCY_KEY_PREFIX}k`]) {
+      for (const action of ITEM_WRITES) expect(await mayWriteItem(functionId, action, pk), `${action} ${pk}`).toBe(false);
+    }
+  });
+
+  it('lets exactly the routes with webhookQueue: send put messages on the queue, with its URL, and nothing else new', () => {
+    const { queueId } = wiring();
+    for (const [route, { policyStatements, func }] of wiringOf(template)) {
+      const sqs = policyStatements.filter((statement) => asList<string>(statement.Action).some((action) => action.startsWith('sqs:')));
+      const variable = func.Properties.Environment.Variables[trigger.queue.urlVariable];
+      if (route.webhookQueue === 'send') {
+        expect(sqs, route.name).toEqual([{ Effect: 'Allow', Action: 'sqs:SendMessage', Resource: queueArn(queueId) }]);
+        expect(variable, route.name).toEqual({ Ref: queueId });
+        const others = policyStatements
+          .filter((statement) => !sqs.includes(statement))
+          .flatMap((statement) => asList<string>(statement.Action));
+        expect(sorted([...new Set(others)]), route.name).toEqual(sorted([...new Set(tableActionsFor(route))]));
+      } else {
+        expect(sqs, route.name).toEqual([]);
+        expect(variable, route.name).toBeUndefined();
+      }
+    }
+  });
+
+  it('allows http and loopback webhooks under npm start only: WEBHOOKS_ALLOW_LOCAL is in no function of the template', () => {
+    for (const [id, func] of Object.entries(resourcesOf(template, 'AWS::Lambda::Function')))
+      expect(func.Properties.Environment?.Variables?.WEBHOOKS_ALLOW_LOCAL, id).toBeUndefined();
+    const { functionId } = wiring();
+    expect(deployedFunctions.find((fn) => fn.logicalId === functionId)!.environment.WEBHOOKS_ALLOW_LOCAL).toBeUndefined();
+    const onStart = resolveDeployment(describeTemplate(template.toJSON().Resources), {
+      tableName: DEPLOYED_TABLE,
+      reportsBucket: 'reports',
+      localOnlySettings: true,
+    });
+    expect(onStart.find((fn) => fn.logicalId === functionId)!.environment.WEBHOOKS_ALLOW_LOCAL).toBe('true');
+  });
+
+  it("resolves locally to a queue of the table's own, polled by the local event source mapping", () => {
+    const { functionId, queueId } = wiring();
+    const [source] = deployedFunctions.find((fn) => fn.logicalId === functionId)!.queueSources!;
+    expect(source).toMatchObject({ batchSize: trigger.queue.batchSize, reportBatchItemFailures: true });
+    expect(source.queueArn).toMatch(new RegExp(`^arn:aws:sqs:${LOCAL_REGION}:${LOCAL_ACCOUNT}:${queueId}-[0-9a-f]{8}$`));
+  });
+
+  it("plots the queue's oldest message's age and its dead letters on the dashboard", () => {
+    const [, dashboard] = onlyResource(template, 'AWS::CloudWatch::Dashboard');
+    const body = JSON.stringify(dashboard.Properties.DashboardBody);
+    const { queueId, deadLetterId } = wiring();
+    expect(body).toMatch(/ApproximateAgeOfOldestMessage/);
+    for (const id of [queueId, deadLetterId]) expect(body).toContain(JSON.stringify({ 'Fn::GetAtt': [id, 'QueueName'] }));
   });
 });
 

@@ -39,7 +39,8 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { startBackgroundJobs } from '../../infra/local/background';
-import { resolveDeployment } from '../../infra/local/deployment';
+import { resolveDeployment, resolveQueues } from '../../infra/local/deployment';
+import { createQueues } from '../../infra/local/queues';
 import { startFunctionHost, type FunctionHost } from '../../infra/local/functions';
 import { startGateway } from '../../infra/local/gateway';
 import { prepareStack } from '../../infra/local/prepare';
@@ -107,13 +108,16 @@ async function main(): Promise<number> {
     scimAuthorizer: (event, context) => functions!.handler('scimAuthorizer')(event, context),
     fallbackFunction: (event, context) => functions!.handler('fallback')(event, context),
   });
+  const local = {
+    tableName: services.env.TABLE_NAME,
+    reportsBucket: services.env.REPORTS_BUCKET,
+    apiUrl: gateway.url,
+    sqsEndpoint: services.endpoints.sqs,
+  };
+  await createQueues(services.endpoints.sqs, resolveQueues(deployment, local));
   functions = startFunctionHost({
     bundlesDir,
-    functions: resolveDeployment(deployment, {
-      tableName: services.env.TABLE_NAME,
-      reportsBucket: services.env.REPORTS_BUCKET,
-      apiUrl: gateway.url,
-    }),
+    functions: resolveDeployment(deployment, local),
     endpointsFor: async () => services.endpoints,
     // Errors only: every request's own log lines would bury the figures.
     output: (handler, line) => {

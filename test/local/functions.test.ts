@@ -93,7 +93,7 @@ describe('the function host, with fixture functions', () => {
         ],
         ...['AWS_LAMBDA_LOG_GROUP_NAME', 'AWS_LAMBDA_LOG_STREAM_NAME', 'AWS_EXECUTION_ENV'],
         ...['AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS_KEY', 'AWS_SESSION_TOKEN', 'LAMBDA_TASK_ROOT', '_HANDLER', 'TZ', 'LANG'],
-        ...['DYNAMODB_ENDPOINT', 'S3_ENDPOINT', 'SES_ENDPOINT'],
+        ...['DYNAMODB_ENDPOINT', 'S3_ENDPOINT', 'SES_ENDPOINT', 'SQS_ENDPOINT'],
       ].sort(),
     );
     expect(environment).toMatchObject({

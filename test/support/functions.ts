@@ -6,10 +6,11 @@
 import { fileURLToPath } from 'node:url';
 import { inject } from 'vitest';
 import { awsCallChecker, type DeniedCall } from '../../infra/local/aws-calls';
-import { resolveDeployment, type Deployment, type LocalFunction, type StackContext } from '../../infra/local/deployment';
+import { resolveDeployment, resolveQueues, type Deployment, type LocalFunction, type StackContext } from '../../infra/local/deployment';
 import { startFunctionHost, type Endpoints, type FunctionHost } from '../../infra/local/functions';
 import type { LambdaHandler } from '../../infra/local/gateway';
 import { contextKey, synthesizeInBackground } from '../../infra/local/prepare';
+import { createQueues } from '../../infra/local/queues';
 import { FALLBACK_FUNCTION } from '../../lib/routes';
 
 const projectRoot = fileURLToPath(new URL('../../', import.meta.url));
@@ -77,11 +78,16 @@ export async function startFunctions(initial: DeploySettings = {}): Promise<Test
   let all: string[] = [];
   let settings: DeploySettings = initial;
   const resolve = async () => {
-    const functions = resolveDeployment(await deploymentWith(settings.context ?? TEST_CONTEXT), {
+    const deployment = await deploymentWith(settings.context ?? TEST_CONTEXT);
+    const local = {
       tableName: settings.tableName ?? process.env.TABLE_NAME!,
       reportsBucket: services.env.REPORTS_BUCKET,
       apiUrl: settings.apiUrl,
-    });
+      sqsEndpoint: services.endpoints.sqs,
+    };
+    // The file's own queues, as it has its own table (their names carry the table's).
+    await createQueues(services.endpoints.sqs, resolveQueues(deployment, local));
+    const functions = resolveDeployment(deployment, local);
     return settings.adjust ? functions.map(settings.adjust) : functions;
   };
   const functions = await resolve();

@@ -9,7 +9,7 @@ import { startLocalServices } from '../../infra/local/services';
 import { TEST_CONTEXT } from './functions';
 
 export interface ProvidedServices {
-  endpoints: { dynamodb: string; s3: string; ses: string };
+  endpoints: { dynamodb: string; s3: string; ses: string; sqs: string };
   env: Record<string, string>;
   sesInboxUrl: string;
 }

@@ -631,7 +631,7 @@ export interface paths {
         head?: never;
         /**
          * Rename or re-describe a group
-         * @description Give `name`, `description` or both; a new name must be unique case-insensitively (409). An empty body changes nothing (200).
+         * @description Give `name`, `description`, `external_id`, `rule` or any of them; a new name must be unique case-insensitively (409). An empty body changes nothing (200). `rule` keeps the members by department, role and activation: the `query` syntax over `department_id` (an existing department; at most 40), `account_role` and `activated` (e.g. `department_id:eng,department_id:ops,account_role:admin,activated:true`); every user change then joins or leaves it within 5 seconds, audited with actor `rule:<group id>`. A rule matching more than 10,000 users is a 409 `conflict` with `matching`; at most 500 groups have a rule (409). A new rule leaves the group `applying` until its joins and leaves are written; `rule: null` turns it back into a manual group, its members staying. With `dry_run=true` and a rule: the group as it is, with `rule_preview`; nothing changes.
          *
          *     Needs a token with scope `admin/write`.
          */
@@ -699,7 +699,7 @@ export interface paths {
         put?: never;
         /**
          * G3: create a group, optionally with up to 10,000 users (all or nothing)
-         * @description The name is unique case-insensitively (409). All or nothing: unknown users give 404 `not-found` with `missing_user_ids`; more than 10,000 users give 409. `exports` cannot be a group id.
+         * @description The name is unique case-insensitively (409). All or nothing: unknown users give 404 `not-found` with `missing_user_ids`; more than 10,000 users give 409. `exports` cannot be a group id. `rule` keeps the members by department, role and activation: the `query` syntax over `department_id` (an existing department; at most 40), `account_role` and `activated` (e.g. `department_id:eng,department_id:ops,account_role:admin,activated:true`); every user change then joins or leaves it within 5 seconds, audited with actor `rule:<group id>`. A rule matching more than 10,000 users is a 409 `conflict` with `matching`; at most 500 groups have a rule (409). With a rule the group is created empty, `rule_status: applying`; `user_ids` with a rule give 409 `rule-managed`.
          *
          *     Needs a token with scope `admin/write`.
          */
@@ -733,7 +733,7 @@ export interface paths {
         put?: never;
         /**
          * G3: create a group, optionally with up to 10,000 users (all or nothing) (`.json` form)
-         * @description The name is unique case-insensitively (409). All or nothing: unknown users give 404 `not-found` with `missing_user_ids`; more than 10,000 users give 409. `exports` cannot be a group id.
+         * @description The name is unique case-insensitively (409). All or nothing: unknown users give 404 `not-found` with `missing_user_ids`; more than 10,000 users give 409. `exports` cannot be a group id. `rule` keeps the members by department, role and activation: the `query` syntax over `department_id` (an existing department; at most 40), `account_role` and `activated` (e.g. `department_id:eng,department_id:ops,account_role:admin,activated:true`); every user change then joins or leaves it within 5 seconds, audited with actor `rule:<group id>`. A rule matching more than 10,000 users is a 409 `conflict` with `matching`; at most 500 groups have a rule (409). With a rule the group is created empty, `rule_status: applying`; `user_ids` with a rule give 409 `rule-managed`.
          *
          *     Needs a token with scope `admin/write`.
          */
@@ -761,14 +761,14 @@ export interface paths {
         put?: never;
         /**
          * G4: add a user to a group
-         * @description Already a member: 200, nothing changes. A group holds at most 10,000 users (409). While an identity provider's change of many of the group's members is being applied (seconds), other member changes and its deletion get 409 `conflict`: retry.
+         * @description Already a member: 200, nothing changes. A group holds at most 10,000 users (409). A rule group's members are kept by its rule: 409 `rule-managed`. While an identity provider's change of many of the group's members is being applied (seconds), other member changes and its deletion get 409 `conflict`: retry.
          *
          *     Needs a token with scope `admin/write`.
          */
         post: operations["addGroupUser"];
         /**
          * G5: remove a user from a group
-         * @description While an identity provider's change of many of the group's members is being applied (seconds), other member changes and its deletion get 409 `conflict`: retry.
+         * @description A rule group's members are kept by its rule: 409 `rule-managed`. While an identity provider's change of many of the group's members is being applied (seconds), other member changes and its deletion get 409 `conflict`: retry.
          *
          *     Needs a token with scope `admin/write`.
          */
@@ -858,6 +858,228 @@ export interface paths {
          *     Needs a token with scope `admin/read`.
          */
         get: operations["listChangesJson"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List webhooks (without secrets)
+         * @description Every webhook, oldest first, without secrets.
+         *
+         *     Needs a token with scope `admin/read`.
+         */
+        get: operations["listWebhooks"];
+        put?: never;
+        /**
+         * Register an endpoint that receives every change (its signing secret is shown once)
+         * @description Every change the audit trail records that passes the filters is delivered to `url` as a Standard Webhooks POST of `{"type": "change.recorded", "timestamp", "data": <audit entry>}`, signed with the secret this answer shows once (`whsec_…`, for the `standardwebhooks` libraries' `Webhook(secret).verify`). `url` must be `https` and its host must not resolve to a loopback, private, link-local (cloud metadata) or otherwise internal address, checked now and at each delivery (a deployment with `WEBHOOKS_ALLOW_LOCAL=true`, the local stack, also takes `http` and loopback). Filters: `resource_types`, `operations` (as audit entries name them: a contract label such as `E2`, else the operation's name) and `exclude_actors` (a client leaves out its own changes); empty or absent: everything. At most 25 webhooks: one more is 409 `conflict` with `limit`.
+         *
+         *     Needs a token with scope `admin/write`.
+         */
+        post: operations["createWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/webhooks.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List webhooks (without secrets) (`.json` form)
+         * @description Every webhook, oldest first, without secrets.
+         *
+         *     Needs a token with scope `admin/read`.
+         */
+        get: operations["listWebhooksJson"];
+        put?: never;
+        /**
+         * Register an endpoint that receives every change (its signing secret is shown once) (`.json` form)
+         * @description Every change the audit trail records that passes the filters is delivered to `url` as a Standard Webhooks POST of `{"type": "change.recorded", "timestamp", "data": <audit entry>}`, signed with the secret this answer shows once (`whsec_…`, for the `standardwebhooks` libraries' `Webhook(secret).verify`). `url` must be `https` and its host must not resolve to a loopback, private, link-local (cloud metadata) or otherwise internal address, checked now and at each delivery (a deployment with `WEBHOOKS_ALLOW_LOCAL=true`, the local stack, also takes `http` and loopback). Filters: `resource_types`, `operations` (as audit entries name them: a contract label such as `E2`, else the operation's name) and `exclude_actors` (a client leaves out its own changes); empty or absent: everything. At most 25 webhooks: one more is 409 `conflict` with `limit`.
+         *
+         *     Needs a token with scope `admin/write`.
+         */
+        post: operations["createWebhookJson"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/webhooks/{webhook_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a webhook
+         * @description `status` is `active`, `paused`, or `disabled` (every delivery attempt failed for 24 hours: the service stopped it; `PATCH` `status: active` re-enables it).
+         *
+         *     Needs a token with scope `admin/read`.
+         */
+        get: operations["getWebhook"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a webhook
+         * @description Nothing more is delivered; attempts already under way may still arrive once.
+         *
+         *     Needs a token with scope `admin/write`.
+         */
+        delete: operations["deleteWebhook"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a webhook's URL, description or filters, pause or resume it
+         * @description Give any of `url`, `description`, the filters and `status`. `paused`: nothing is delivered from now on; `active` again: what changed meanwhile is delivered then (nothing is lost), and a `disabled` webhook is enabled again (what changed while it was disabled is not sent: read it from `GET /v2/changes`). A filter replaces the old one; `[]` lets everything through.
+         *
+         *     Needs a token with scope `admin/write`.
+         */
+        patch: operations["updateWebhook"];
+        trace?: never;
+    };
+    "/v2/webhooks/{webhook_id}/secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Make a new signing secret (shown once); the old one still verifies for 24 hours
+         * @description A new secret, shown this once. For 24 hours deliveries carry two signatures in `webhook-signature` (space-separated, as Standard Webhooks allows), one by each secret, so a receiver can switch secrets at any time within them; after that only the new one signs. A second rotation within the 24 hours ends the first old secret at once.
+         *
+         *     Needs a token with scope `admin/write`.
+         */
+        post: operations["rotateWebhookSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/webhooks/{webhook_id}/secret.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Make a new signing secret (shown once); the old one still verifies for 24 hours (`.json` form)
+         * @description A new secret, shown this once. For 24 hours deliveries carry two signatures in `webhook-signature` (space-separated, as Standard Webhooks allows), one by each secret, so a receiver can switch secrets at any time within them; after that only the new one signs. A second rotation within the 24 hours ends the first old secret at once.
+         *
+         *     Needs a token with scope `admin/write`.
+         */
+        post: operations["rotateWebhookSecretJson"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/webhooks/{webhook_id}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a ping event to the endpoint now and answer how it went
+         * @description Sends a `ping` event (`{"type": "ping", "timestamp", "data": {"webhook_id"}}`, signed like every delivery) to the endpoint now, whatever the status, and answers how that attempt went (it is in the delivery log too). An endpoint that does not answer within 10 seconds, answers a redirect, or resolves to a refused address: the attempt says so in `error`.
+         *
+         *     Needs a token with scope `admin/write`.
+         */
+        post: operations["testWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/webhooks/{webhook_id}/test.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a ping event to the endpoint now and answer how it went (`.json` form)
+         * @description Sends a `ping` event (`{"type": "ping", "timestamp", "data": {"webhook_id"}}`, signed like every delivery) to the endpoint now, whatever the status, and answers how that attempt went (it is in the delivery log too). An endpoint that does not answer within 10 seconds, answers a redirect, or resolves to a refused address: the attempt says so in `error`.
+         *
+         *     Needs a token with scope `admin/write`.
+         */
+        post: operations["testWebhookJson"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/webhooks/{webhook_id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A webhook's delivery attempts, newest first
+         * @description The webhook's delivery attempts of the last 30 days, newest first: each change's attempts carry the change's id (the `webhook-id` the endpoint received), the answer's status code or the error, and when the next attempt is due. A change is attempted for more than 24 hours (after 5 seconds, 5 and 30 minutes, 2, 5, 10 and 10 hours), then recorded as failed.
+         *
+         *     Needs a token with scope `admin/read`.
+         */
+        get: operations["listWebhookDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/webhooks/{webhook_id}/deliveries.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A webhook's delivery attempts, newest first (`.json` form)
+         * @description The webhook's delivery attempts of the last 30 days, newest first: each change's attempts carry the change's id (the `webhook-id` the endpoint received), the answer's status code or the error, and when the next attempt is due. A change is attempted for more than 24 hours (after 5 seconds, 5 and 30 minutes, 2, 5, 10 and 10 hours), then recorded as failed.
+         *
+         *     Needs a token with scope `admin/read`.
+         */
+        get: operations["listWebhookDeliveriesJson"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1475,6 +1697,8 @@ export interface components {
             description: string;
             external_id: string | null;
             user_count: number;
+            rule: string | null;
+            rule_status: ("applying" | "current" | "over_limit") | null;
             /** Format: date-time */
             created_at: string;
             /** Format: date-time */
@@ -1486,12 +1710,21 @@ export interface components {
             description: string;
             external_id: string | null;
             user_count: number;
+            rule: string | null;
+            rule_status: ("applying" | "current" | "over_limit") | null;
             users: components["schemas"]["User"][];
             users_next_cursor: string | null;
             /** Format: date-time */
             created_at: string;
             /** Format: date-time */
             updated_at: string;
+            rule_preview?: {
+                matching: number;
+                joining: number;
+                leaving: number;
+                sample_joining: components["schemas"]["User"][];
+                sample_leaving: components["schemas"]["User"][];
+            };
         };
         Users: {
             users: components["schemas"]["User"][];
@@ -1542,7 +1775,7 @@ export interface components {
             actor: string;
             operation: string;
             /** @enum {string} */
-            resource_type: "user" | "department" | "group" | "report" | "scim-token";
+            resource_type: "user" | "department" | "group" | "report" | "scim-token" | "webhook";
             resource_id: string;
             changes: {
                 [key: string]: unknown;
@@ -1636,6 +1869,7 @@ export interface components {
             /** @enum {string} */
             field?: "id" | "email" | "name" | "user_name" | "external_id";
             limit?: number;
+            matching?: number;
         };
         /** @description Quota exceeded (`quota-exceeded`, 409). */
         QuotaExceededProblem: {
@@ -1665,6 +1899,16 @@ export interface components {
             status: 409;
             detail: string;
             user_count: number;
+        };
+        /** @description Members kept by a rule (`rule-managed`, 409). */
+        RuleManagedProblem: {
+            /** @constant */
+            type: "/problems/rule-managed";
+            /** @constant */
+            title: "Members kept by a rule";
+            /** @constant */
+            status: 409;
+            detail: string;
         };
         /** @description Report not ready (`report-not-ready`, 409). */
         ReportNotReadyProblem: {
@@ -3958,7 +4202,13 @@ export interface operations {
     };
     updateGroup: {
         parameters: {
-            query?: never;
+            query?: {
+                /**
+                 * @description `true`: answer what the request would give (the result, or the 404/409 problem with its `overages`) and change nothing.
+                 * @example false
+                 */
+                dry_run?: "true" | "false";
+            };
             header?: {
                 /**
                  * @description A fresh value for each request, e.g. a new UUID (in Postman `{{$guid}}`, as the example shows: it makes a new one each time). A repeat with the same key and the same method, path and body within 24 hours answers the first answer again (same status and body) without doing anything again; the same key with another request: 422. While the first is still running: 409.
@@ -3992,11 +4242,12 @@ export interface operations {
                     name?: string;
                     description?: string;
                     external_id?: string | null;
+                    rule?: string | null;
                 };
             };
         };
         responses: {
-            /** @description The group as changed, with its users. */
+            /** @description The group as changed (or, in a dry run, as it is with its `rule_preview`), with its users. */
             200: {
                 headers: {
                     /** @description Version tag of the resource, for `If-Match`. */
@@ -4248,11 +4499,12 @@ export interface operations {
                     description?: string;
                     external_id?: string | null;
                     user_ids?: string[];
+                    rule?: string | null;
                 };
             };
         };
         responses: {
-            /** @description Dry run (`dry_run=true`): the group as it would be; nothing was created. */
+            /** @description Dry run (`dry_run=true`): the group as it would be, with a rule its `rule_preview`; nothing was created. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -4278,7 +4530,15 @@ export interface operations {
             401: components["responses"]["UnauthorizedProblem"];
             403: components["responses"]["ForbiddenProblem"];
             404: components["responses"]["NotFoundProblem"];
-            409: components["responses"]["ConflictProblem"];
+            /** @description Conflict (`conflict`), or Members kept by a rule (`rule-managed`) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ConflictProblem"] | components["schemas"]["RuleManagedProblem"];
+                };
+            };
             413: components["responses"]["PayloadTooLargeProblem"];
             415: components["responses"]["UnsupportedMediaTypeProblem"];
             422: components["responses"]["IdempotencyKeyReusedProblem"];
@@ -4424,11 +4684,12 @@ export interface operations {
                     description?: string;
                     external_id?: string | null;
                     user_ids?: string[];
+                    rule?: string | null;
                 };
             };
         };
         responses: {
-            /** @description Dry run (`dry_run=true`): the group as it would be; nothing was created. */
+            /** @description Dry run (`dry_run=true`): the group as it would be, with a rule its `rule_preview`; nothing was created. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -4454,7 +4715,15 @@ export interface operations {
             401: components["responses"]["UnauthorizedProblem"];
             403: components["responses"]["ForbiddenProblem"];
             404: components["responses"]["NotFoundProblem"];
-            409: components["responses"]["ConflictProblem"];
+            /** @description Conflict (`conflict`), or Members kept by a rule (`rule-managed`) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ConflictProblem"] | components["schemas"]["RuleManagedProblem"];
+                };
+            };
             413: components["responses"]["PayloadTooLargeProblem"];
             415: components["responses"]["UnsupportedMediaTypeProblem"];
             422: components["responses"]["IdempotencyKeyReusedProblem"];
@@ -4549,7 +4818,15 @@ export interface operations {
             401: components["responses"]["UnauthorizedProblem"];
             403: components["responses"]["ForbiddenProblem"];
             404: components["responses"]["NotFoundProblem"];
-            409: components["responses"]["ConflictProblem"];
+            /** @description Conflict (`conflict`), or Members kept by a rule (`rule-managed`) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ConflictProblem"] | components["schemas"]["RuleManagedProblem"];
+                };
+            };
             422: components["responses"]["IdempotencyKeyReusedProblem"];
             500: components["responses"]["InternalProblem"];
             503: components["responses"]["UnavailableProblem"];
@@ -4600,7 +4877,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["NotAMemberProblem"] | components["schemas"]["NotFoundProblem"];
                 };
             };
-            409: components["responses"]["ConflictProblem"];
+            /** @description Conflict (`conflict`), or Members kept by a rule (`rule-managed`) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ConflictProblem"] | components["schemas"]["RuleManagedProblem"];
+                };
+            };
             422: components["responses"]["IdempotencyKeyReusedProblem"];
             500: components["responses"]["InternalProblem"];
             503: components["responses"]["UnavailableProblem"];
@@ -4729,7 +5014,7 @@ export interface operations {
                  */
                 since?: "now" | string;
                 /**
-                 * @description Only entries of these resource types (`user`, `department`, `group`, `report`, `scim-token`), comma-separated or repeated. A cursor keeps them.
+                 * @description Only entries of these resource types (`user`, `department`, `group`, `report`, `scim-token`, `webhook`), comma-separated or repeated. A cursor keeps them.
                  * @example user,department
                  */
                 resource_type?: string;
@@ -4781,7 +5066,7 @@ export interface operations {
                  */
                 since?: "now" | string;
                 /**
-                 * @description Only entries of these resource types (`user`, `department`, `group`, `report`, `scim-token`), comma-separated or repeated. A cursor keeps them.
+                 * @description Only entries of these resource types (`user`, `department`, `group`, `report`, `scim-token`, `webhook`), comma-separated or repeated. A cursor keeps them.
                  * @example user,department
                  */
                 resource_type?: string;
@@ -4810,6 +5095,699 @@ export interface operations {
             };
             400: components["responses"]["ValidationProblem"];
             401: components["responses"]["UnauthorizedProblem"];
+            500: components["responses"]["InternalProblem"];
+            503: components["responses"]["UnavailableProblem"];
+        };
+    };
+    listWebhooks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The webhooks. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        webhooks: {
+                            id: string;
+                            url: string;
+                            description: string;
+                            resource_types: ("user" | "department" | "group" | "report" | "scim-token" | "webhook")[];
+                            operations: string[];
+                            exclude_actors: string[];
+                            /** @enum {string} */
+                            status: "active" | "paused" | "disabled";
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                            disabled_at: string | null;
+                        }[];
+                    };
+                };
+            };
+            401: components["responses"]["UnauthorizedProblem"];
+            500: components["responses"]["InternalProblem"];
+            503: components["responses"]["UnavailableProblem"];
+        };
+    };
+    createWebhook: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description A fresh value for each request, e.g. a new UUID (in Postman `{{$guid}}`, as the example shows: it makes a new one each time). A repeat with the same key and the same method, path and body within 24 hours answers the first answer again (same status and body) without doing anything again; the same key with another request: 422. While the first is still running: 409.
+                 * @example {{$guid}}
+                 */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "url": "https://203.0.113.10/directory-changes",
+                 *       "description": "HR system",
+                 *       "resource_types": [
+                 *         "user",
+                 *         "department"
+                 *       ],
+                 *       "exclude_actors": [
+                 *         "hr-sync"
+                 *       ]
+                 *     }
+                 */
+                "application/json": {
+                    /** Format: uri */
+                    url: string;
+                    description?: string;
+                    resource_types?: ("user" | "department" | "group" | "report" | "scim-token" | "webhook")[];
+                    operations?: string[];
+                    exclude_actors?: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description The webhook, with its secret. */
+            201: {
+                headers: {
+                    /** @description Path of the webhook. */
+                    Location: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        url: string;
+                        description: string;
+                        resource_types: ("user" | "department" | "group" | "report" | "scim-token" | "webhook")[];
+                        operations: string[];
+                        exclude_actors: string[];
+                        /** @enum {string} */
+                        status: "active" | "paused" | "disabled";
+                        /** Format: date-time */
+                        created_at: string;
+                        /** Format: date-time */
+                        updated_at: string;
+                        disabled_at: string | null;
+                        secret: string;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationProblem"];
+            401: components["responses"]["UnauthorizedProblem"];
+            403: components["responses"]["ForbiddenProblem"];
+            409: components["responses"]["ConflictProblem"];
+            413: components["responses"]["PayloadTooLargeProblem"];
+            415: components["responses"]["UnsupportedMediaTypeProblem"];
+            422: components["responses"]["IdempotencyKeyReusedProblem"];
+            500: components["responses"]["InternalProblem"];
+            503: components["responses"]["UnavailableProblem"];
+        };
+    };
+    listWebhooksJson: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The webhooks. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        webhooks: {
+                            id: string;
+                            url: string;
+                            description: string;
+                            resource_types: ("user" | "department" | "group" | "report" | "scim-token" | "webhook")[];
+                            operations: string[];
+                            exclude_actors: string[];
+                            /** @enum {string} */
+                            status: "active" | "paused" | "disabled";
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                            disabled_at: string | null;
+                        }[];
+                    };
+                };
+            };
+            401: components["responses"]["UnauthorizedProblem"];
+            500: components["responses"]["InternalProblem"];
+            503: components["responses"]["UnavailableProblem"];
+        };
+    };
+    createWebhookJson: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description A fresh value for each request, e.g. a new UUID (in Postman `{{$guid}}`, as the example shows: it makes a new one each time). A repeat with the same key and the same method, path and body within 24 hours answers the first answer again (same status and body) without doing anything again; the same key with another request: 422. While the first is still running: 409.
+                 * @example {{$guid}}
+                 */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "url": "https://203.0.113.10/directory-changes",
+                 *       "description": "HR system",
+                 *       "resource_types": [
+                 *         "user",
+                 *         "department"
+                 *       ],
+                 *       "exclude_actors": [
+                 *         "hr-sync"
+                 *       ]
+                 *     }
+                 */
+                "application/json": {
+                    /** Format: uri */
+                    url: string;
+                    description?: string;
+                    resource_types?: ("user" | "department" | "group" | "report" | "scim-token" | "webhook")[];
+                    operations?: string[];
+                    exclude_actors?: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description The webhook, with its secret. */
+            201: {
+                headers: {
+                    /** @description Path of the webhook. */
+                    Location: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        url: string;
+                        description: string;
+                        resource_types: ("user" | "department" | "group" | "report" | "scim-token" | "webhook")[];
+                        operations: string[];
+                        exclude_actors: string[];
+                        /** @enum {string} */
+                        status: "active" | "paused" | "disabled";
+                        /** Format: date-time */
+                        created_at: string;
+                        /** Format: date-time */
+                        updated_at: string;
+                        disabled_at: string | null;
+                        secret: string;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationProblem"];
+            401: components["responses"]["UnauthorizedProblem"];
+            403: components["responses"]["ForbiddenProblem"];
+            409: components["responses"]["ConflictProblem"];
+            413: components["responses"]["PayloadTooLargeProblem"];
+            415: components["responses"]["UnsupportedMediaTypeProblem"];
+            422: components["responses"]["IdempotencyKeyReusedProblem"];
+            500: components["responses"]["InternalProblem"];
+            503: components["responses"]["UnavailableProblem"];
+        };
+    };
+    getWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Id of the webhook (`id` of its creation). It may end in `.json`, as any path may.
+                 * @example wh-example
+                 */
+                webhook_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The webhook. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        url: string;
+                        description: string;
+                        resource_types: ("user" | "department" | "group" | "report" | "scim-token" | "webhook")[];
+                        operations: string[];
+                        exclude_actors: string[];
+                        /** @enum {string} */
+                        status: "active" | "paused" | "disabled";
+                        /** Format: date-time */
+                        created_at: string;
+                        /** Format: date-time */
+                        updated_at: string;
+                        disabled_at: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationProblem"];
+            401: components["responses"]["UnauthorizedProblem"];
+            404: components["responses"]["NotFoundProblem"];
+            500: components["responses"]["InternalProblem"];
+            503: components["responses"]["UnavailableProblem"];
+        };
+    };
+    deleteWebhook: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description A fresh value for each request, e.g. a new UUID (in Postman `{{$guid}}`, as the example shows: it makes a new one each time). A repeat with the same key and the same method, path and body within 24 hours answers the first answer again (same status and body) without doing anything again; the same key with another request: 422. While the first is still running: 409.
+                 * @example {{$guid}}
+                 */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /**
+                 * @description Id of the webhook (`id` of its creation). It may end in `.json`, as any path may.
+                 * @example wh-retired
+                 */
+                webhook_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["ValidationProblem"];
+            401: components["responses"]["UnauthorizedProblem"];
+            403: components["responses"]["ForbiddenProblem"];
+            404: components["responses"]["NotFoundProblem"];
+            409: components["responses"]["ConflictProblem"];
+            422: components["responses"]["IdempotencyKeyReusedProblem"];
+            500: components["responses"]["InternalProblem"];
+            503: components["responses"]["UnavailableProblem"];
+        };
+    };
+    updateWebhook: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description A fresh value for each request, e.g. a new UUID (in Postman `{{$guid}}`, as the example shows: it makes a new one each time). A repeat with the same key and the same method, path and body within 24 hours answers the first answer again (same status and body) without doing anything again; the same key with another request: 422. While the first is still running: 409.
+                 * @example {{$guid}}
+                 */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /**
+                 * @description Id of the webhook (`id` of its creation). It may end in `.json`, as any path may.
+                 * @example wh-example
+                 */
+                webhook_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "status": "paused"
+                 *     }
+                 */
+                "application/json": {
+                    /** Format: uri */
+                    url?: string;
+                    description?: string;
+                    resource_types?: ("user" | "department" | "group" | "report" | "scim-token" | "webhook")[];
+                    operations?: string[];
+                    exclude_actors?: string[];
+                    /** @enum {string} */
+                    status?: "active" | "paused";
+                };
+            };
+        };
+        responses: {
+            /** @description The webhook as changed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        url: string;
+                        description: string;
+                        resource_types: ("user" | "department" | "group" | "report" | "scim-token" | "webhook")[];
+                        operations: string[];
+                        exclude_actors: string[];
+                        /** @enum {string} */
+                        status: "active" | "paused" | "disabled";
+                        /** Format: date-time */
+                        created_at: string;
+                        /** Format: date-time */
+                        updated_at: string;
+                        disabled_at: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationProblem"];
+            401: components["responses"]["UnauthorizedProblem"];
+            403: components["responses"]["ForbiddenProblem"];
+            404: components["responses"]["NotFoundProblem"];
+            409: components["responses"]["ConflictProblem"];
+            413: components["responses"]["PayloadTooLargeProblem"];
+            415: components["responses"]["UnsupportedMediaTypeProblem"];
+            422: components["responses"]["IdempotencyKeyReusedProblem"];
+            500: components["responses"]["InternalProblem"];
+            503: components["responses"]["UnavailableProblem"];
+        };
+    };
+    rotateWebhookSecret: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description A fresh value for each request, e.g. a new UUID (in Postman `{{$guid}}`, as the example shows: it makes a new one each time). A repeat with the same key and the same method, path and body within 24 hours answers the first answer again (same status and body) without doing anything again; the same key with another request: 422. While the first is still running: 409.
+                 * @example {{$guid}}
+                 */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /**
+                 * @description Id of the webhook (`id` of its creation).
+                 * @example wh-example
+                 */
+                webhook_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The new secret. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        secret: string;
+                        /** Format: date-time */
+                        previous_secret_expires_at: string;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationProblem"];
+            401: components["responses"]["UnauthorizedProblem"];
+            403: components["responses"]["ForbiddenProblem"];
+            404: components["responses"]["NotFoundProblem"];
+            409: components["responses"]["ConflictProblem"];
+            422: components["responses"]["IdempotencyKeyReusedProblem"];
+            500: components["responses"]["InternalProblem"];
+            503: components["responses"]["UnavailableProblem"];
+        };
+    };
+    rotateWebhookSecretJson: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description A fresh value for each request, e.g. a new UUID (in Postman `{{$guid}}`, as the example shows: it makes a new one each time). A repeat with the same key and the same method, path and body within 24 hours answers the first answer again (same status and body) without doing anything again; the same key with another request: 422. While the first is still running: 409.
+                 * @example {{$guid}}
+                 */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /**
+                 * @description Id of the webhook (`id` of its creation).
+                 * @example wh-example
+                 */
+                webhook_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The new secret. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        secret: string;
+                        /** Format: date-time */
+                        previous_secret_expires_at: string;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationProblem"];
+            401: components["responses"]["UnauthorizedProblem"];
+            403: components["responses"]["ForbiddenProblem"];
+            404: components["responses"]["NotFoundProblem"];
+            409: components["responses"]["ConflictProblem"];
+            422: components["responses"]["IdempotencyKeyReusedProblem"];
+            500: components["responses"]["InternalProblem"];
+            503: components["responses"]["UnavailableProblem"];
+        };
+    };
+    testWebhook: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description A fresh value for each request, e.g. a new UUID (in Postman `{{$guid}}`, as the example shows: it makes a new one each time). A repeat with the same key and the same method, path and body within 24 hours answers the first answer again (same status and body) without doing anything again; the same key with another request: 422. While the first is still running: 409.
+                 * @example {{$guid}}
+                 */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /**
+                 * @description Id of the webhook (`id` of its creation).
+                 * @example wh-example
+                 */
+                webhook_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The attempt. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        change_id: string;
+                        /** Format: date-time */
+                        at: string;
+                        attempt: number;
+                        status_code: number | null;
+                        duration_ms: number;
+                        error: string | null;
+                        next_attempt_at: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationProblem"];
+            401: components["responses"]["UnauthorizedProblem"];
+            403: components["responses"]["ForbiddenProblem"];
+            404: components["responses"]["NotFoundProblem"];
+            409: components["responses"]["ConflictProblem"];
+            422: components["responses"]["IdempotencyKeyReusedProblem"];
+            500: components["responses"]["InternalProblem"];
+            503: components["responses"]["UnavailableProblem"];
+        };
+    };
+    testWebhookJson: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description A fresh value for each request, e.g. a new UUID (in Postman `{{$guid}}`, as the example shows: it makes a new one each time). A repeat with the same key and the same method, path and body within 24 hours answers the first answer again (same status and body) without doing anything again; the same key with another request: 422. While the first is still running: 409.
+                 * @example {{$guid}}
+                 */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /**
+                 * @description Id of the webhook (`id` of its creation).
+                 * @example wh-example
+                 */
+                webhook_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The attempt. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        change_id: string;
+                        /** Format: date-time */
+                        at: string;
+                        attempt: number;
+                        status_code: number | null;
+                        duration_ms: number;
+                        error: string | null;
+                        next_attempt_at: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationProblem"];
+            401: components["responses"]["UnauthorizedProblem"];
+            403: components["responses"]["ForbiddenProblem"];
+            404: components["responses"]["NotFoundProblem"];
+            409: components["responses"]["ConflictProblem"];
+            422: components["responses"]["IdempotencyKeyReusedProblem"];
+            500: components["responses"]["InternalProblem"];
+            503: components["responses"]["UnavailableProblem"];
+        };
+    };
+    listWebhookDeliveries: {
+        parameters: {
+            query?: {
+                /**
+                 * @description How many items to return (1–1000).
+                 * @example 20
+                 */
+                count?: number;
+                /**
+                 * @description The `next_cursor` of the previous page: the page after it, with the same `sort` and `query` (another list's cursor, or an altered one: 400). Not with `offset`.
+                 * @example
+                 */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description Id of the webhook (`id` of its creation).
+                 * @example wh-example
+                 */
+                webhook_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of attempts, newest first, with `count` and `next_cursor` (null on the last page). */
+            200: {
+                headers: {
+                    /** @description The next page (RFC 8288 `rel="next"`), the same request with `cursor`; absent on the last page. */
+                    Link?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        deliveries: {
+                            id: string;
+                            change_id: string;
+                            /** Format: date-time */
+                            at: string;
+                            attempt: number;
+                            status_code: number | null;
+                            duration_ms: number;
+                            error: string | null;
+                            next_attempt_at: string | null;
+                        }[];
+                        count: number;
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationProblem"];
+            401: components["responses"]["UnauthorizedProblem"];
+            404: components["responses"]["NotFoundProblem"];
+            500: components["responses"]["InternalProblem"];
+            503: components["responses"]["UnavailableProblem"];
+        };
+    };
+    listWebhookDeliveriesJson: {
+        parameters: {
+            query?: {
+                /**
+                 * @description How many items to return (1–1000).
+                 * @example 20
+                 */
+                count?: number;
+                /**
+                 * @description The `next_cursor` of the previous page: the page after it, with the same `sort` and `query` (another list's cursor, or an altered one: 400). Not with `offset`.
+                 * @example
+                 */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description Id of the webhook (`id` of its creation).
+                 * @example wh-example
+                 */
+                webhook_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of attempts, newest first, with `count` and `next_cursor` (null on the last page). */
+            200: {
+                headers: {
+                    /** @description The next page (RFC 8288 `rel="next"`), the same request with `cursor`; absent on the last page. */
+                    Link?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        deliveries: {
+                            id: string;
+                            change_id: string;
+                            /** Format: date-time */
+                            at: string;
+                            attempt: number;
+                            status_code: number | null;
+                            duration_ms: number;
+                            error: string | null;
+                            next_attempt_at: string | null;
+                        }[];
+                        count: number;
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationProblem"];
+            401: components["responses"]["UnauthorizedProblem"];
+            404: components["responses"]["NotFoundProblem"];
             500: components["responses"]["InternalProblem"];
             503: components["responses"]["UnavailableProblem"];
         };

@@ -103,6 +103,7 @@ const RESOURCE_SCREENS: Partial<Record<Schemas['AuditEntry']['resource_type'], s
   group: '/groups',
   department: '/departments',
   user: '/users',
+  webhook: '/webhooks',
 };
 
 function Resource({ type, id }: { type: Schemas['AuditEntry']['resource_type']; id: string }) {

@@ -2,13 +2,15 @@
  * The overview: how many users, departments and groups; the largest
  * departments that are at or over a quota; the latest changes. Each part is
  * a page or less: totals come with a one-item page, quotas are read for the
- * five largest departments only (one E6 each: with the lists, about a page and a half of reads), changes are the trail's first page.
+ * five largest departments only (one E6 each: with the lists, about a page and a half of reads); the latest changes are
+ * the trail's newest five, then the change feed followed while the screen is open (overview-changes.tsx).
  */
 import { Link } from 'wouter-preact';
 import { api } from '../api';
-import { Busy, QuotaBar, ScreenTitle, Time } from '../components/parts';
+import { Busy, QuotaBar, ScreenTitle } from '../components/parts';
 import { useRequest } from '../components/use-request';
 import { ProblemMessage } from '../problems';
+import { LatestChanges } from './overview-changes';
 
 /** How many of the largest departments the overview checks against their quotas. */
 export const QUOTA_CHECKED_DEPARTMENTS = 5;
@@ -56,7 +58,6 @@ function useDepartmentsAtQuota() {
 export function Overview() {
   const totals = useTotals();
   const atQuota = useDepartmentsAtQuota();
-  const changes = useRequest(() => api.GET('/v2/audit', { params: { query: { count: 10 } } }), []);
   return (
     <>
       <ScreenTitle>Overview</ScreenTitle>
@@ -85,20 +86,7 @@ export function Overview() {
         </ul>
       </section>
 
-      <section aria-labelledby="latest-changes">
-        <h2 id="latest-changes">Latest changes</h2>
-        <Busy when={changes.loading} />
-        <ProblemMessage problem={changes.problem} />
-        <ul class="changes">
-          {changes.data?.entries.map((entry) => (
-            <li key={entry.id}>
-              <Time iso={entry.at} /> <strong>{entry.operation}</strong> on {entry.resource_type} <code>{entry.resource_id}</code> by{' '}
-              {entry.actor}
-            </li>
-          ))}
-        </ul>
-        <Link href="/audit">The whole audit trail</Link>
-      </section>
+      <LatestChanges />
     </>
   );
 }

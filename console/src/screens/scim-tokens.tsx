@@ -5,6 +5,7 @@
 import { useState } from 'preact/hooks';
 import { api } from '../api';
 import { Busy, ConfirmButton, Done, localInputToIso, ScreenTitle, Time } from '../components/parts';
+import { SecretOnce } from '../components/secret';
 import { asProblem, useRequest } from '../components/use-request';
 import { ProblemMessage, type Problem } from '../problems';
 import { useCanWrite } from '../session';
@@ -13,37 +14,6 @@ interface NewToken {
   id: string;
   description: string;
   token: string;
-}
-
-/** The new secret, this once: with a copy button and the warning that it will not be shown again. */
-function Secret({ created }: { created: NewToken }) {
-  const [copied, setCopied] = useState<boolean>();
-  return (
-    <div class="secret" role="status">
-      <p>
-        Created the token “{created.description}” (<code>{created.id}</code>). Copy its secret now and give it to the identity provider:{' '}
-        <strong>it will not be shown again</strong>.
-      </p>
-      <label for="new-token-secret">Secret</label>
-      <input id="new-token-secret" class="secret-value" readOnly value={created.token} onFocus={(event) => event.currentTarget.select()} />
-      <div class="actions">
-        <button
-          type="button"
-          onClick={() =>
-            navigator.clipboard.writeText(created.token).then(
-              () => setCopied(true),
-              () => setCopied(false),
-            )
-          }
-        >
-          Copy the secret
-        </button>
-        <span aria-live="polite">
-          {copied === true ? 'Copied.' : copied === false ? 'The browser did not allow copying: select the secret and copy it.' : ''}
-        </span>
-      </div>
-    </div>
-  );
 }
 
 function CreateToken({ onCreated }: { onCreated: (token: NewToken) => void }) {
@@ -170,7 +140,11 @@ export function ScimTokens() {
           }}
         />
       )}
-      {created && <Secret created={created} />}
+      {created && (
+        <SecretOnce id="new-token-secret" label="Secret" secret={created.token}>
+          Created the token “{created.description}” (<code>{created.id}</code>): give its secret to the identity provider.
+        </SecretOnce>
+      )}
     </>
   );
 }

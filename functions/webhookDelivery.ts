@@ -1,0 +1,62 @@
+import type { SQSBatchItemFailure, SQSBatchResponse, SQSEvent } from 'aws-lambda';
+import { sendToWebhookQueue } from '../lib/aws/sqs';
+import { FEED_SETTLE_MS, readChanges } from '../lib/changes/feed';
+import { log } from '../lib/log';
+import { withMetrics } from '../lib/metrics';
+import { deployedAttemptDeps } from '../lib/webhooks/attempt';
+import { handleMessage, type DeliveryDeps } from '../lib/webhooks/delivery';
+import { MalformedMessageError, parseMessage } from '../lib/webhooks/messages';
+
+const deliveryDeps = (): DeliveryDeps => ({
+  ...deployedAttemptDeps(),
+  enqueue: sendToWebhookQueue,
+  feed: { readChanges, settleMs: FEED_SETTLE_MS },
+});
+
+/**
+ * Triggered by the webhook delivery queue (lib/webhooks/messages.ts says what is on it). A message that fails
+ * (the database or the queue failing) is reported in `batchItemFailures` alone: SQS delivers it again after its
+ * visibility timeout, and after its receives are spent it waits in the dead-letter queue. A message that is not
+ * one of ours is logged and dropped: delivering it again cannot help.
+ */
+export const handler = withMetrics(async (event: SQSEvent): Promise<SQSBatchResponse> => {
+  const deps = deliveryDeps();
+  const batchItemFailures: SQSBatchItemFailure[] = [];
+  for (const record of event.Records) {
+    try {
+      await handleMessage(parseMessage(record.body), deps);
+    } catch (error) {
+      if (error instanceof MalformedMessageError) {
+        await log('error', 'webhook delivery: a queue message that is none of ours was dropped', { message_id: record.messageId, error });
+        continue;
+      }
+      await log('error', 'webhook delivery: a message failed and will be received again', {
+        message_id: record.messageId,
+        error: error as Error,
+      });
+      batchItemFailures.push({ itemIdentifier: record.messageId });
+    }
+  }
+  return { batchItemFailures };
+});
+
+/** Where the local poller stopped in the change feed (this process's memory); none yet: it starts at the end. */
+let feedCursor: string | undefined;
+
+/**
+ * `npm start` has no stream, pipe, bus or rule: this walks the change feed from where it stopped and puts each change
+ * on the queue as the bus's rule would (`{"kind": "change", "change": …}`); the queue then triggers `handler` as on
+ * AWS. The cursor moves only once its page is on the queue, so a failed send is sent again on the next poll.
+ */
+export const pollLocally = withMetrics(async (): Promise<void> => {
+  for (;;) {
+    const page = await readChanges(
+      { count: 100, ...(feedCursor === undefined ? { since: 'now' } : { cursor: feedCursor }), resourceTypes: [], excludeActors: [] },
+      new Date(),
+    );
+    if (page.changes.length > 0)
+      await sendToWebhookQueue(page.changes.map((change) => ({ body: { kind: 'change', change }, delaySeconds: 0 })));
+    feedCursor = page.next_cursor;
+    if (page.changes.length < 100) return;
+  }
+});

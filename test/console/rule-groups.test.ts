@@ -200,6 +200,17 @@ describe('rule groups, as an administrator', () => {
       expect(ids(changed.body.users).sort()).toEqual([users.a1, users.a2, users.a3]);
       await eventually(() => memberIds(page)).toEqual(ids(changed.body.users));
 
+      // Another admin joins A: 4 match, more than the group holds; it keeps its 3 members and says so.
+      await user(`${prefix}-a5`, 'admin', a);
+      await eventually(async () => (await api.get(`/v2/groups/${groupId}`)).body).toMatchObject({
+        rule_status: 'over_limit',
+        user_count: 3,
+      });
+      await page.reload();
+      await eventually(() => page.locator('.fields').textContent()).toContain('Over the limit: more users match than a group holds');
+      await settled(page);
+      await expectAccessible(view, 'rule group page, over the limit');
+
       // Turned off after asking: the members stay, and can be changed by hand again.
       await page.getByRole('button', { name: 'Turn off the rule' }).click();
       await expectAccessible(view, 'rule group page, turning the rule off');

@@ -15,6 +15,7 @@ import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { randomUUID } from 'node:crypto';
 import type { AuditInput } from '../lib/store/audit';
 import { batchGet, batchPut, inTableOfItsOwn, rawClient, type Doc } from './support/dataset';
+import { prng } from './support/list-dataset';
 import { itemSize, query as queryUnits, writeUnits } from './support/units';
 import { median, progress, round } from './support/util';
 
@@ -49,21 +50,10 @@ const NOW_MS = Date.parse('2026-11-22T12:00:00.000Z');
 const DAY_MS = 86_400_000;
 const ACTORS = ['local-admin', 'scim:okta', 'scim:entra', 'hr-sync', 'alice.it', 'bob.it', 'carol.hr', 'dave.ops'];
 
-/** mulberry32: the same trail on every run. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Entries as the service records them: moves, user changes, group adds (90%, 8%, 2%), over the year before NOW. */
 function trailEntries(n: number, prefix: string): Array<AuditInput & { at: string }> {
-  const random = prng(n);
+  const random = prng(`feed-trail:${n}`); // the same trail on every run
   const entries: Array<AuditInput & { at: string }> = [];
   for (let i = 0; i < n; i++) {
     const at = new Date(NOW_MS - random() * 365 * DAY_MS).toISOString();

@@ -104,6 +104,22 @@ describe('delivery through the local stack', () => {
     expect(deliveries.filter((d) => d.path === path)).toHaveLength(2);
   }, 120_000);
 
+  it('delivers each of many changes exactly once to a receiver that answers at once', async () => {
+    const path = `/once-${unique('h')}`;
+    const hook = await register(path, { resource_types: ['department'] });
+    const made = [];
+    for (let i = 0; i < 6; i++) {
+      const department = unique('who');
+      expect((await api.post('/v2/departments', { id: department, name: `Once ${department}` })).status).toBe(201);
+      made.push(department);
+    }
+    await until(path, (to) => to.length >= made.length, 60_000);
+    // Longer than the local poll and the queue's, so a change fed twice would have arrived twice by now.
+    await new Promise((resolve) => setTimeout(resolve, 3000));
+    const arrived = deliveries.filter((d) => d.path === path).map((d) => verified(hook.secret, d).data.resource_id);
+    expect(arrived.sort()).toEqual([...made].sort());
+  }, 120_000);
+
   it('delivers, after a resume, what changed while the webhook was paused, and nothing while paused', async () => {
     const path = `/paused-${unique('h')}`;
     const hook = await register(path, { resource_types: ['department'] });

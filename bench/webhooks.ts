@@ -299,20 +299,20 @@ async function measureRun(stack: Stack, receiver: Receiver, spec: RunSpec, settl
   await pool(writes, spec.writers, async (write) => {
     const { answeredAt } = write.move
       ? await call(url, 'POST', `/v2/departments/${to}/users/${write.user}`)
-      : await call(url, 'PATCH', `/v2/users/${write.user}`, { last_name: `Moved ${write.key}` });
+      : await call(url, 'PATCH', `/v2/users/${write.user}`, { last_name: `Patched ${write.user}` });
     answered.set(write.key, answeredAt);
   });
   const writeSeconds = (performance.now() - writesStarted) / 1000;
   const lastAnswer = Math.max(...answered.values());
 
   // Until every change has had a 2xx answer (or the wait is over), then a grace for late duplicates.
-  const deliveredIds = () =>
+  const deliveredWrites = () =>
     new Set(
       arrivals()
-        .filter((a) => a.status < 300 && a.verified)
-        .map((a) => a.id),
+        .filter((a) => a.status < 300 && a.entry)
+        .flatMap((a) => writeKeys(a.entry!).filter((key) => answered.has(key))),
     );
-  while (Date.now() < lastAnswer + WAIT_AFTER_WRITES_MS && deliveredIds().size < spec.changes) await sleep(200);
+  while (Date.now() < lastAnswer + WAIT_AFTER_WRITES_MS && deliveredWrites().size < spec.changes) await sleep(200);
   await sleep(GRACE_MS);
 
   // The run's changes as the feed holds them: each one's id (its webhook-id) and `at`.

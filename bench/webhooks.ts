@@ -385,8 +385,10 @@ function judge(spec: RunSpec, o: Observed): { row: WebhookRow; segments: Webhook
     duplicates += Math.max(0, arrivals.length - attemptsPerChange);
     const wanted = spec.failFirst ? arrivals.length === 2 && arrivals[0].status === 500 && arrivals[0].verified : arrivals.length === 1;
     if (wanted && succeeded.length === 1) exactly++;
-    const arrival = succeeded[0];
-    latencies.push(arrival.arrivedAt - answeredAt);
+    // A retry is told from a duplicate first attempt (same webhook-id) by the time the log gives its start.
+    const retryAt = o.attemptsAt.get(`${entry.id}#2`);
+    const arrival = spec.failFirst ? succeeded.find((a) => retryAt !== undefined && a.arrivedAt >= retryAt) : succeeded[0];
+    if (arrival) latencies.push(arrival.arrivedAt - answeredAt);
     const settledAt = Date.parse(entry.at) + o.settleMs;
     const first = arrivals[0];
     const queued = firstReceived(entry.id, 1);
@@ -399,11 +401,10 @@ function judge(spec: RunSpec, o: Observed): { row: WebhookRow; segments: Webhook
       parts.fanout.push(attemptAt - queued.receivedAt);
       parts.attempt.push(first.arrivedAt - attemptAt);
     }
-    if (spec.failFirst && arrivals.length >= 2) {
+    if (spec.failFirst && arrival && retryAt !== undefined) {
       gaps.push(arrival.arrivedAt - first.arrivedAt);
       const retry = firstReceived(entry.id, 2);
-      const retryAt = o.attemptsAt.get(`${entry.id}#2`);
-      if (retry && retryAt !== undefined) {
+      if (retry) {
         retryParts.failure.push(retry.sentAt - first.arrivedAt);
         retryParts.delay.push(retry.receivedAt - retry.sentAt);
         retryParts.fanout.push(retryAt - retry.receivedAt);

@@ -3,8 +3,8 @@
  *
  * (a) a page of GET /v2/changes (count 100) through its handler, metered, at each trail size (10,000 and 100,000
  *     entries, loaded directly as lib/store/audit.ts writes them, in a table of their own): from the start, from the
- *     middle, one cursor on, a rare resource type; GET /v2/audit's first page beside it (it merges the same 16
- *     shards, newest first). Goal: flat between the sizes (≤ 1.2×); beside it, RCU over the page's minimum, the
+ *     middle, one cursor on, a rare resource type; GET /v2/audit's first page beside it (it merges the same
+ *     AUDIT_SHARDS shards, newest first). Goal: flat between the sizes (≤ 1.2×); beside it, RCU over the page's minimum, the
  *     returned entries as one strongly consistent read (the feed must read consistently; the audit list need not).
  * (b) changes a second written with the trail in AUDIT_SHARDS base-table partitions against the old layout (one
  *     index partition, `AUDIT` of byName, for every entry), measured on DynamoDB Local, which has no per-partition
@@ -15,6 +15,7 @@ import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { randomUUID } from 'node:crypto';
 import type { AuditInput } from '../lib/store/audit';
 import { batchGet, batchPut, inTableOfItsOwn, rawClient, type Doc } from './support/dataset';
+import { prng } from './support/list-dataset';
 import { itemSize, query as queryUnits, writeUnits } from './support/units';
 import { median, progress, round } from './support/util';
 
@@ -49,21 +50,9 @@ const NOW_MS = Date.parse('2026-11-22T12:00:00.000Z');
 const DAY_MS = 86_400_000;
 const ACTORS = ['local-admin', 'scim:okta', 'scim:entra', 'hr-sync', 'alice.it', 'bob.it', 'carol.hr', 'dave.ops'];
 
-/** mulberry32: the same trail on every run. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** Entries as the service records them: moves, user changes, group adds (90%, 8%, 2%), over the year before NOW. */
 function trailEntries(n: number, prefix: string): Array<AuditInput & { at: string }> {
-  const random = prng(n);
+  const random = prng(`feed-trail:${n}`); // the same trail on every run
   const entries: Array<AuditInput & { at: string }> = [];
   for (let i = 0; i < n; i++) {
     const at = new Date(NOW_MS - random() * 365 * DAY_MS).toISOString();
@@ -216,6 +205,7 @@ async function measureWrites(env: Record<string, string>, client: Doc, options: 
   return inTableOfItsOwn(env, `${env.TABLE_NAME}-feed-writes`, async (table) => {
     process.env.TABLE_NAME = table;
     const { auditItemsFor } = await import('./support/list-dataset');
+    const { AUDIT_SHARDS } = await import('../lib/store/audit');
     const template = trailEntries(1, 'w-')[0];
     const newItem = (n: number) => auditItemsFor([{ ...template, at: new Date().toISOString(), request_id: `r${n}` }])[0];
     // The layout before the shards (git show 2dde83e~1:lib/store/audit.ts): one item per partition in the table,
@@ -234,7 +224,7 @@ async function measureWrites(env: Record<string, string>, client: Doc, options: 
       ...{ layout, writers: options.writers, seconds: options.seconds, changes_per_second: median(values), runs: values },
     });
     return {
-      rows: [row(`${16} base-table shards (now)`, runs.sharded), row('one index partition AUDIT (before)', runs.single)],
+      rows: [row(`${AUDIT_SHARDS} base-table shards (now)`, runs.sharded), row('one index partition AUDIT (before)', runs.single)],
       entryBytes: itemSize(newItem(0)),
     };
   });
@@ -287,7 +277,7 @@ export async function measureFeed(
 /**
  * Each request's RCU over its minimum at each size against the smallest size's. The goal is the issue's: flat (a
  * page costs the same however long the trail). `over_min` is shown beside it: a page of the feed is one strongly
- * consistent Query per shard, each rounded up to a whole read unit, so 16 units is its floor whatever it returns.
+ * consistent Query per shard, each rounded up to a whole read unit, so AUDIT_SHARDS units is its floor whatever it returns.
  */
 function judge(rows: FeedPageRow[], smallest: number): FeedPageRow[] {
   const base = new Map(rows.filter((r) => r.entries === smallest).map((r) => [r.request, r]));

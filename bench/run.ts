@@ -30,6 +30,7 @@ const SIZES = quick
       list: { users: [1_000, 10_000], departments: 100, runs: 1 },
       console: { users: [1_000], departments: 100, runs: 2 },
       feed: { entries: [1_000, 10_000], writers: 16, seconds: 3, rounds: 1 },
+      webhooks: { changes: 40, retryChanges: 10, writers: 4 },
     }
   : {
       ...{ importRuns: 11, overheadRuns: 40, overheadWarmup: 5, bulkUsers: 1_000, bulkRuns: 5 },
@@ -38,6 +39,7 @@ const SIZES = quick
       // The list dataset at its larger size only: what issue 27's goals name.
       console: { users: [100_000], departments: 1_000, runs: 5 },
       feed: { entries: [10_000, 100_000], writers: 16, seconds: 8, rounds: 3 },
+      webhooks: { changes: 200, retryChanges: 40, writers: 4 },
     };
 SIZES.importRuns = integers('import-runs', 1)?.[0] ?? SIZES.importRuns;
 SIZES.report.users = integers('report-users', 100) ?? SIZES.report.users;
@@ -126,7 +128,7 @@ async function measureSections(results: Record<string, unknown>) {
       'JS KB=js_gzip_kb, CSS KB=css_gzip_kb, total KB=gzip_kb, budget KB=budget_kb, goal=meets_goal',
     );
   }
-  if (!['overhead', 'bulk', 'capacity', 'reports', 'list', 'members', 'console', 'feed'].some(wanted)) return;
+  if (!['overhead', 'bulk', 'capacity', 'reports', 'list', 'members', 'console', 'feed', 'webhooks'].some(wanted)) return;
 
   progress('starting DynamoDB Local, s3rver and the SES stand-in');
   const { startLocalServices } = await import('../infra/local/services');
@@ -252,6 +254,28 @@ async function measureSections(results: Record<string, unknown>) {
           'one resource=one_resource_index_per_second',
       );
     }
+    if (wanted('webhooks')) {
+      const { WEBHOOK_GOALS, measureWebhooks } = await import('./webhooks');
+      const { rows, segments } = await measureWebhooks(services.env, SIZES.webhooks);
+      results.webhooks = rows;
+      results.webhook_segments = segments;
+      printRows(
+        `Webhook delivery, write to arrival, under npm start's local path (${SIZES.webhooks.writers} writers; a receiver on loopback ` +
+          `verifying each delivery with standardwebhooks; goal: every change delivered and verified, p99 within the contract's ` +
+          `${WEBHOOK_GOALS.deliveredMs / 1000} s to the feed, + ${WEBHOOK_GOALS.retryMs / 1000} s to the first retry when the first attempt fails)`,
+        rows,
+        'run, changes, writes/s=writes_per_second, delivered, exactly, dupl.=duplicates, missing, unverified, queued twice=queued_twice, ' +
+          'p50 ms=p50_ms, p99 ms=p99_ms, max ms=max_ms, 1st attempt p50=first_attempt_p50_ms, retry gap p50=retry_gap_p50_ms, ' +
+          'retry gap p99=retry_gap_p99_ms, goal',
+      );
+      for (const row of rows.filter((r) => r.note)) process.stdout.write(`  ${row.run}: ${row.note}\n`);
+      printRows(
+        'Webhook delivery: where the time goes (each change, from its answer to its first attempt, and for a failed one on to its retry)',
+        segments,
+        'run, segment, p50 ms=p50_ms, p99 ms=p99_ms, max ms=max_ms, what',
+      );
+      process.stdout.write(`  goals: ${rows.map((r) => `${r.run}: ${r.goal} — ${r.meets_goal ? 'met' : 'MISSED'}`).join('; ')}\n`);
+    }
     client.destroy();
   } finally {
     await services.stop();
@@ -306,6 +330,7 @@ async function main() {
       name: `feed: ${request}`,
       ok: rows<{ request: string }>('feed_pages').every((r) => r.request !== request || r.meets_goal),
     })),
+    ...rows<{ run: string }>('webhooks').map((w) => ({ name: `webhooks: ${w.run}`, ok: w.meets_goal })),
     ...rows<{ screen: string; users: number }>('console').map((c) => ({
       name: `console: ${c.screen} (${c.users} users)`,
       ok: c.meets_goal,

@@ -40,23 +40,28 @@ export const handler = withMetrics(async (event: SQSEvent): Promise<SQSBatchResp
   return { batchItemFailures };
 });
 
-/** Where the local poller stopped in the change feed (this process's memory); none yet: it starts at the end. */
-let feedCursor: string | undefined;
+/** Where the local poller stopped in the change feed; none yet: it starts at the end. */
+interface LocalPoll {
+  cursor?: string;
+}
 
 /**
- * `npm start` has no stream, pipe, bus or rule: this walks the change feed from where it stopped and puts each change
- * on the queue as the bus's rule would (`{"kind": "change", "change": …}`); the queue then triggers `handler` as on
- * AWS. The cursor moves only once its page is on the queue, so a failed send is sent again on the next poll.
+ * `npm start` has no stream, pipe, bus or rule: this walks the change feed from where the last poll stopped and puts
+ * each change on the queue as the bus's rule would (`{"kind": "change", "change": …}`); the queue then triggers
+ * `handler` as on AWS. The cursor comes in with the event and goes back in the answer (`resume`): the local runner
+ * (infra/local/background.ts) keeps it, as each sandbox of this function has memory of its own. It moves only once
+ * its page is on the queue, so a failed send is sent again by the next poll.
  */
-export const pollLocally = withMetrics(async (): Promise<void> => {
+export const pollLocally = withMetrics(async (event: LocalPoll): Promise<{ resume: LocalPoll }> => {
+  let cursor = event?.cursor;
   for (;;) {
     const page = await readChanges(
-      { count: 100, ...(feedCursor === undefined ? { since: 'now' } : { cursor: feedCursor }), resourceTypes: [], excludeActors: [] },
+      { count: 100, ...(cursor === undefined ? { since: 'now' } : { cursor }), resourceTypes: [], excludeActors: [] },
       new Date(),
     );
     if (page.changes.length > 0)
       await sendToWebhookQueue(page.changes.map((change) => ({ body: { kind: 'change', change }, delaySeconds: 0 })));
-    feedCursor = page.next_cursor;
-    if (page.changes.length < 100) return;
+    cursor = page.next_cursor;
+    if (page.changes.length < 100) return { resume: { cursor } };
   }
 });

@@ -14,6 +14,9 @@
  *   marked used by the SCIM authorizer, and changed by no other function;
  *   the two token routes write their token, its audit entry and their
  *   idempotency record, and no other item;
+ * - a webhook's PATCH, the one webhook route with a role of its own (it may
+ *   send to the delivery queue), reads and changes that webhook, resets its
+ *   failure state, puts its audit entry and keeps its idempotency record;
  * - SCIM's lists write only their page memo (lib/store/scim-pages.ts), the
  *   report worker only report jobs;
  * - the routes that sign report downloads read report items only;
@@ -31,7 +34,7 @@ import { IDEMPOTENCY_KEY_PREFIX } from '../lib/store/idempotency';
 import { REPORT_KEY_PREFIX } from '../lib/store/reports';
 import { SCIM_PAGE_KEY_PREFIX } from '../lib/store/scim-pages';
 import { SCIM_TOKEN_KEY_PREFIX } from '../lib/store/scim-tokens';
-import { WEBHOOK_DELIVERY_KEY_PREFIX } from '../lib/store/webhooks';
+import { WEBHOOK_DELIVERY_KEY_PREFIX, WEBHOOK_KEY_PREFIX } from '../lib/store/webhooks';
 import type { BackgroundFunction } from '../lib/background';
 import type { Access, OperationName, Route } from '../lib/routes';
 
@@ -42,6 +45,7 @@ export {
   SCIM_PAGE_KEY_PREFIX,
   SCIM_TOKEN_KEY_PREFIX,
   WEBHOOK_DELIVERY_KEY_PREFIX,
+  WEBHOOK_KEY_PREFIX,
 };
 
 const TABLE_READ_ACTIONS = ['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:BatchGetItem'] as const;
@@ -101,6 +105,21 @@ const SCIM_TOKEN_ROUTES: Readonly<Record<string, readonly TableStatement[]>> = {
 } satisfies Partial<Record<OperationName, readonly TableStatement[]>>;
 
 /**
+ * The routes whose role is their own, narrowed to what they do: a role
+ * shared by many write routes holds what they use together, one of a
+ * single route only what that route uses (lib/webhooks/update.ts).
+ */
+const WEBHOOK_ROUTES: Readonly<Record<string, readonly TableStatement[]>> = {
+  updateWebhook: [
+    allow(['dynamodb:GetItem'], [WEBHOOK_KEY_PREFIX, WEBHOOK_DELIVERY_KEY_PREFIX]),
+    allow(['dynamodb:UpdateItem'], [WEBHOOK_KEY_PREFIX]),
+    allow(['dynamodb:DeleteItem'], [WEBHOOK_DELIVERY_KEY_PREFIX]),
+    allow(['dynamodb:PutItem'], [AUDIT_KEY_PREFIX]),
+    ...IDEMPOTENCY_RECORDS,
+  ],
+} satisfies Partial<Record<OperationName, readonly TableStatement[]>>;
+
+/**
  * What a function that may write anything else must never do: change an
  * audit entry after its put, or change a SCIM token.
  */
@@ -126,8 +145,8 @@ export function tableStatementsFor(route: Route): TableStatement[] {
     if (!/\/(Users|Groups)(\/|$)/.test(route.path)) return [];
     if (route.method === 'GET') return [allow(TABLE_ACTIONS.read), allow(['dynamodb:PutItem'], [SCIM_PAGE_KEY_PREFIX])];
   }
-  const tokenRoute = SCIM_TOKEN_ROUTES[route.name];
-  if (tokenRoute) return [...tokenRoute];
+  const narrowed = SCIM_TOKEN_ROUTES[route.name] ?? WEBHOOK_ROUTES[route.name];
+  if (narrowed) return [...narrowed];
   return [allow(TABLE_ACTIONS[route.access]), ...fencedWrites()];
 }
 

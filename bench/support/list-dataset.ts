@@ -30,7 +30,7 @@ export type ListDepartment = { id: string; name: string };
 export type ListDatasetSpec = { users: number; departments: number; prefix: string };
 
 /** mulberry32, seeded from a string: small, fast, reproducible. */
-function prng(seed: string): () => number {
+export function prng(seed: string): () => number {
   let h = 1779033703 ^ seed.length;
   for (let i = 0; i < seed.length; i++) {
     h = Math.imul(h ^ seed.charCodeAt(i), 3432918353);

@@ -36,12 +36,16 @@ export function startBackgroundJobs(functions: FunctionHost, { onError, schedule
     const scheduled = 'everyMinutes' in job.trigger;
     const interval = 'everyMinutes' in job.trigger ? LOCAL_SCHEDULE_MS : job.trigger.localPollMs;
     let busy = false; // one run of a function at a time, as a reserved concurrency of 1 would give
+    // What a poll hands its next one (`{ resume: … }`): kept here, since each sandbox of the function has its own memory.
+    let pollEvent: unknown = {};
     return setInterval(() => {
       if (busy || stopped) return;
       busy = true;
       const run = functions
-        .invoke(job.handler, scheduled ? SCHEDULED_EVENT : {}, { method: scheduled ? 'handler' : 'pollLocally' })
-        .then(() => {})
+        .invoke(job.handler, scheduled ? SCHEDULED_EVENT : pollEvent, { method: scheduled ? 'handler' : 'pollLocally' })
+        .then((answer) => {
+          if (!scheduled && typeof answer === 'object' && answer !== null && 'resume' in answer) pollEvent = answer.resume;
+        })
         .catch((error: unknown) => onError(job.name, error))
         .finally(() => {
           busy = false;

@@ -31,7 +31,6 @@ import {
 import type { SQSEvent, SQSRecord } from 'aws-lambda';
 import { createSqsServer } from 'local-aws-sqs';
 import { LOCAL_ACCOUNT, LOCAL_REGION, type LocalFunction, type LocalQueue, type LocalQueueSource } from './deployment';
-import type { FunctionHost } from './functions';
 
 /** The stand-in checks no signature (services.ts's pair is for s3rver, which does). */
 const QUEUE_CREDENTIALS = { accessKeyId: 'local', secretAccessKey: 'local' } as const;
@@ -78,8 +77,15 @@ export async function createQueues(endpoint: string, queues: readonly LocalQueue
   }
 }
 
-/** What the mapping needs of the function host: invoke, and the function's current deployment and endpoints. */
-export type MappingHost = Pick<FunctionHost, 'invoke' | 'deployed'>;
+/**
+ * What the mapping needs of the function host (functions.ts's FunctionHost has it): invoke, and the function's
+ * current deployment and SQS endpoint. Written out rather than imported: functions.ts imports services.ts, which
+ * starts the queues here.
+ */
+export interface MappingHost {
+  invoke(handler: string, event: unknown): Promise<unknown>;
+  deployed(handler: string): { fn: LocalFunction; endpoints: () => Promise<{ sqs: string }> };
+}
 
 export interface QueueMappingOptions {
   onError: (error: unknown) => void;

@@ -10,7 +10,10 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { recordHash } from '../../lib/http/idempotency';
+import { idempotencyKey } from '../../lib/store/idempotency';
 import { READ_TOKEN, useApi } from '../support/api';
+import { scanTable } from '../support/invariants';
 
 const api = useApi();
 
@@ -179,6 +182,17 @@ describe('changes', () => {
       expect(response.status, response.text).toBe(404);
       expect(response.body.type).toBe('/problems/not-found');
     }
+  });
+
+  it('releases the Idempotency-Key of a PATCH that fails, so that a retry runs again', async () => {
+    const key = `patch-${Date.now()}`;
+    const made = await newWebhook();
+    expect((await api.delete(`/v2/webhooks/${made.id}`)).status).toBe(204);
+    const failed = await api.patch(`/v2/webhooks/${made.id}`, { description: 'again' }, { headers: { 'idempotency-key': key } });
+    expect(failed.status, failed.text).toBe(404);
+    // The local gateway's write token is the caller `local-admin`.
+    const record = idempotencyKey(recordHash('local-admin', key)).pk;
+    expect((await scanTable()).filter((item) => item.pk === record)).toEqual([]);
   });
 
   it('refuses every change with a read-only token: 403', async () => {

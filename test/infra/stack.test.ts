@@ -848,6 +848,35 @@ describe('item writes', () => {
     }
   });
 
+  it("lets a webhook's PATCH, whose role is its own, change its webhook and failure state, put its audit entry and keep its idempotency record, and no other item", async () => {
+    const fn = functionsByName().get('updateWebhook')!;
+    const webhook = webhookKey('w').pk;
+    const health = `${WEBHOOK_DELIVERY_KEY_PREFIX}w`;
+    const audit = auditKey('2026-01-01T00:00:00.000Z', 'a').pk;
+    const idempotency = `${IDEMPOTENCY_KEY_PREFIX}hash`;
+    const allowed: Array<[string, string]> = [
+      ['dynamodb:GetItem', webhook],
+      ['dynamodb:GetItem', health],
+      ['dynamodb:UpdateItem', webhook],
+      ['dynamodb:DeleteItem', health],
+      ['dynamodb:PutItem', audit],
+      ['dynamodb:PutItem', idempotency],
+      ['dynamodb:UpdateItem', idempotency],
+      ['dynamodb:DeleteItem', idempotency],
+    ];
+    for (const [action, pk] of allowed) expect(await mayWriteItem(fn, action, pk), `${action} ${pk}`).toBe(true);
+    const refused: Array<[string, string]> = [
+      ['dynamodb:DeleteItem', webhook],
+      ['dynamodb:PutItem', webhook],
+      ['dynamodb:UpdateItem', audit],
+      ['dynamodb:GetItem', userKey('u').pk],
+      ['dynamodb:Query', webhook],
+      ...ITEM_WRITES.map((action): [string, string] => [action, userKey('u').pk]),
+      ...ITEM_WRITES.map((action): [string, string] => [action, scimTokenKey('t').pk]),
+    ];
+    for (const [action, pk] of refused) expect(await mayWriteItem(fn, action, pk), `${action} ${pk}`).toBe(false);
+  });
+
   it('lets the report worker update report jobs only, and maintenance write what it repairs', async () => {
     const names = functionsByName();
     const worker = names.get('ReportWorker')!;

@@ -5012,7 +5012,7 @@ export interface operations {
                  * @description Start at this time (ISO 8601, entries at or after it), or `now`: an empty page whose cursor starts at the request's time. Not with `cursor`.
                  * @example 2026-11-01T00:00:00.000Z
                  */
-                since?: "now" | string;
+                since?: string;
                 /**
                  * @description Only entries of these resource types (`user`, `department`, `group`, `report`, `scim-token`, `webhook`), comma-separated or repeated. A cursor keeps them.
                  * @example user,department
@@ -5064,7 +5064,7 @@ export interface operations {
                  * @description Start at this time (ISO 8601, entries at or after it), or `now`: an empty page whose cursor starts at the request's time. Not with `cursor`.
                  * @example 2026-11-01T00:00:00.000Z
                  */
-                since?: "now" | string;
+                since?: string;
                 /**
                  * @description Only entries of these resource types (`user`, `department`, `group`, `report`, `scim-token`, `webhook`), comma-separated or repeated. A cursor keeps them.
                  * @example user,department

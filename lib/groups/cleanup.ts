@@ -52,8 +52,11 @@ import { ruleGroupsCountWrite } from './rule-limits';
 /** The actor recorded for changes the sweeper makes on its own (abandoning a dead G3). */
 const MAINTENANCE: ChangeContext = { actor: 'maintenance', operationId: 'sweepDeletedGroups', requestId: 'maintenance' };
 
-/** G7 deletes this many groups per transaction: 4 items each (group, name, marker, audit) and the counter. */
-const GROUPS_PER_TRANSACTION = 24;
+/**
+ * G7 deletes this many groups per transaction: up to 5 items each (group, name claim, external id claim, marker,
+ * audit) and the two counters (groups, rule groups): 19 × 5 + 2 = 97, within DynamoDB's 100.
+ */
+const GROUPS_PER_TRANSACTION = 19;
 
 /**
  * Deletes a published group item; `version` (when given) must match too. A

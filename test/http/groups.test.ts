@@ -487,6 +487,14 @@ describe('G7 DELETE /v2/groups', () => {
     expect((await scanTable()).filter((item) => item.type === 'group-cleanup' && ids.includes(item.group_id))).toEqual([]);
   });
 
+  it('deletes 100 groups that each have an external id (5 items each in its transaction), in one 204', async () => {
+    const made = await Promise.all(Array.from({ length: 100 }, () => group({ external_id: unique('ext-') })));
+    const response = await api.delete('/v2/groups', { group_ids: made.map((g) => g.id) });
+    expect(response.status, response.text).toBe(204);
+    for (const g of made.slice(0, 3)) expect((await api.get(`/v2/groups/${g.id}`)).status).toBe(404);
+    expect(await invariantViolations()).toEqual([]);
+  });
+
   it('answers 404 with missing_group_ids when any is unknown, and deletes nothing', async () => {
     const [a, b] = [await group(), await group()];
     const response = await api.delete('/v2/groups', { group_ids: [a.id, 'nope1', b.id, 'nope2', 'nope1'] });

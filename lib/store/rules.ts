@@ -81,10 +81,15 @@ function workFields(subject: RuleWorkSubject, id: string, now: string) {
   };
 }
 
-/** A user's cell changed (`from`: the cell it left; null when it was created). */
+/**
+ * A user's cell changed (`from`: the cell it left), or the user is in no group
+ * (null: it was created, or its deletion left every group): then the cells
+ * recorded before do not count, and the user joins every rule it matches.
+ */
 export function userRuleWorkWrite(userId: string, from: string | null, now: string): Write {
   const changes = new Update().setAll(workFields('user', userId, now));
-  if (from !== null) changes.append('from_cells', [from]);
+  if (from === null) changes.setAll({ from_cells: [] });
+  else changes.append('from_cells', [from]);
   return update(ruleWorkKey('user', userId), changes);
 }
 

@@ -87,7 +87,7 @@ export interface GroupMembersChange {
   external_id?: string | null;
   /** The If-Match version, if the request gave one. */
   expectedVersion?: number;
-  /** A rule's change (lib/groups/rule-apply.ts): the rule version it was decided for, and the rule's limit. */
+  /** A rule's change (lib/groups/rule-follow.ts): the rule version it was decided for, and the rule's limit. */
   ruleVersion?: string;
   maxUsers?: number;
 }

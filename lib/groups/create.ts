@@ -131,7 +131,7 @@ export async function createGroup(
 /**
  * G3 with a rule: the group is created empty with `rule_status: applying`
  * (and counted among the rule groups, at most 500); the rule's joins are
- * then written by the rule worker (rule-apply.ts). Members given by hand
+ * then written by the rule worker (rule-follow.ts). Members given by hand
  * with a rule are refused: the rule keeps them.
  */
 async function createRuleGroup(

@@ -125,7 +125,6 @@ export function notAGroupMember(groupId: string, userIds: string[]): Problem {
 export const groupFull = (groupId: string) =>
   conflict(`Group "${groupId}" already holds ${MAX_GROUP_USERS} users, the most a group can hold.`, { limit: MAX_GROUP_USERS });
 
-/** A large change of the group's members is being applied (bulk-change.ts): other changes of them wait for it. */
 /** Members of a rule group are kept by its rule, not by hand (SCIM answers it as 400 `mutability`). */
 export const ruleManaged = (groupId: string) =>
   new Problem(
@@ -133,6 +132,7 @@ export const ruleManaged = (groupId: string) =>
     `The members of group "${groupId}" are kept by its rule; change the rule, or turn it off (rule: null) to manage them by hand.`,
   );
 
+/** A large change of the group's members is being applied (bulk-change.ts): other changes of them wait for it. */
 export const groupBusy = (groupId: string) =>
   conflict(`The members of group "${groupId}" are being changed by another request; retry in a few seconds.`);
 

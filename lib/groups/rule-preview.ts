@@ -62,7 +62,10 @@ export const codesOf = (kind: Kind): string[] => [`${kind}0`, `${kind}1`];
 
 async function readCellCounts(sets: CellSet[]): Promise<CellCounts> {
   const needEveryone = sets.some((set) => 'except' in set.scope);
-  const [departments, counters] = await Promise.all([findDepartments(departmentsNamed(sets)), needEveryone ? readCounters() : undefined]);
+  const [departments, counters] = await Promise.all([
+    findDepartments(departmentsNamed(sets)),
+    needEveryone ? readCounters({ consistent: true }) : undefined,
+  ]);
   const everyone = counters && sumMemberships(counters);
   return { departments, everyone };
 }

@@ -5,7 +5,8 @@ import { transactWrite, withFreshRead, type Write } from '../db/transact';
 import { newId } from '../ids';
 import { preconditionFailed } from '../problems';
 import { isPublished, updateGroupWrite, type RuleSetting, type StoredGroup } from '../store/groups';
-import { getGroup, groupAudit, groupNotFound, identityChangeWrites } from './groups';
+import type { User } from '../schemas/responses';
+import { getGroup, getGroupWithUsers, groupAudit, groupNotFound, identityChangeWrites } from './groups';
 import { parseRule, ruleText } from './rule';
 import { checkRuleFits, ruleGroupsCountWrite } from './rule-limits';
 import { ruleChangeWrites } from './rule-writes';
@@ -27,7 +28,7 @@ export interface GroupPatch {
  * make the update retry. A rule change is conditional on the rule read (so
  * the rule-group counter moves by what it really does) and leaves the group
  * `applying` until the rule worker has written its joins and leaves
- * (rule-apply.ts).
+ * (rule-follow.ts).
  */
 export async function updateGroup(ctx: ChangeContext, id: string, patch: GroupPatch, expectedVersion?: number): Promise<StoredGroup> {
   return withFreshRead(async () => {
@@ -91,10 +92,19 @@ async function ruleChange(before: StoredGroup, input: string | null | undefined)
   return { text, version: newId() };
 }
 
-/** The group PATCH's dry run with a rule: the preview of the new rule, nothing changed (400/409 as the change would get). */
-export async function previewGroupRule(id: string, text: string): Promise<{ group: StoredGroup; preview: RulePreview }> {
-  const group = await getGroup(id);
-  const preview = await previewRule(group, parseRule(text));
+/**
+ * The group PATCH's dry run: the group as it is (with its members) and, with a rule, that rule's preview; nothing
+ * changes. Refused as the change would be: 412 for a stale If-Match, 400 for a bad rule, 409 for too many matches.
+ */
+export async function dryRunGroupUpdate(
+  id: string,
+  patch: GroupPatch,
+  expectedVersion?: number,
+): Promise<{ group: StoredGroup; users: User[]; preview?: RulePreview }> {
+  const { group, users } = await getGroupWithUsers(id);
+  if (expectedVersion !== undefined && expectedVersion !== group.version) throw preconditionFailed();
+  if (typeof patch.rule !== 'string') return { group, users };
+  const preview = await previewRule(group, parseRule(patch.rule));
   checkRuleFits(preview.matching);
-  return { group, preview };
+  return { group, users, preview };
 }

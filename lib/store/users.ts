@@ -49,8 +49,6 @@ import type { User } from '../schemas/responses';
 import { foldCase, KEY_SEPARATOR, nameSortKey } from '../text';
 import { ruleCellCode, userRuleWorkWrite } from './rules';
 
-export { ruleCellCode as ruleCellCodeOf };
-
 export type { User };
 
 /** A user as stored: the representation plus its version (the ETag) and the bulk move holding it, if any. */

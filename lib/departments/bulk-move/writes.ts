@@ -9,8 +9,8 @@ import { Signal, StaleReadError } from '../../db/errors';
 import { MAX_TRANSACTION_ITEMS, type Write } from '../../db/transact';
 import { headerInState, headerTransition, partApplied, partPut } from '../../store/bulk-moves';
 import { reserveUsageWrite, type DepartmentDelta, type StoredDepartment } from '../../store/departments';
-import { usersRuleWorkWrite } from '../../store/rules';
-import { holdUser, ruleCellCodeOf, userWrites, type StoredUser } from '../../store/users';
+import { ruleCellCode, usersRuleWorkWrite } from '../../store/rules';
+import { holdUser, userWrites, type StoredUser } from '../../store/users';
 import { addContribution, counterWriteCount, counterWrites, noDeltas, type CounterDeltas } from '../../users/counters';
 import { userRepresentation } from '../../users/user';
 import { explainUsageFailure } from '../errors';
@@ -75,7 +75,7 @@ function moveWrites(
   );
   // Rule groups follow the moved users: one work item for all of them, not one each (lib/store/rules.ts).
   const followed = usersRuleWorkWrite(
-    users.map((user) => ({ id: user.id, from: ruleCellCodeOf(user) })),
+    users.map((user) => ({ id: user.id, from: ruleCellCode(user) })),
     at,
   );
   // The departments users leave lose only what they had: their conditions cannot fail but for a race.

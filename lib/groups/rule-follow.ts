@@ -16,9 +16,10 @@
  * - The worker reconciles the user as it is NOW (a consistent read) with
  *   the rules as they are NOW (the rule index, written in the rule's own
  *   transaction): each join or leave is conditional on the group holding the
- *   rule version it was decided for, and on the membership being absent or
- *   present, so it is idempotent and a rule changed meanwhile makes it
- *   fail and be decided again. Work is deleted only if not rewritten since it
+ *   rule version it was decided for, on the user still being the version
+ *   read (two pieces of work may follow one user at once), and on the
+ *   membership being absent or present, so it is idempotent and a rule or
+ *   user changed meanwhile makes it fail and be decided again. Work is deleted only if not rewritten since it
  *   was read (its `stamp`), so a change during the reconciliation is
  *   followed again. Whatever the interleaving, the last reconciliation of
  *   each user, and the last application of each rule, see the final state.
@@ -68,10 +69,10 @@ import {
   type RuleWork,
   type RuleWorkSubject,
 } from '../store/rules';
-import { findUser, findUsers, userLists } from '../store/users';
+import { findUser, findUsers, userLists, userUnchangedCheck } from '../store/users';
 import { changeGroupMembersInParts } from './bulk-change';
 import { groupAudit } from './groups';
-import { MissingUserError, userCheckWrite } from './members';
+import { MissingUserError } from './members';
 import { cellsOf, matchesRule, parseRule, type Rule } from './rule';
 import { ruleMaxUsers } from './rule-limits';
 import { cellOfCode, codesOf } from './rule-preview';
@@ -212,6 +213,7 @@ const userOfCell = (code: string): CellUser => {
  */
 async function followUser(work: RuleWork): Promise<void> {
   const user = await findUser(work.id);
+  const read: UserAsRead = { id: work.id, version: user?.version };
   const now = user ? ruleCellCode(user) : undefined;
   const cells = [...work.fromCells, ...(now ? [now] : [])];
   const departments = cells.map((code) => code.split('|')[0]).filter((d) => d !== '');
@@ -232,8 +234,8 @@ async function followUser(work: RuleWork): Promise<void> {
     const matchesNow = user !== undefined && matchesRule(rule, user);
     const matchedBefore = work.fromCells.map((code) => matchesRule(rule, userOfCell(code)));
     try {
-      if (matchesNow && !(matchedBefore.length > 0 && matchedBefore.every(Boolean))) await join(toGroup(item), entry, work);
-      if (!matchesNow && matchedBefore.some(Boolean)) await leave(toGroup(item), entry, work);
+      if (matchesNow && !(matchedBefore.length > 0 && matchedBefore.every(Boolean))) await join(toGroup(item), entry, work, read);
+      if (!matchesNow && matchedBefore.some(Boolean)) await leave(toGroup(item), entry, work, read);
     } catch (error) {
       if (!(error instanceof TryAgain || error instanceof ContentionError)) throw error;
       again = true;
@@ -256,36 +258,61 @@ async function followUsers(work: RuleWork): Promise<void> {
   if (again) throw new TryAgain();
 }
 
+/** The user a decision was made on: its version, or undefined when it was absent. */
+interface UserAsRead {
+  id: string;
+  version: number | undefined;
+}
+
+/**
+ * Every rule join, leave and `over_limit` commits only if the user is still
+ * as the decision read it: two pieces of work (a bulk move's and the user's
+ * own, or the maintenance sweep's and the stream's) may follow the same user
+ * at once, and the one that read it first must not commit after the other.
+ * A changed user makes the decision be made again. A join also needs no
+ * deletion holding off group additions (lib/groups/members.ts).
+ */
+const userAsReadCheck = (user: UserAsRead, now?: string): Write => userUnchangedCheck(user.id, user.version, () => new TryAgain(), { now });
+
+/** The group was full when a join was tried: `version` is the group's then. */
+class GroupFull extends Error {
+  constructor(
+    readonly version: number,
+    readonly ruleStatus: unknown,
+  ) {
+    super('full');
+  }
+}
+
 /** Why a rule's join or leave did not commit, from the group item as it was. */
 function explainGroup(entry: IndexedRule, delta: number) {
   return (stored: unknown) => {
     const item = stored as Record<string, unknown> | undefined;
     if (!isPublished(item) || item.rule_version !== entry.ruleVersion || isChanging(item)) return new TryAgain();
-    if (delta > 0 && Number(item.user_count) + delta > ruleMaxUsers()) return signal('full');
+    if (delta > 0 && Number(item.user_count) + delta > ruleMaxUsers()) return new GroupFull(Number(item.version), item.rule_status);
     return new StaleReadError();
   };
 }
 
-async function join(group: StoredGroup, entry: IndexedRule, work: RuleWork): Promise<void> {
+async function join(group: StoredGroup, entry: IndexedRule, work: RuleWork, user: UserAsRead): Promise<void> {
   const now = new Date().toISOString();
   const writes: Write[] = [
     ...membershipPuts(group, work.id, now, () => signal('already-member')),
     countMembersWrite(group, 1, now, { published: true, maxUsers: ruleMaxUsers(), ruleVersion: entry.ruleVersion }, explainGroup(entry, 1)),
-    userCheckWrite(work.id, now),
+    userAsReadCheck(user, now),
     ruleAudit(group.id, 'followUserChange', work.stamp, { added_user_ids: [work.id] }, now),
   ];
   try {
     await transactWrite(writes);
   } catch (error) {
     if (isSignal(error, 'already-member')) return;
-    if (error instanceof MissingUserError || error instanceof StaleReadError) throw new TryAgain();
-    if (isSignal(error, 'full')) return markOverLimit(group, entry, work);
-    if (error instanceof Problem && error.slug === 'conflict') throw new TryAgain(); // the user is being deleted
+    if (error instanceof StaleReadError) throw new TryAgain();
+    if (error instanceof GroupFull) return markOverLimit(group, entry, work, user, error);
     throw error;
   }
 }
 
-async function leave(group: StoredGroup, entry: IndexedRule, work: RuleWork): Promise<void> {
+async function leave(group: StoredGroup, entry: IndexedRule, work: RuleWork, user: UserAsRead): Promise<void> {
   const now = new Date().toISOString();
   const writes: Write[] = [
     ...membershipDeletes(group, work.id, () => signal('not-member')),
@@ -296,6 +323,7 @@ async function leave(group: StoredGroup, entry: IndexedRule, work: RuleWork): Pr
       { published: true, maxUsers: ruleMaxUsers(), ruleVersion: entry.ruleVersion },
       explainGroup(entry, -1),
     ),
+    userAsReadCheck(user),
     ruleAudit(group.id, 'followUserChange', work.stamp, { removed_user_ids: [work.id] }, now),
     // A group held at its limit has room now: a waiting match joins (the rule is applied again).
     ...(group.rule_status === 'over_limit' ? [groupRuleWorkWrite(group.id, now)] : []),
@@ -309,24 +337,25 @@ async function leave(group: StoredGroup, entry: IndexedRule, work: RuleWork): Pr
   }
 }
 
-/** The group is full: it keeps its members, says so, and the audit trail too. */
-async function markOverLimit(group: StoredGroup, entry: IndexedRule, work: RuleWork): Promise<void> {
-  if (group.rule_status === 'over_limit') return;
+/**
+ * The group is full: it keeps its members, says so, and the audit trail too.
+ * Only at the group version the join found full (no member left since) and
+ * with the user still as read: otherwise the join is decided again.
+ */
+async function markOverLimit(group: StoredGroup, entry: IndexedRule, work: RuleWork, user: UserAsRead, full: GroupFull): Promise<void> {
+  if (full.ruleStatus === 'over_limit') return;
   const now = new Date().toISOString();
-  try {
-    await transactWrite([
-      ruleStatusWrite(group.id, 'over_limit', { ruleVersion: entry.ruleVersion }, now, () => new TryAgain()),
-      ruleAudit(
-        group.id,
-        'followUserChange',
-        work.stamp,
-        { rule_status: { from: group.rule_status, to: 'over_limit' }, waiting_user_ids: [work.id] },
-        now,
-      ),
-    ]);
-  } catch (error) {
-    if (!(error instanceof TryAgain)) throw error;
-  }
+  await transactWrite([
+    ruleStatusWrite(group.id, 'over_limit', { ruleVersion: entry.ruleVersion, version: full.version }, now, () => new TryAgain()),
+    userAsReadCheck(user),
+    ruleAudit(
+      group.id,
+      'followUserChange',
+      work.stamp,
+      { rule_status: { from: group.rule_status, to: 'over_limit' }, waiting_user_ids: [work.id] },
+      now,
+    ),
+  ]);
 }
 
 // --- running the work ----------------------------------------------------------------

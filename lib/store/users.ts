@@ -287,6 +287,21 @@ export function userCheck(id: string, now: string, explain: Explain): Write {
   return check(userKey(id), condition, { explain, returnOld: true });
 }
 
+/**
+ * A rule's decision about a user (lib/groups/rule-follow.ts) commits only if
+ * the user is still as it was read: at `version`, or still absent
+ * (undefined). With `now`, also that no deletion holds off group additions
+ * (a join: userCheck's condition).
+ */
+export function userUnchangedCheck(id: string, version: number | undefined, explain: Explain, options: { now?: string } = {}): Write {
+  const condition = version === undefined ? new Condition().whenAbsent() : new Condition().whenEquals('version', version);
+  if (version !== undefined && options.now !== undefined) {
+    const lock = condition.name('group_lock');
+    condition.when(`attribute_not_exists(${lock}) OR ${lock} < ${condition.value(options.now)}`);
+  }
+  return check(userKey(id), condition, { explain, returnOld: true });
+}
+
 /** Holds off group additions until `until` (ISO time); conditional on the version read and no bulk move holding the user. */
 export async function lockGroupAdditions(id: string, version: number, until: string): Promise<void> {
   await updateItem(userKey(id), new Update().set('group_lock', until).whenEquals('version', version).whenAbsent('bulk_lock'));

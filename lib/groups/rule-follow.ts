@@ -12,7 +12,12 @@
  *   in the same transaction: no change can be missed, and the user change
  *   costs one small item more whatever the number of rule groups (none
  *   are read or written by the request). A deleted user leaves every group
- *   in its own deletion.
+ *   in its own deletion, and writes its rule work too: a group held at its
+ *   limit may have counted it among its waiting matches.
+ * - A group `over_limit` is applied again (its rule work) when a member
+ *   leaves, or a waiting match stops matching or is deleted; `over_limit` is
+ *   marked only at the group version a join found full, and a leave that
+ *   read the group `current` reads it again, so neither misses the other.
  * - The worker reconciles the user as it is NOW (a consistent read) with
  *   the rules as they are NOW (the rule index, written in the rule's own
  *   transaction): each join or leave is conditional on the group holding the
@@ -331,9 +336,26 @@ async function leave(group: StoredGroup, entry: IndexedRule, work: RuleWork, use
   try {
     await transactWrite(writes);
   } catch (error) {
-    if (isSignal(error, 'not-member')) return;
-    if (error instanceof StaleReadError) throw new TryAgain();
-    throw error;
+    if (!isSignal(error, 'not-member')) {
+      if (error instanceof StaleReadError) throw new TryAgain();
+      throw error;
+    }
+    // A waiting match (never a member) of a group held at its limit stopped matching: the rest may fit now.
+    if (group.rule_status === 'over_limit') await transactWrite([groupRuleWorkWrite(group.id, new Date().toISOString())]);
+    return;
+  }
+  if (group.rule_status !== 'over_limit') await reapplyIfOverLimit(group.id, entry);
+}
+
+/**
+ * A leave that read the group `current` wrote no rule work; a join that found
+ * the group full may have marked it `over_limit` since that read (it could
+ * not after the leave: it holds the group version it found full). Read again.
+ */
+async function reapplyIfOverLimit(groupId: string, entry: IndexedRule): Promise<void> {
+  const item = await findGroupItem(groupId);
+  if (isPublished(item) && item.rule_version === entry.ruleVersion && item.rule_status === 'over_limit') {
+    await transactWrite([groupRuleWorkWrite(groupId, new Date().toISOString())]);
   }
 }
 

@@ -263,9 +263,12 @@ export function userWrites(
   ];
   if (after?.department_id) writes.push(put(departmentCopyItem({ ...after, department_id: after.department_id })));
   else if (before?.department_id) writes.push(remove(departmentCopyKey(id)));
-  // Rule groups follow a change of the user's cell (lib/store/rules.ts); a deleted user leaves its groups itself.
+  // Rule groups follow a change of the user's cell (lib/store/rules.ts). A deleted user leaves its groups itself, but
+  // a group held at its limit (`over_limit`) may count it among its waiting matches: its deletion is followed too.
   const from = before && ruleCellCode(before);
-  if (followRules && after && from !== ruleCellCode(after)) writes.push(userRuleWorkWrite(id, from, after.updated_at));
+  if (followRules && (after ? from !== ruleCellCode(after) : from !== null)) {
+    writes.push(userRuleWorkWrite(id, from, after?.updated_at ?? new Date().toISOString()));
+  }
   return writes;
 }
 

@@ -8,13 +8,13 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { db } from '../../lib/db/client';
 import { createDepartment } from '../../lib/departments/departments';
-import { addUserToDepartment } from '../../lib/departments/membership';
+import { addUserToDepartment, removeUserFromDepartment } from '../../lib/departments/membership';
 import { createGroup } from '../../lib/groups/create';
 import { getGroupWithUsers } from '../../lib/groups/groups';
 import { runPendingRuleWork, runRuleWork } from '../../lib/groups/rule-follow';
 import { findGroupItem } from '../../lib/store/groups';
 import { pendingRuleWork } from '../../lib/store/rules';
-import { createUser, updateUser } from '../../lib/users/commands';
+import { createUser, deleteUser, updateUser } from '../../lib/users/commands';
 import { unique } from '../support/fixtures';
 import { invariantViolations } from '../support/invariants';
 
@@ -123,6 +123,81 @@ describe('a decision commits only on the user it was made for', () => {
     await drain();
     expect(await membersOf(groupId)).toEqual([u]);
     expect(await findGroupItem(groupId)).toMatchObject({ user_count: 1, rule_status: 'current' });
+    expect(await invariantViolations()).toEqual([]);
+  });
+});
+
+describe('a group held at its limit becomes current again once its matches fit', () => {
+  /** A rule group of a department holding three members (the limit), all matching. */
+  async function fullGroup() {
+    process.env.RULE_GROUP_MAX_USERS = '3';
+    const department = (await createDepartment(admin, { id: unique('d'), name: unique('Full ') })).id;
+    const members = [await user(), await user(), await user()];
+    for (const id of members) await addUserToDepartment(admin, department, id);
+    const groupId = await ruleGroup(`department_id:${department}`);
+    expect(await membersOf(groupId)).toEqual([...members].sort());
+    return { department, groupId, members };
+  }
+
+  async function waiting(department: string, groupId: string) {
+    const id = await user();
+    await addUserToDepartment(admin, department, id);
+    await drain();
+    expect(await findGroupItem(groupId)).toMatchObject({ rule_status: 'over_limit', user_count: 3 });
+    return id;
+  }
+
+  it('when a waiting match stops matching', async () => {
+    const { department, groupId, members } = await fullGroup();
+    const d = await waiting(department, groupId);
+    await removeUserFromDepartment(admin, department, d);
+    await drain();
+    expect(await findGroupItem(groupId)).toMatchObject({ rule_status: 'current', user_count: 3 });
+    expect(await membersOf(groupId)).toEqual([...members].sort());
+  });
+
+  it('when a waiting match is deleted', async () => {
+    const { department, groupId, members } = await fullGroup();
+    const d = await waiting(department, groupId);
+    await deleteUser(admin, d);
+    await drain();
+    expect(await findGroupItem(groupId)).toMatchObject({ rule_status: 'current', user_count: 3 });
+    expect(await membersOf(groupId)).toEqual([...members].sort());
+    expect(await invariantViolations()).toEqual([]);
+  });
+
+  it('when a member leaves while a join that found the group full marks it over_limit', async () => {
+    const { department, groupId, members } = await fullGroup();
+    const d = await user();
+    await addUserToDepartment(admin, department, d);
+    // The join of d found the group full; before it says over_limit, a member leaves (reading the group current).
+    const isOverLimit = (keys: string[]) =>
+      keys.some((k) => k.startsWith(`Update GROUP#${groupId}`)) && !keys.some((k) => k.includes('MEMBERS#'));
+    beforeTransaction(isOverLimit, async () => {
+      await removeUserFromDepartment(admin, department, members[0]);
+      await runRuleWork('user', members[0]);
+    });
+    await runRuleWork('user', d);
+    await drain();
+    expect(await findGroupItem(groupId)).toMatchObject({ rule_status: 'current', user_count: 3 });
+    expect(await membersOf(groupId)).toEqual([members[1], members[2], d].sort());
+  });
+
+  it('when a member leaves, having read the group current, just after a join that found it full marked it over_limit', async () => {
+    const { department, groupId, members } = await fullGroup();
+    const d = await user();
+    await addUserToDepartment(admin, department, d);
+    await removeUserFromDepartment(admin, department, members[0]);
+    beforeTransaction(
+      (keys) => keys.some((k) => k.startsWith(`Delete MEMBERS#${groupId}`) && k.includes(members[0])),
+      async () => {
+        await runRuleWork('user', d);
+      },
+    );
+    await runRuleWork('user', members[0]);
+    await drain();
+    expect(await findGroupItem(groupId)).toMatchObject({ rule_status: 'current', user_count: 3 });
+    expect(await membersOf(groupId)).toEqual([members[1], members[2], d].sort());
     expect(await invariantViolations()).toEqual([]);
   });
 });

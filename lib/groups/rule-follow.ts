@@ -26,8 +26,12 @@
  *   membership being absent or present, so it is idempotent and a rule or
  *   user changed meanwhile makes it fail and be decided again. Work is deleted only if not rewritten since it
  *   was read (its `stamp`), so a change during the reconciliation is
- *   followed again. Whatever the interleaving, the last reconciliation of
- *   each user, and the last application of each rule, see the final state.
+ *   followed again. A user's work waits (stays, and runs again) while a
+ *   rule it concerns is being applied, or was changed after the index was
+ *   read. What this guarantees: a user's work that completes saw the user
+ *   and the rules as they were when it committed its last decision. What it
+ *   relies on: the cell index (eventually consistent) showing, by an
+ *   apply's verifying pass, every change committed before that apply began.
  * - The rules read are those listed under the user's old and new departments
  *   and under `*` (rules naming no department): a user change never costs
  *   more because of rules that name only other departments.
@@ -37,9 +41,13 @@
  *   (the index may lag behind a change just made), and writes only the joins
  *   and leaves, by the bulk protocol of large group changes (bulk-change.ts:
  *   prepared out of sight, committed once under the rule version, applied in
- *   parts, healed by the maintenance function). It then verifies again, after
- *   the index has caught up, and marks the group `current` (or `over_limit`)
- *   conditional on nothing having changed since that verification.
+ *   parts, healed by the maintenance function). It always verifies once more,
+ *   INDEX_SETTLE_MS later (reading again, consistently, the users it just
+ *   added or removed), and marks the group `current` (or `over_limit`)
+ *   conditional on nothing having changed since that verification. An index
+ *   lagging more than that behind a change made before the apply is not
+ *   caught by the apply (DynamoDB bounds no GSI lag; it is usually well under
+ *   a second).
  * - Joins and leaves are audited with actor `rule:<group id>`.
  */
 import type { ChangeContext } from '../audit/context';
@@ -106,6 +114,9 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 // --- applying a rule ------------------------------------------------------------
 
+/** Queries of the cell index at once (a rule of 40 departments and many kinds is hundreds of cells). */
+const INDEX_QUERY_CONCURRENCY = 16;
+
 /** The ids of the users a rule matches, cell by cell from cellById (a department's copies, or everybody's user items). */
 async function matchingUserIds(rule: Rule): Promise<string[]> {
   const queries = cellsOf(rule).flatMap((set) =>
@@ -117,26 +128,57 @@ async function matchingUserIds(rule: Rule): Promise<string[]> {
           : [userLists.cell({ everyone: true }, cellOfCode(code), 'id')],
       ),
   );
-  const ids = await Promise.all(
-    queries.map(async (query) => {
-      const found: string[] = [];
-      for await (const item of queryStream({ ...query, attributes: ['id'] }, { pageSize: 1000 })) found.push(String(item.id));
-      return found;
-    }),
-  );
-  return ids.flat();
+  const ids: string[] = [];
+  await forEachConcurrently(queries, INDEX_QUERY_CONCURRENCY, async (query) => {
+    for await (const item of queryStream({ ...query, attributes: ['id'] }, { pageSize: 1000 })) ids.push(String(item.id));
+  });
+  return ids;
 }
 
 /** Time for the index to show a change just made, before the verifying pass. */
 const INDEX_SETTLE_MS = 500;
 const APPLY_PASSES = 6;
+/** Waiting matches read beyond the room they could fill: a few may have stopped matching since the index saw them. */
+const FRESH_READ_MARGIN = 10;
+
+/**
+ * The first `room` of the waiting matches by id that match as they are now
+ * (consistent reads, a chunk at a time, never all of a rule that matches
+ * far more than the limit), and whether more would join than fit.
+ */
+async function firstMatchingNow(rule: Rule, waiting: string[], room: number): Promise<{ adds: string[]; overLimit: boolean }> {
+  const adds: string[] = [];
+  for (let from = 0; from < waiting.length;) {
+    const chunk = waiting.slice(from, from + Math.max(0, room - adds.length) + 1 + FRESH_READ_MARGIN);
+    from += chunk.length;
+    const fresh = await findUsers(chunk);
+    for (const id of chunk) {
+      const user = fresh.get(id);
+      if (!user || !matchesRule(rule, user)) continue;
+      if (adds.length >= room) return { adds, overLimit: true };
+      adds.push(id);
+    }
+  }
+  return { adds, overLimit: false };
+}
 
 /**
  * Makes the members of a rule group exactly its matches (the first
  * `ruleMaxUsers` of them by id when they are more: `over_limit`). Answers
  * when the group is `current` or `over_limit`, has no rule, or is gone.
+ *
+ * The cell index is eventually consistent: each candidate it gives is read
+ * again (consistent), and so are the users the previous pass added or
+ * removed, which the index may still show as they were. The group is marked
+ * only by a pass that found nothing to change and read the index at least
+ * INDEX_SETTLE_MS after the apply began or last wrote (the verifying pass,
+ * always run). A user change the index shows later than that is not seen
+ * here; its own rule work follows it, and waits while the group is
+ * `applying` (followUser).
  */
 export async function applyGroupRule(groupId: string, requestId: string): Promise<void> {
+  let changedLastPass: string[] = [];
+  let verifying = false;
   for (let pass = 0; pass < APPLY_PASSES; pass++) {
     const item = await findGroupItem(groupId);
     if (!isPublished(item) || !isRuleManaged(item)) return;
@@ -147,18 +189,20 @@ export async function applyGroupRule(groupId: string, requestId: string): Promis
     const group = toGroup(item);
     const rule = parseRule(group.rule!);
     const [matches, members] = await Promise.all([matchingUserIds(rule), memberIds(group)]);
-    const [matching, present] = [new Set(matches), new Set(members)];
-    const candidates = [...matches.filter((id) => !present.has(id)), ...members.filter((id) => !matching.has(id))];
-    // The index may lag behind a change just made: each candidate as it is now decides.
-    const fresh = await findUsers(candidates);
-    let adds = matches.filter((id) => !present.has(id) && fresh.has(id) && matchesRule(rule, fresh.get(id)!)).sort();
+    const [matching, present, changed] = [new Set(matches), new Set(members), new Set(changedLastPass)];
+    // Members the index no longer lists, and those just changed: each as it is now decides.
+    const doubtful = members.filter((id) => !matching.has(id) || changed.has(id));
+    const fresh = await findUsers(doubtful);
     // A member gone from the table is being deleted, which takes it out of its groups.
-    const removes = members.filter((id) => !matching.has(id) && fresh.has(id) && !matchesRule(rule, fresh.get(id)!));
+    const removes = doubtful.filter((id) => fresh.has(id) && !matchesRule(rule, fresh.get(id)!));
+    const waiting = [...new Set([...matches, ...changedLastPass])].filter((id) => !present.has(id)).sort();
     const room = ruleMaxUsers() - (group.user_count - removes.length);
-    const overLimit = adds.length > room;
-    if (overLimit) adds = adds.slice(0, Math.max(0, room));
+    const { adds, overLimit } = await firstMatchingNow(rule, waiting, room);
     if (adds.length === 0 && removes.length === 0) {
-      if (await settle(group, overLimit, requestId, matching.size)) return;
+      if (verifying && (await settle(group, overLimit, requestId, matching.size))) return;
+      if (!verifying) await sleep(INDEX_SETTLE_MS);
+      verifying = true;
+      changedLastPass = [];
       continue;
     }
     try {
@@ -173,6 +217,8 @@ export async function applyGroupRule(groupId: string, requestId: string): Promis
       // Read again: a member change or a new rule came first, or a user vanished.
       if (!(error instanceof StaleReadError || error instanceof MissingUserError || error instanceof Problem)) throw error;
     }
+    changedLastPass = [...adds, ...removes];
+    verifying = true;
     await sleep(INDEX_SETTLE_MS);
   }
   throw new TryAgain();
@@ -231,10 +277,17 @@ async function followUser(work: RuleWork): Promise<void> {
     if (!isPublished(item) || item.rule_version !== entry.ruleVersion) {
       // An entry of a rule since changed or of a group since deleted: no rule of its group any more.
       await transactWrite([ruleIndexDelete(entry.scope, entry.groupId, entry.ruleVersion)]).catch(() => undefined);
+      // The group's new rule was set after the index was read: its entry, if it concerns this user, is read next time.
+      if (isPublished(item) && isRuleManaged(item)) again = true;
       continue;
     }
     if (seen.has(entry.groupId)) continue;
     seen.add(entry.groupId);
+    // Being applied: the apply may have read the index before this change showed there; follow the user after it.
+    if (item.rule_status === 'applying') {
+      again = true;
+      continue;
+    }
     const rule = parseRule(entry.rule);
     const matchesNow = user !== undefined && matchesRule(rule, user);
     const matchedBefore = work.fromCells.map((code) => matchesRule(rule, userOfCell(code)));

@@ -201,3 +201,58 @@ describe('a group held at its limit becomes current again once its matches fit',
     expect(await invariantViolations()).toEqual([]);
   });
 });
+
+describe('applying a rule does not trust the lagging cell index', () => {
+  type Found = { Items?: Array<Record<string, unknown>> };
+  const idOf = (item: Record<string, unknown>) => (typeof item.id === 'string' ? item.id : (item.id as { S?: string } | undefined)?.S);
+  const isCellIndexQuery = (commandName: string | undefined, input: unknown) =>
+    commandName === 'QueryCommand' && (input as { IndexName?: string }).IndexName === 'gsi7';
+
+  it('runs the verifying pass even when the first finds nothing to change', async () => {
+    const department = (await createDepartment(admin, { id: unique('d'), name: unique('Lag ') })).id;
+    const u = await user();
+    await addUserToDepartment(admin, department, u);
+    await drain();
+    // The index does not show U in its cell for a moment (as if its move were just made).
+    const until = Date.now() + 300;
+    inject((next, context) => async (args) => {
+      const output = (await next(args)) as { output: Found };
+      if (isCellIndexQuery(context.commandName, args.input) && Date.now() < until) {
+        output.output.Items = output.output.Items?.filter((item) => idOf(item) !== u);
+      }
+      return output;
+    });
+    const groupId = await ruleGroup(`department_id:${department}`);
+    expect(await membersOf(groupId)).toEqual([u]);
+    expect(await findGroupItem(groupId)).toMatchObject({ user_count: 1, rule_status: 'current' });
+  });
+
+  it('reads again the users the previous pass added, whom the index may still show as they were', async () => {
+    const department = (await createDepartment(admin, { id: unique('d'), name: unique('Lag ') })).id;
+    const u = await user({ account_role: 'admin' });
+    await addUserToDepartment(admin, department, u);
+    await drain();
+    // From the moment the apply joins U, the index shows nothing new; U stops matching then, and U's work runs at once.
+    let frozen = false;
+    const answers = new Map<string, Found>();
+    inject((next, context) => async (args) => {
+      if (!isCellIndexQuery(context.commandName, args.input)) return next(args);
+      const key = JSON.stringify(args.input);
+      if (frozen && answers.has(key)) return { output: structuredClone(answers.get(key)), response: {} };
+      const result = (await next(args)) as { output: Found };
+      if (!frozen) answers.set(key, structuredClone(result.output));
+      return result;
+    });
+    beforeTransaction(membershipOf(u), async () => {
+      frozen = true;
+      await updateUser(admin, u, { account_role: 'member' } as never);
+      await runRuleWork('user', u);
+    });
+    const { group } = await createGroup(admin, { name: unique('Rule '), rule: `department_id:${department},account_role:admin` } as never);
+    await runRuleWork('group', group.id);
+    await drain();
+    expect(await membersOf(group.id)).toEqual([]);
+    expect(await findGroupItem(group.id)).toMatchObject({ user_count: 0, rule_status: 'current' });
+    expect(await invariantViolations()).toEqual([]);
+  });
+});

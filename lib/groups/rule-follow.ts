@@ -455,6 +455,24 @@ export async function runRuleWork(subject: RuleWorkSubject, id: string): Promise
   return true;
 }
 
+/** How long a stream invocation keeps trying work that must wait (a group being changed, contention), a pause between. */
+export const PATIENCE_MS = 5_000;
+
+/**
+ * Runs the work, and again after a short pause (doubling, at most a second)
+ * while it must wait, for at most `patienceMs`: an apply that overlaps a
+ * group change or a follow that meets contention usually clears within a
+ * second or two. False: still waiting (the caller has it retried later).
+ */
+export async function runRuleWorkPatiently(subject: RuleWorkSubject, id: string, patienceMs = PATIENCE_MS): Promise<boolean> {
+  const deadline = Date.now() + patienceMs;
+  for (let pause = 100; ; pause = Math.min(pause * 2, 1000)) {
+    if (await runRuleWork(subject, id)) return true;
+    if (Date.now() + pause > deadline) return false;
+    await sleep(pause);
+  }
+}
+
 /** Work items per run of the local poller (and of the maintenance function's sweep). */
 const WORK_PER_RUN = 200;
 

@@ -6,14 +6,19 @@
  * SDK middleware stack at the moment a worker is about to commit.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { DynamoDBStreamEvent } from 'aws-lambda';
+import { handler } from '../../functions/ruleWorker';
 import { db } from '../../lib/db/client';
+import { Update } from '../../lib/db/expression';
+import { updateItem } from '../../lib/db/items';
+import { transactWrite } from '../../lib/db/transact';
 import { createDepartment } from '../../lib/departments/departments';
 import { addUserToDepartment, removeUserFromDepartment } from '../../lib/departments/membership';
 import { createGroup } from '../../lib/groups/create';
 import { getGroupWithUsers } from '../../lib/groups/groups';
 import { runPendingRuleWork, runRuleWork } from '../../lib/groups/rule-follow';
-import { findGroupItem } from '../../lib/store/groups';
-import { pendingRuleWork } from '../../lib/store/rules';
+import { findGroupItem, groupKey } from '../../lib/store/groups';
+import { groupRuleWorkWrite, pendingRuleWork, readRuleWork } from '../../lib/store/rules';
 import { createUser, deleteUser, updateUser } from '../../lib/users/commands';
 import { unique } from '../support/fixtures';
 import { invariantViolations } from '../support/invariants';
@@ -255,4 +260,42 @@ describe('applying a rule does not trust the lagging cell index', () => {
     expect(await findGroupItem(group.id)).toMatchObject({ user_count: 0, rule_status: 'current' });
     expect(await invariantViolations()).toEqual([]);
   });
+});
+
+describe('the stream handler', () => {
+  /** One stream record of a group's rule work, as the mapping delivers it. */
+  const recordOf = (groupId: string, sequence: string): DynamoDBStreamEvent => ({
+    Records: [
+      {
+        eventName: 'MODIFY',
+        dynamodb: { SequenceNumber: sequence, NewImage: { type: { S: 'rule-work' }, subject: { S: 'group' }, subject_id: { S: groupId } } },
+      },
+    ],
+  });
+  const hold = (groupId: string) => updateItem(groupKey(groupId), new Update().set('change_id', 'held-by-test'));
+  const release = (groupId: string) => updateItem(groupKey(groupId), new Update().remove('change_id'));
+
+  /** A rule group applied, whose rule is to be applied again while a large change holds it. */
+  async function heldGroup() {
+    const department = (await createDepartment(admin, { id: unique('d'), name: unique('Held ') })).id;
+    const groupId = await ruleGroup(`department_id:${department}`);
+    await transactWrite([groupRuleWorkWrite(groupId, new Date().toISOString())]);
+    await hold(groupId);
+    return groupId;
+  }
+
+  it('tries work that must wait again for a few seconds, and it is done when the group is free by then', async () => {
+    const groupId = await heldGroup();
+    setTimeout(() => void release(groupId), 1000);
+    expect(await handler(recordOf(groupId, '101'), {} as never)).toEqual({ batchItemFailures: [] });
+    expect(await readRuleWork('group', groupId)).toBeUndefined();
+  });
+
+  it('reports a record whose work still waits as failed, so the mapping delivers it again', async () => {
+    const groupId = await heldGroup();
+    expect(await handler(recordOf(groupId, '202'), {} as never)).toEqual({ batchItemFailures: [{ itemIdentifier: '202' }] });
+    expect(await readRuleWork('group', groupId)).toBeDefined();
+    await release(groupId);
+    await drain();
+  }, 30_000);
 });

@@ -12,16 +12,26 @@
  *   in the same transaction: no change can be missed, and the user change
  *   costs one small item more whatever the number of rule groups (none
  *   are read or written by the request). A deleted user leaves every group
- *   in its own deletion.
+ *   in its own deletion, and writes its rule work too: a group held at its
+ *   limit may have counted it among its waiting matches.
+ * - A group `over_limit` is applied again (its rule work) when a member
+ *   leaves, or a waiting match stops matching or is deleted; `over_limit` is
+ *   marked only at the group version a join found full, and a leave that
+ *   read the group `current` reads it again, so neither misses the other.
  * - The worker reconciles the user as it is NOW (a consistent read) with
  *   the rules as they are NOW (the rule index, written in the rule's own
  *   transaction): each join or leave is conditional on the group holding the
- *   rule version it was decided for, and on the membership being absent or
- *   present, so it is idempotent and a rule changed meanwhile makes it
- *   fail and be decided again. Work is deleted only if not rewritten since it
+ *   rule version it was decided for, on the user still being the version
+ *   read (two pieces of work may follow one user at once), and on the
+ *   membership being absent or present, so it is idempotent and a rule or
+ *   user changed meanwhile makes it fail and be decided again. Work is deleted only if not rewritten since it
  *   was read (its `stamp`), so a change during the reconciliation is
- *   followed again. Whatever the interleaving, the last reconciliation of
- *   each user, and the last application of each rule, see the final state.
+ *   followed again. A user's work waits (stays, and runs again) while a
+ *   rule it concerns is being applied, or was changed after the index was
+ *   read. What this guarantees: a user's work that completes saw the user
+ *   and the rules as they were when it committed its last decision. What it
+ *   relies on: the cell index (eventually consistent) showing, by an
+ *   apply's verifying pass, every change committed before that apply began.
  * - The rules read are those listed under the user's old and new departments
  *   and under `*` (rules naming no department): a user change never costs
  *   more because of rules that name only other departments.
@@ -31,9 +41,13 @@
  *   (the index may lag behind a change just made), and writes only the joins
  *   and leaves, by the bulk protocol of large group changes (bulk-change.ts:
  *   prepared out of sight, committed once under the rule version, applied in
- *   parts, healed by the maintenance function). It then verifies again, after
- *   the index has caught up, and marks the group `current` (or `over_limit`)
- *   conditional on nothing having changed since that verification.
+ *   parts, healed by the maintenance function). It always verifies once more,
+ *   INDEX_SETTLE_MS later (reading again, consistently, the users it just
+ *   added or removed), and marks the group `current` (or `over_limit`)
+ *   conditional on nothing having changed since that verification. An index
+ *   lagging more than that behind a change made before the apply is not
+ *   caught by the apply (DynamoDB bounds no GSI lag; it is usually well under
+ *   a second).
  * - Joins and leaves are audited with actor `rule:<group id>`.
  */
 import type { ChangeContext } from '../audit/context';
@@ -68,10 +82,10 @@ import {
   type RuleWork,
   type RuleWorkSubject,
 } from '../store/rules';
-import { findUser, findUsers, userLists } from '../store/users';
+import { findUser, findUsers, userLists, userUnchangedCheck } from '../store/users';
 import { changeGroupMembersInParts } from './bulk-change';
 import { groupAudit } from './groups';
-import { MissingUserError, userCheckWrite } from './members';
+import { MissingUserError } from './members';
 import { cellsOf, matchesRule, parseRule, type Rule } from './rule';
 import { ruleMaxUsers } from './rule-limits';
 import { cellOfCode, codesOf } from './rule-preview';
@@ -100,6 +114,9 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 // --- applying a rule ------------------------------------------------------------
 
+/** Queries of the cell index at once (a rule of 40 departments and many kinds is hundreds of cells). */
+const INDEX_QUERY_CONCURRENCY = 16;
+
 /** The ids of the users a rule matches, cell by cell from cellById (a department's copies, or everybody's user items). */
 async function matchingUserIds(rule: Rule): Promise<string[]> {
   const queries = cellsOf(rule).flatMap((set) =>
@@ -111,26 +128,57 @@ async function matchingUserIds(rule: Rule): Promise<string[]> {
           : [userLists.cell({ everyone: true }, cellOfCode(code), 'id')],
       ),
   );
-  const ids = await Promise.all(
-    queries.map(async (query) => {
-      const found: string[] = [];
-      for await (const item of queryStream({ ...query, attributes: ['id'] }, { pageSize: 1000 })) found.push(String(item.id));
-      return found;
-    }),
-  );
-  return ids.flat();
+  const ids: string[] = [];
+  await forEachConcurrently(queries, INDEX_QUERY_CONCURRENCY, async (query) => {
+    for await (const item of queryStream({ ...query, attributes: ['id'] }, { pageSize: 1000 })) ids.push(String(item.id));
+  });
+  return ids;
 }
 
 /** Time for the index to show a change just made, before the verifying pass. */
 const INDEX_SETTLE_MS = 500;
 const APPLY_PASSES = 6;
+/** Waiting matches read beyond the room they could fill: a few may have stopped matching since the index saw them. */
+const FRESH_READ_MARGIN = 10;
+
+/**
+ * The first `room` of the waiting matches by id that match as they are now
+ * (consistent reads, a chunk at a time, never all of a rule that matches
+ * far more than the limit), and whether more would join than fit.
+ */
+async function firstMatchingNow(rule: Rule, waiting: string[], room: number): Promise<{ adds: string[]; overLimit: boolean }> {
+  const adds: string[] = [];
+  for (let from = 0; from < waiting.length;) {
+    const chunk = waiting.slice(from, from + Math.max(0, room - adds.length) + 1 + FRESH_READ_MARGIN);
+    from += chunk.length;
+    const fresh = await findUsers(chunk);
+    for (const id of chunk) {
+      const user = fresh.get(id);
+      if (!user || !matchesRule(rule, user)) continue;
+      if (adds.length >= room) return { adds, overLimit: true };
+      adds.push(id);
+    }
+  }
+  return { adds, overLimit: false };
+}
 
 /**
  * Makes the members of a rule group exactly its matches (the first
  * `ruleMaxUsers` of them by id when they are more: `over_limit`). Answers
  * when the group is `current` or `over_limit`, has no rule, or is gone.
+ *
+ * The cell index is eventually consistent: each candidate it gives is read
+ * again (consistent), and so are the users the previous pass added or
+ * removed, which the index may still show as they were. The group is marked
+ * only by a pass that found nothing to change and read the index at least
+ * INDEX_SETTLE_MS after the apply began or last wrote (the verifying pass,
+ * always run). A user change the index shows later than that is not seen
+ * here; its own rule work follows it, and waits while the group is
+ * `applying` (followUser).
  */
 export async function applyGroupRule(groupId: string, requestId: string): Promise<void> {
+  let changedLastPass: string[] = [];
+  let verifying = false;
   for (let pass = 0; pass < APPLY_PASSES; pass++) {
     const item = await findGroupItem(groupId);
     if (!isPublished(item) || !isRuleManaged(item)) return;
@@ -141,18 +189,20 @@ export async function applyGroupRule(groupId: string, requestId: string): Promis
     const group = toGroup(item);
     const rule = parseRule(group.rule!);
     const [matches, members] = await Promise.all([matchingUserIds(rule), memberIds(group)]);
-    const [matching, present] = [new Set(matches), new Set(members)];
-    const candidates = [...matches.filter((id) => !present.has(id)), ...members.filter((id) => !matching.has(id))];
-    // The index may lag behind a change just made: each candidate as it is now decides.
-    const fresh = await findUsers(candidates);
-    let adds = matches.filter((id) => !present.has(id) && fresh.has(id) && matchesRule(rule, fresh.get(id)!)).sort();
+    const [matching, present, changed] = [new Set(matches), new Set(members), new Set(changedLastPass)];
+    // Members the index no longer lists, and those just changed: each as it is now decides.
+    const doubtful = members.filter((id) => !matching.has(id) || changed.has(id));
+    const fresh = await findUsers(doubtful);
     // A member gone from the table is being deleted, which takes it out of its groups.
-    const removes = members.filter((id) => !matching.has(id) && fresh.has(id) && !matchesRule(rule, fresh.get(id)!));
+    const removes = doubtful.filter((id) => fresh.has(id) && !matchesRule(rule, fresh.get(id)!));
+    const waiting = [...new Set([...matches, ...changedLastPass])].filter((id) => !present.has(id)).sort();
     const room = ruleMaxUsers() - (group.user_count - removes.length);
-    const overLimit = adds.length > room;
-    if (overLimit) adds = adds.slice(0, Math.max(0, room));
+    const { adds, overLimit } = await firstMatchingNow(rule, waiting, room);
     if (adds.length === 0 && removes.length === 0) {
-      if (await settle(group, overLimit, requestId, matching.size)) return;
+      if (verifying && (await settle(group, overLimit, requestId, matching.size))) return;
+      if (!verifying) await sleep(INDEX_SETTLE_MS);
+      verifying = true;
+      changedLastPass = [];
       continue;
     }
     try {
@@ -167,6 +217,8 @@ export async function applyGroupRule(groupId: string, requestId: string): Promis
       // Read again: a member change or a new rule came first, or a user vanished.
       if (!(error instanceof StaleReadError || error instanceof MissingUserError || error instanceof Problem)) throw error;
     }
+    changedLastPass = [...adds, ...removes];
+    verifying = true;
     await sleep(INDEX_SETTLE_MS);
   }
   throw new TryAgain();
@@ -212,6 +264,7 @@ const userOfCell = (code: string): CellUser => {
  */
 async function followUser(work: RuleWork): Promise<void> {
   const user = await findUser(work.id);
+  const read: UserAsRead = { id: work.id, version: user?.version };
   const now = user ? ruleCellCode(user) : undefined;
   const cells = [...work.fromCells, ...(now ? [now] : [])];
   const departments = cells.map((code) => code.split('|')[0]).filter((d) => d !== '');
@@ -224,16 +277,23 @@ async function followUser(work: RuleWork): Promise<void> {
     if (!isPublished(item) || item.rule_version !== entry.ruleVersion) {
       // An entry of a rule since changed or of a group since deleted: no rule of its group any more.
       await transactWrite([ruleIndexDelete(entry.scope, entry.groupId, entry.ruleVersion)]).catch(() => undefined);
+      // The group's new rule was set after the index was read: its entry, if it concerns this user, is read next time.
+      if (isPublished(item) && isRuleManaged(item)) again = true;
       continue;
     }
     if (seen.has(entry.groupId)) continue;
     seen.add(entry.groupId);
+    // Being applied: the apply may have read the index before this change showed there; follow the user after it.
+    if (item.rule_status === 'applying') {
+      again = true;
+      continue;
+    }
     const rule = parseRule(entry.rule);
     const matchesNow = user !== undefined && matchesRule(rule, user);
     const matchedBefore = work.fromCells.map((code) => matchesRule(rule, userOfCell(code)));
     try {
-      if (matchesNow && !(matchedBefore.length > 0 && matchedBefore.every(Boolean))) await join(toGroup(item), entry, work);
-      if (!matchesNow && matchedBefore.some(Boolean)) await leave(toGroup(item), entry, work);
+      if (matchesNow && !(matchedBefore.length > 0 && matchedBefore.every(Boolean))) await join(toGroup(item), entry, work, read);
+      if (!matchesNow && matchedBefore.some(Boolean)) await leave(toGroup(item), entry, work, read);
     } catch (error) {
       if (!(error instanceof TryAgain || error instanceof ContentionError)) throw error;
       again = true;
@@ -256,36 +316,61 @@ async function followUsers(work: RuleWork): Promise<void> {
   if (again) throw new TryAgain();
 }
 
+/** The user a decision was made on: its version, or undefined when it was absent. */
+interface UserAsRead {
+  id: string;
+  version: number | undefined;
+}
+
+/**
+ * Every rule join, leave and `over_limit` commits only if the user is still
+ * as the decision read it: two pieces of work (a bulk move's and the user's
+ * own, or the maintenance sweep's and the stream's) may follow the same user
+ * at once, and the one that read it first must not commit after the other.
+ * A changed user makes the decision be made again. A join also needs no
+ * deletion holding off group additions (lib/groups/members.ts).
+ */
+const userAsReadCheck = (user: UserAsRead, now?: string): Write => userUnchangedCheck(user.id, user.version, () => new TryAgain(), { now });
+
+/** The group was full when a join was tried: `version` is the group's then. */
+class GroupFull extends Error {
+  constructor(
+    readonly version: number,
+    readonly ruleStatus: unknown,
+  ) {
+    super('full');
+  }
+}
+
 /** Why a rule's join or leave did not commit, from the group item as it was. */
 function explainGroup(entry: IndexedRule, delta: number) {
   return (stored: unknown) => {
     const item = stored as Record<string, unknown> | undefined;
     if (!isPublished(item) || item.rule_version !== entry.ruleVersion || isChanging(item)) return new TryAgain();
-    if (delta > 0 && Number(item.user_count) + delta > ruleMaxUsers()) return signal('full');
+    if (delta > 0 && Number(item.user_count) + delta > ruleMaxUsers()) return new GroupFull(Number(item.version), item.rule_status);
     return new StaleReadError();
   };
 }
 
-async function join(group: StoredGroup, entry: IndexedRule, work: RuleWork): Promise<void> {
+async function join(group: StoredGroup, entry: IndexedRule, work: RuleWork, user: UserAsRead): Promise<void> {
   const now = new Date().toISOString();
   const writes: Write[] = [
     ...membershipPuts(group, work.id, now, () => signal('already-member')),
     countMembersWrite(group, 1, now, { published: true, maxUsers: ruleMaxUsers(), ruleVersion: entry.ruleVersion }, explainGroup(entry, 1)),
-    userCheckWrite(work.id, now),
+    userAsReadCheck(user, now),
     ruleAudit(group.id, 'followUserChange', work.stamp, { added_user_ids: [work.id] }, now),
   ];
   try {
     await transactWrite(writes);
   } catch (error) {
     if (isSignal(error, 'already-member')) return;
-    if (error instanceof MissingUserError || error instanceof StaleReadError) throw new TryAgain();
-    if (isSignal(error, 'full')) return markOverLimit(group, entry, work);
-    if (error instanceof Problem && error.slug === 'conflict') throw new TryAgain(); // the user is being deleted
+    if (error instanceof StaleReadError) throw new TryAgain();
+    if (error instanceof GroupFull) return markOverLimit(group, entry, work, user, error);
     throw error;
   }
 }
 
-async function leave(group: StoredGroup, entry: IndexedRule, work: RuleWork): Promise<void> {
+async function leave(group: StoredGroup, entry: IndexedRule, work: RuleWork, user: UserAsRead): Promise<void> {
   const now = new Date().toISOString();
   const writes: Write[] = [
     ...membershipDeletes(group, work.id, () => signal('not-member')),
@@ -296,6 +381,7 @@ async function leave(group: StoredGroup, entry: IndexedRule, work: RuleWork): Pr
       { published: true, maxUsers: ruleMaxUsers(), ruleVersion: entry.ruleVersion },
       explainGroup(entry, -1),
     ),
+    userAsReadCheck(user),
     ruleAudit(group.id, 'followUserChange', work.stamp, { removed_user_ids: [work.id] }, now),
     // A group held at its limit has room now: a waiting match joins (the rule is applied again).
     ...(group.rule_status === 'over_limit' ? [groupRuleWorkWrite(group.id, now)] : []),
@@ -303,30 +389,48 @@ async function leave(group: StoredGroup, entry: IndexedRule, work: RuleWork): Pr
   try {
     await transactWrite(writes);
   } catch (error) {
-    if (isSignal(error, 'not-member')) return;
-    if (error instanceof StaleReadError) throw new TryAgain();
-    throw error;
+    if (!isSignal(error, 'not-member')) {
+      if (error instanceof StaleReadError) throw new TryAgain();
+      throw error;
+    }
+    // A waiting match (never a member) of a group held at its limit stopped matching: the rest may fit now.
+    if (group.rule_status === 'over_limit') await transactWrite([groupRuleWorkWrite(group.id, new Date().toISOString())]);
+    return;
+  }
+  if (group.rule_status !== 'over_limit') await reapplyIfOverLimit(group.id, entry);
+}
+
+/**
+ * A leave that read the group `current` wrote no rule work; a join that found
+ * the group full may have marked it `over_limit` since that read (it could
+ * not after the leave: it holds the group version it found full). Read again.
+ */
+async function reapplyIfOverLimit(groupId: string, entry: IndexedRule): Promise<void> {
+  const item = await findGroupItem(groupId);
+  if (isPublished(item) && item.rule_version === entry.ruleVersion && item.rule_status === 'over_limit') {
+    await transactWrite([groupRuleWorkWrite(groupId, new Date().toISOString())]);
   }
 }
 
-/** The group is full: it keeps its members, says so, and the audit trail too. */
-async function markOverLimit(group: StoredGroup, entry: IndexedRule, work: RuleWork): Promise<void> {
-  if (group.rule_status === 'over_limit') return;
+/**
+ * The group is full: it keeps its members, says so, and the audit trail too.
+ * Only at the group version the join found full (no member left since) and
+ * with the user still as read: otherwise the join is decided again.
+ */
+async function markOverLimit(group: StoredGroup, entry: IndexedRule, work: RuleWork, user: UserAsRead, full: GroupFull): Promise<void> {
+  if (full.ruleStatus === 'over_limit') return;
   const now = new Date().toISOString();
-  try {
-    await transactWrite([
-      ruleStatusWrite(group.id, 'over_limit', { ruleVersion: entry.ruleVersion }, now, () => new TryAgain()),
-      ruleAudit(
-        group.id,
-        'followUserChange',
-        work.stamp,
-        { rule_status: { from: group.rule_status, to: 'over_limit' }, waiting_user_ids: [work.id] },
-        now,
-      ),
-    ]);
-  } catch (error) {
-    if (!(error instanceof TryAgain)) throw error;
-  }
+  await transactWrite([
+    ruleStatusWrite(group.id, 'over_limit', { ruleVersion: entry.ruleVersion, version: full.version }, now, () => new TryAgain()),
+    userAsReadCheck(user),
+    ruleAudit(
+      group.id,
+      'followUserChange',
+      work.stamp,
+      { rule_status: { from: group.rule_status, to: 'over_limit' }, waiting_user_ids: [work.id] },
+      now,
+    ),
+  ]);
 }
 
 // --- running the work ----------------------------------------------------------------
@@ -349,6 +453,24 @@ export async function runRuleWork(subject: RuleWorkSubject, id: string): Promise
     if (!(error instanceof WorkRewritten)) throw error;
   }
   return true;
+}
+
+/** How long a stream invocation keeps trying work that must wait (a group being changed, contention), a pause between. */
+export const PATIENCE_MS = 5_000;
+
+/**
+ * Runs the work, and again after a short pause (doubling, at most a second)
+ * while it must wait, for at most `patienceMs`: an apply that overlaps a
+ * group change or a follow that meets contention usually clears within a
+ * second or two. False: still waiting (the caller has it retried later).
+ */
+export async function runRuleWorkPatiently(subject: RuleWorkSubject, id: string, patienceMs = PATIENCE_MS): Promise<boolean> {
+  const deadline = Date.now() + patienceMs;
+  for (let pause = 100; ; pause = Math.min(pause * 2, 1000)) {
+    if (await runRuleWork(subject, id)) return true;
+    if (Date.now() + pause > deadline) return false;
+    await sleep(pause);
+  }
 }
 
 /** Work items per run of the local poller (and of the maintenance function's sweep). */

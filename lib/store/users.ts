@@ -261,9 +261,12 @@ export function userWrites(
   ];
   if (after?.department_id) writes.push(put(departmentCopyItem({ ...after, department_id: after.department_id })));
   else if (before?.department_id) writes.push(remove(departmentCopyKey(id)));
-  // Rule groups follow a change of the user's cell (lib/store/rules.ts); a deleted user leaves its groups itself.
+  // Rule groups follow a change of the user's cell (lib/store/rules.ts). A deleted user leaves its groups itself, but
+  // a group held at its limit (`over_limit`) may count it among its waiting matches: its deletion is followed too.
   const from = before && ruleCellCode(before);
-  if (followRules && after && from !== ruleCellCode(after)) writes.push(userRuleWorkWrite(id, from, after.updated_at));
+  if (followRules && (after ? from !== ruleCellCode(after) : from !== null)) {
+    writes.push(userRuleWorkWrite(id, from, after?.updated_at ?? new Date().toISOString()));
+  }
   return writes;
 }
 
@@ -282,6 +285,21 @@ export function userCheck(id: string, now: string, explain: Explain): Write {
   const condition = new Condition().whenExists();
   const lock = condition.name('group_lock');
   condition.when(`attribute_not_exists(${lock}) OR ${lock} < ${condition.value(now)}`);
+  return check(userKey(id), condition, { explain, returnOld: true });
+}
+
+/**
+ * A rule's decision about a user (lib/groups/rule-follow.ts) commits only if
+ * the user is still as it was read: at `version`, or still absent
+ * (undefined). With `now`, also that no deletion holds off group additions
+ * (a join: userCheck's condition).
+ */
+export function userUnchangedCheck(id: string, version: number | undefined, explain: Explain, options: { now?: string } = {}): Write {
+  const condition = version === undefined ? new Condition().whenAbsent() : new Condition().whenEquals('version', version);
+  if (version !== undefined && options.now !== undefined) {
+    const lock = condition.name('group_lock');
+    condition.when(`attribute_not_exists(${lock}) OR ${lock} < ${condition.value(options.now)}`);
+  }
   return check(userKey(id), condition, { explain, returnOld: true });
 }
 

@@ -304,7 +304,12 @@ describe('functions', () => {
         );
         expect(mappings).toHaveLength(1);
         const mapping = mappings[0].Properties;
-        expect(mapping).toMatchObject({ MaximumRetryAttempts: 2, BisectBatchOnFunctionError: true, StartingPosition: 'LATEST' });
+        expect(mapping).toMatchObject({
+          MaximumRetryAttempts: 2,
+          BisectBatchOnFunctionError: true,
+          StartingPosition: 'LATEST',
+          FunctionResponseTypes: ['ReportBatchItemFailures'],
+        });
         expect(queues[getAttTarget(mapping.DestinationConfig.OnFailure.Destination)]).toBeDefined();
         const pattern = JSON.parse(mapping.FilterCriteria.Filters[0].Pattern);
         for (const [name, value] of Object.entries(job.trigger.tableItems)) {

@@ -140,7 +140,9 @@ async function loadDataset(client: Doc, table: string, users: number, department
   const items = built.items.filter((item) => item.type !== 'email' && item.type !== 'user_name');
   for (let done = 0; done < items.length; done += 20_000) {
     await batchPut(client, table, items.slice(done, done + 20_000), 16);
-    progress(`rules ${users}: ${Math.min(done + 20_000, items.length)}/${items.length} items (${round((performance.now() - started) / 1000, 0)} s)`);
+    progress(
+      `rules ${users}: ${Math.min(done + 20_000, items.length)}/${items.length} items (${round((performance.now() - started) / 1000, 0)} s)`,
+    );
   }
   await addCounters(client, table, counters);
   await sendCounterWrites(client, table, counterWrites);
@@ -275,12 +277,21 @@ async function measureSize(env: Record<string, string>, client: Doc, users: numb
     const [largest, second] = bySize;
     const manual = String((await call('createGroup', { body: { name: `Preview ${users}` } })).body.id);
     const existing = String(
-      (await call('createGroup', { body: { name: `Existing ${users}`, rule: `department_id:${fewDepartment},account_role:member` } })).body.id,
+      (await call('createGroup', { body: { name: `Existing ${users}`, rule: `department_id:${fewDepartment},account_role:member` } })).body
+        .id,
     );
     await runWorkUntil(async () => (await groupState(client, table, existing)).status === 'current');
     const previews: Array<{ request: string; group: string; rule: string }> = [
-      { request: 'new rule: 1 department × role × activated', group: manual, rule: `department_id:${largest},account_role:member,activated:true` },
-      { request: 'new rule: 2 departments × role', group: manual, rule: `department_id:${largest},department_id:${second},account_role:manager` },
+      {
+        request: 'new rule: 1 department × role × activated',
+        group: manual,
+        rule: `department_id:${largest},account_role:member,activated:true`,
+      },
+      {
+        request: 'new rule: 2 departments × role',
+        group: manual,
+        rule: `department_id:${largest},department_id:${second},account_role:manager`,
+      },
       { request: 'new rule: no department (role × activated)', group: manual, rule: 'account_role:admin,activated:true' },
       { request: 'rule change of a rule group', group: existing, rule: `department_id:${largest},account_role:admin` },
     ];
@@ -330,7 +341,11 @@ async function measureSize(env: Record<string, string>, client: Doc, users: numb
     const { batchGet } = await import('./support/dataset');
     const { userKey } = await import('../lib/store/users');
     const { chargedUnits } = await import('./support/capacity');
-    const joinedUsers = await batchGet(client, table, joined.map((id) => userKey(id)));
+    const joinedUsers = await batchGet(
+      client,
+      table,
+      joined.map((id) => userKey(id)),
+    );
     const checksWcu = joinedUsers.reduce<number>((n, user) => n + chargedUnits('ConditionCheck', user, user).wcu, 0);
     const wcu = meteredRun.capacity.wcu;
     const applyRow: RuleApplyRow = {
@@ -349,7 +364,9 @@ async function measureSize(env: Record<string, string>, client: Doc, users: numb
     await loadRuleGroups(client, table, max - present, others, `r${users}r-`);
     const defined = await ruleGroupCount(client, table);
     const patchFull = await measurePatches(call, patchUser.id, sizes.patchRuns);
-    progress(`rules ${users}: user PATCH with ${defined} rule groups: ${patchFull.patch_wcu} WCU; its following ${patchFull.worker_rcu} RCU`);
+    progress(
+      `rules ${users}: user PATCH with ${defined} rule groups: ${patchFull.patch_wcu} WCU; its following ${patchFull.worker_rcu} RCU`,
+    );
     stopMetering();
     const ratio = round(patchFull.patch_wcu / patchNone.patch_wcu, 2);
     const patchRows: RulePatchRow[] = [
@@ -432,16 +449,23 @@ async function followRun(
   for (let i = 0; i < users.length; i += 1000) await call('POST', `/v2/departments/${a}/users`, { user_ids: users.slice(i, i + 1000) });
   const members = async (name: string) => {
     const group = (await call('GET', `/v2/groups/${groups[name]}`)).body;
-    return { ids: new Set((group.users as Array<{ id: string }>).map((u) => u.id)), status: String(group.rule_status), count: Number(group.user_count) };
+    return {
+      ids: new Set((group.users as Array<{ id: string }>).map((u) => u.id)),
+      status: String(group.rule_status),
+      count: Number(group.user_count),
+    };
   };
   // Every user in activeA, the rule groups current.
   for (const started = Date.now(); ;) {
     const states = await Promise.all(Object.keys(groups).map(members));
     if (states.every((s) => s.status === 'current') && states[0].count === users.length) break;
-    if (Date.now() - started > 120_000) throw new Error(`rules follow: setup did not settle: ${JSON.stringify(states.map((s) => [s.status, s.count]))}`);
+    if (Date.now() - started > 120_000)
+      throw new Error(`rules follow: setup did not settle: ${JSON.stringify(states.map((s) => [s.status, s.count]))}`);
     await sleep(250);
   }
-  progress(`rules follow: ${users.length} users in ${Object.keys(groups).length} rule groups; ${options.changes} changes from ${options.writers} writers`);
+  progress(
+    `rules follow: ${users.length} users in ${Object.keys(groups).length} rule groups; ${options.changes} changes from ${options.writers} writers`,
+  );
 
   const pending = new Map<string, { kind: string; answeredAt?: number; joins: string[]; leaves: string[] }>();
   const delays = new Map<string, number>();
@@ -449,7 +473,9 @@ async function followRun(
   // The watcher: every rule group read (G1) every 100 ms; a change is reflected when all its joins and leaves show.
   const watcher = (async () => {
     while (writing || [...pending.values()].some((p) => p.answeredAt !== undefined)) {
-      const states = Object.fromEntries(await Promise.all(Object.keys(groups).map(async (name) => [name, (await members(name)).ids] as const)));
+      const states = Object.fromEntries(
+        await Promise.all(Object.keys(groups).map(async (name) => [name, (await members(name)).ids] as const)),
+      );
       // The end of the round: the changes it shows were reflected by then (at most a round's reads late).
       const seenAt = Date.now();
       for (const [user, change] of pending) {
@@ -485,7 +511,10 @@ async function followRun(
                 ? await call(
                     'PATCH',
                     `/scim/v2/Users/${user}`,
-                    { schemas: ['urn:ietf:params:scim:api:messages:2.0:PatchOp'], Operations: [{ op: 'replace', value: { active: false } }] },
+                    {
+                      schemas: ['urn:ietf:params:scim:api:messages:2.0:PatchOp'],
+                      Operations: [{ op: 'replace', value: { active: false } }],
+                    },
                     true,
                   )
                 : await call('PATCH', `/v2/users/${user}`, { account_role: 'admin' });

@@ -308,7 +308,7 @@ describe('functions', () => {
           MaximumRetryAttempts: 2,
           BisectBatchOnFunctionError: true,
           StartingPosition: 'LATEST',
-          FunctionResponseTypes: ['ReportBatchItemFailures'],
+          ParallelizationFactor: 10,
         });
         expect(queues[getAttTarget(mapping.DestinationConfig.OnFailure.Destination)]).toBeDefined();
         const pattern = JSON.parse(mapping.FilterCriteria.Filters[0].Pattern);

@@ -50,6 +50,8 @@ if (listUsers && listUsers.length >= 2) SIZES.list.users = listUsers;
 SIZES.list.runs = integers('list-runs', 1)?.[0] ?? SIZES.list.runs;
 SIZES.console.users = integers('console-users', 100) ?? SIZES.console.users;
 SIZES.console.runs = integers('console-runs', 1)?.[0] ?? SIZES.console.runs;
+// `--rule-users=none`: the rules section's follow delay alone (it does not depend on the dataset's size).
+SIZES.rules.users = argument('rule-users') === 'none' ? [] : (integers('rule-users', 100) ?? SIZES.rules.users);
 
 const print = (title: string, headers: string[], rows: Array<Array<string | number>>) =>
   process.stdout.write(`\n${title}\n${table(headers, rows)}\n`);

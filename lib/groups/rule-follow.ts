@@ -473,6 +473,9 @@ export async function runRuleWorkPatiently(subject: RuleWorkSubject, id: string,
   }
 }
 
+/** Pieces of work run at once by the local poller and the maintenance sweep. */
+const RULE_WORK_CONCURRENCY = 32;
+
 /** Work items per run of the local poller (and of the maintenance function's sweep). */
 const WORK_PER_RUN = 200;
 
@@ -480,7 +483,7 @@ const WORK_PER_RUN = 200;
 export async function runPendingRuleWork(options: { until?: string } = {}): Promise<number> {
   const work = await pendingRuleWork({ until: options.until, limit: WORK_PER_RUN });
   let done = 0;
-  await forEachConcurrently(work, 8, async ({ subject, id }) => {
+  await forEachConcurrently(work, RULE_WORK_CONCURRENCY, async ({ subject, id }) => {
     try {
       if (await runRuleWork(subject, id)) done++;
     } catch (error) {

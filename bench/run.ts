@@ -309,7 +309,7 @@ async function measureSections(results: Record<string, unknown>) {
           'worker calls=worker_calls, WCU ×=wcu_ratio, goal=meets_goal',
       );
       printRows(
-        `Rule follow delay under npm start's local stack (from a user change's answer until its rule groups, read by G1 every 100 ms, ` +
+        `Rule follow delay under npm start's local stack (from a user change's answer until its rule groups' membership items (read every 100 ms, as G1 lists them) ` +
           `show its joins and leaves; goal: every change, p99 < ${RULE_GOALS.followMs / 1000} s)`,
         [rules.follow],
         'changes, writers, rule groups=rule_groups, reflected, p50 ms=p50_ms, p99 ms=p99_ms, max ms=max_ms, committed p50=committed_p50_ms, ' +

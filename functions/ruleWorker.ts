@@ -1,5 +1,5 @@
 import type { DynamoDBStreamEvent } from 'aws-lambda';
-import { runPendingRuleWork, runRuleWorkPatiently } from '../lib/groups/rule-follow';
+import { runRuleWorkAsItComes, runRuleWorkPatiently } from '../lib/groups/rule-follow';
 import { withMetrics } from '../lib/metrics';
 
 /**
@@ -23,4 +23,4 @@ export const handler = withMetrics(async (event: DynamoDBStreamEvent): Promise<v
 });
 
 /** `npm start` and the tests have no stream: they call this instead (infra/local/background.ts). */
-export const pollLocally = withMetrics(() => runPendingRuleWork());
+export const pollLocally = withMetrics(() => runRuleWorkAsItComes());

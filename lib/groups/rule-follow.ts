@@ -493,5 +493,49 @@ export async function runPendingRuleWork(options: { until?: string } = {}): Prom
   return done;
 }
 
+/** How long work that must wait rests before the local poller tries it again. */
+const REST_MS = 200;
+/** The local poller reads the pending work at most this often. */
+const READ_EVERY_MS = 50;
+
+/**
+ * `npm start`'s poller (functions/ruleWorker.ts pollLocally), closer to the stream: each piece of work starts as
+ * soon as one of the slots is free, instead of the whole batch waiting for its slowest (one backing off held back
+ * every change written after it). Work that must wait rests before it is tried again. Ends when nothing is in
+ * flight and nothing pending is ready, or after `budgetMs` (the work in flight finished); answers how many were done.
+ */
+export async function runRuleWorkAsItComes(budgetMs = 30_000): Promise<number> {
+  const deadline = Date.now() + budgetMs;
+  const inFlight = new Map<string, Promise<void>>();
+  const restingUntil = new Map<string, number>();
+  let done = 0;
+  const start = ({ subject, id }: RuleWork, key: string) =>
+    (async () => {
+      try {
+        if (await runRuleWork(subject, id)) done++;
+        else restingUntil.set(key, Date.now() + REST_MS);
+      } catch (error) {
+        restingUntil.set(key, Date.now() + REST_MS);
+        await log('warn', 'rule work failed; it stays and runs again', { subject, id, error: error as Error });
+      } finally {
+        inFlight.delete(key);
+      }
+    })();
+  for (;;) {
+    const readAt = Date.now();
+    if (readAt < deadline && inFlight.size < RULE_WORK_CONCURRENCY) {
+      for (const work of await pendingRuleWork({ limit: WORK_PER_RUN })) {
+        if (inFlight.size >= RULE_WORK_CONCURRENCY) break;
+        const key = `${work.subject}#${work.id}`;
+        if (inFlight.has(key) || (restingUntil.get(key) ?? 0) > Date.now()) continue;
+        inFlight.set(key, start(work, key));
+      }
+    }
+    if (inFlight.size === 0) return done;
+    await Promise.race([...inFlight.values(), sleep(READ_EVERY_MS)]);
+    await sleep(Math.max(0, readAt + READ_EVERY_MS - Date.now()));
+  }
+}
+
 /** Maintenance: work older than a minute, whose stream delivery failed or whose worker died. */
 export const runStaleRuleWork = (now: number): Promise<number> => runPendingRuleWork({ until: new Date(now - 60_000).toISOString() });

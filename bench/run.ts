@@ -31,6 +31,7 @@ const SIZES = quick
       console: { users: [1_000], departments: 100, runs: 2 },
       feed: { entries: [1_000, 10_000], writers: 16, seconds: 3, rounds: 1 },
       webhooks: { changes: 40, retryChanges: 10, writers: 4 },
+      rules: { users: [1_000, 10_000], departments: 100, patchRuns: 3, follow: { changes: 40, writers: 4 } },
     }
   : {
       ...{ importRuns: 11, overheadRuns: 40, overheadWarmup: 5, bulkUsers: 1_000, bulkRuns: 5 },
@@ -40,6 +41,7 @@ const SIZES = quick
       console: { users: [100_000], departments: 1_000, runs: 5 },
       feed: { entries: [10_000, 100_000], writers: 16, seconds: 8, rounds: 3 },
       webhooks: { changes: 200, retryChanges: 40, writers: 4 },
+      rules: { users: [10_000, 100_000], departments: 1_000, patchRuns: 5, follow: { changes: 200, writers: 4 } },
     };
 SIZES.importRuns = integers('import-runs', 1)?.[0] ?? SIZES.importRuns;
 SIZES.report.users = integers('report-users', 100) ?? SIZES.report.users;
@@ -48,6 +50,8 @@ if (listUsers && listUsers.length >= 2) SIZES.list.users = listUsers;
 SIZES.list.runs = integers('list-runs', 1)?.[0] ?? SIZES.list.runs;
 SIZES.console.users = integers('console-users', 100) ?? SIZES.console.users;
 SIZES.console.runs = integers('console-runs', 1)?.[0] ?? SIZES.console.runs;
+// `--rule-users=none`: the rules section's follow delay alone (it does not depend on the dataset's size).
+SIZES.rules.users = argument('rule-users') === 'none' ? [] : (integers('rule-users', 100) ?? SIZES.rules.users);
 
 const print = (title: string, headers: string[], rows: Array<Array<string | number>>) =>
   process.stdout.write(`\n${title}\n${table(headers, rows)}\n`);
@@ -128,7 +132,7 @@ async function measureSections(results: Record<string, unknown>) {
       'JS KB=js_gzip_kb, CSS KB=css_gzip_kb, total KB=gzip_kb, budget KB=budget_kb, goal=meets_goal',
     );
   }
-  if (!['overhead', 'bulk', 'capacity', 'reports', 'list', 'members', 'console', 'feed', 'webhooks'].some(wanted)) return;
+  if (!['overhead', 'bulk', 'capacity', 'reports', 'list', 'members', 'console', 'feed', 'webhooks', 'rules'].some(wanted)) return;
 
   progress('starting DynamoDB Local, s3rver and the SES stand-in');
   const { startLocalServices } = await import('../infra/local/services');
@@ -276,6 +280,43 @@ async function measureSections(results: Record<string, unknown>) {
       );
       process.stdout.write(`  goals: ${rows.map((r) => `${r.run}: ${r.goal} — ${r.meets_goal ? 'met' : 'MISSED'}`).join('; ')}\n`);
     }
+    if (wanted('rules')) {
+      const { RULE_GOALS, measureRules } = await import('./rules');
+      const rules = await measureRules(services.env, SIZES.rules);
+      results.rule_previews = rules.previews;
+      results.rule_applies = rules.applies;
+      results.rule_patches = rules.patches;
+      results.rule_follow = [rules.follow];
+      const sizes = SIZES.rules.users.join(' and ');
+      printRows(
+        `Rule preview (the group PATCH's dry_run=true, ${sizes} users, median of 3; a page: listUsers' first page of 100 on the same ` +
+          `table; goal: ≤ ${RULE_GOALS.previewPages}× a page, ≤ ${RULE_GOALS.flat}× the smaller size's RCU)`,
+        rules.previews,
+        'request, users, matching, joining, leaving, RCU=rcu, of which G1=group_rcu, page RCU=page_rcu, pages, × smaller=rcu_ratio, calls, ms, status, goal=meets_goal',
+      );
+      printRows(
+        'Applying a rule matching 5,000 users (G3 with the rule, the RuleWorker run as npm start polls it, until current with 5,000 ' +
+          'members; min WCU: the joins themselves, two membership items each in a transaction, and the group count once)',
+        rules.applies,
+        'users, members, s=seconds, metered s=metered_seconds, WCU=wcu, min WCU=min_wcu, × min=over_min, user checks WCU=user_checks_wcu, ' +
+          'other WCU=other_wcu, RCU=rcu, calls',
+      );
+      printRows(
+        `A user PATCH changing its cell (account_role), median of ${SIZES.rules.patchRuns}, with no rule group and with the most allowed, ` +
+          `none naming its department; beside it the RuleWorker following it; goal: WCU ≤ ${RULE_GOALS.patchRatio}× without`,
+        rules.patches,
+        'users, rule groups=rule_groups, PATCH WCU=patch_wcu, PATCH RCU=patch_rcu, worker RCU=worker_rcu, worker WCU=worker_wcu, ' +
+          'worker calls=worker_calls, WCU ×=wcu_ratio, goal=meets_goal',
+      );
+      printRows(
+        `Rule follow delay under npm start's local stack (from a user change's answer until its rule groups' membership items (read every 100 ms, as G1 lists them) ` +
+          `show its joins and leaves; goal: every change, p99 < ${RULE_GOALS.followMs / 1000} s)`,
+        [rules.follow],
+        'changes, writers, rule groups=rule_groups, reflected, p50 ms=p50_ms, p99 ms=p99_ms, max ms=max_ms, committed p50=committed_p50_ms, ' +
+          'committed p99=committed_p99_ms, by kind=by_kind, goal=meets_goal',
+      );
+      if (rules.follow.note) process.stdout.write(`  follow: ${rules.follow.note}\n`);
+    }
     client.destroy();
   } finally {
     await services.stop();
@@ -331,6 +372,14 @@ async function main() {
       ok: rows<{ request: string }>('feed_pages').every((r) => r.request !== request || r.meets_goal),
     })),
     ...rows<{ run: string }>('webhooks').map((w) => ({ name: `webhooks: ${w.run}`, ok: w.meets_goal })),
+    ...[...new Set(rows<{ request: string }>('rule_previews').map((r) => r.request))].map((request) => ({
+      name: `rules: preview ${request}`,
+      ok: rows<{ request: string }>('rule_previews').every((r) => r.request !== request || r.meets_goal),
+    })),
+    ...rows<{ users: number; meets_goal: boolean | null }>('rule_patches')
+      .filter((r) => r.meets_goal !== null)
+      .map((r) => ({ name: `rules: user PATCH with rule groups (${r.users} users)`, ok: r.meets_goal === true })),
+    ...rows<{ changes: number }>('rule_follow').map((r) => ({ name: 'rules: follow delay', ok: r.meets_goal })),
     ...rows<{ screen: string; users: number }>('console').map((c) => ({
       name: `console: ${c.screen} (${c.users} users)`,
       ok: c.meets_goal,

@@ -41,7 +41,8 @@ export const WEBHOOK_GOALS = { deliveredMs: 10_000, retryMs: 10_000 } as const;
 
 export type WebhookSizes = { changes: number; retryChanges: number; writers: number };
 
-const WRITE_TOKEN = 'bench-webhooks-write-token';
+/** The admin API's write token of the stack startStack starts. */
+export const WRITE_TOKEN = 'bench-webhooks-write-token';
 /** How long after the last write a change may still arrive before the run stops waiting (a missing one). */
 const WAIT_AFTER_WRITES_MS = 60_000;
 /** After the last expected arrival, how long the receiver keeps counting (late duplicates). */
@@ -155,7 +156,7 @@ async function startReceiver() {
 }
 
 /** The service as `npm start` runs it, on `table`; the delivery function's queue invocations recorded on the way. */
-async function startStack(env: Record<string, string>, table: string) {
+export async function startStack(env: Record<string, string>, table: string) {
   const { prepareStack } = await import('../infra/local/prepare');
   const { resolveDeployment, resolveQueues } = await import('../infra/local/deployment');
   const { createQueues } = await import('../infra/local/queues');

@@ -6,14 +6,15 @@ import { dryRunQuery } from '../lib/schemas/common';
 import { createGroupBody } from '../lib/schemas/groups';
 
 /**
- * Create a group, optionally with its users (all or nothing). A dry run
- * answers 200 with the group as it would be (or the problem it would get),
- * without Location or ETag: nothing was created.
+ * Create a group, optionally with its users (all or nothing) or a rule. A dry
+ * run answers 200 with the group as it would be (with a rule, its
+ * `rule_preview`), or the problem it would get, without Location or ETag:
+ * nothing was created.
  */
 export const handler = operation('createGroup', { query: dryRunQuery, body: createGroupBody }, async ({ query, body, ctx }) => {
   const dryRun = query.dry_run === 'true';
-  const { group, users } = await createGroup(ctx, body, { dryRun });
-  if (dryRun) return { body: withUsers(group, users) };
+  const { group, users, rulePreview } = await createGroup(ctx, body, { dryRun });
+  if (dryRun) return { body: { ...withUsers(group, users), ...(rulePreview ? { rule_preview: rulePreview } : {}) } };
   return {
     status: 201,
     body: withUsers(group, users),

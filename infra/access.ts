@@ -160,6 +160,8 @@ const BACKGROUND_TABLE_STATEMENTS: Readonly<Record<string, readonly TableStateme
   // Reads what a report lists; writes only its job's progress.
   // (Query and BatchGetItem only: it reads no item by key; its bundle holds no GetItem.)
   ReportWorker: [allow(['dynamodb:Query', 'dynamodb:BatchGetItem']), allow(['dynamodb:UpdateItem'], [REPORT_KEY_PREFIX])],
+  // Writes rule groups' memberships, counts, statuses and audit entries, the large changes of their members, and its own work items.
+  RuleWorker: [allow(TABLE_ACTIONS.write), ...fencedWrites()],
   // Reads the webhooks (by key and their index) and the audit trail (Query of its partitions); writes its delivery
   // records and failure state, and puts the audit entry of a webhook it disables. Not the webhook item itself.
   WebhookDelivery: [

@@ -149,6 +149,9 @@ export class BackgroundJob extends Construct {
         batchSize: 10,
         retryAttempts: 2,
         bisectBatchOnError: true,
+        // Up to 10 batches of a shard at once, each key's records still in order: a long piece of work (a rule's
+        // apply writes for up to two minutes) holds back only the records that share its batch, not the shard.
+        parallelizationFactor: 10,
         maxRecordAge: Duration.days(1),
         onFailure: new SendOnlyDeadLetterQueue(this.deadLetterQueue),
         filters: [FilterCriteria.filter({ eventName: FilterRule.or('INSERT', 'MODIFY'), dynamodb: { NewImage: image } })],

@@ -84,6 +84,15 @@ export const backgroundFunctions: readonly BackgroundFunction[] = [
     // Matches WORKER_TIMEOUT_SECONDS in lib/reports/jobs.ts, whose lease assumes it.
     timeoutSeconds: 300,
   },
+  {
+    name: 'RuleWorker',
+    handler: 'ruleWorker',
+    summary:
+      "Keeps rule groups' members: applies a rule when it changes, and follows every change of a user's department, role or activation",
+    trigger: { tableItems: { type: 'rule-work' }, localPollMs: 200 },
+    // Applying a rule to 10,000 users writes for tens of seconds on a cold table.
+    timeoutSeconds: 120,
+  },
   WEBHOOK_DELIVERY,
 ];
 

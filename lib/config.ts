@@ -25,6 +25,11 @@ export interface ServiceConfig {
   /** Whether SCIM may create a department it is given by an unknown name (SCIM_CREATE_DEPARTMENTS=false: 400). */
   scimCreateDepartments: boolean;
   /**
+   * Rule groups (lib/groups/rule.ts): the most members a rule keeps (the contract's 10,000; RULE_GROUP_MAX_USERS lowers
+   * it, for tests that reach `over_limit` with a handful of users) and the most rule groups (500; RULE_GROUPS_MAX).
+   */
+  ruleGroups: { maxUsers: number; maxGroups: number };
+  /**
    * WEBHOOKS_ALLOW_LOCAL=true (the local stack only, never on AWS): webhooks may use `http` and loopback addresses
    * (a receiver on the same laptop). Private, link-local and metadata addresses stay refused.
    */
@@ -120,6 +125,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServiceConfig 
     reportEmailFrom: env.REPORT_EMAIL_FROM ?? 'reports@example.com',
     apiBaseUrl: env.API_BASE_URL?.trim().replace(/\/+$/, '') || undefined,
     scimCreateDepartments: (env.SCIM_CREATE_DEPARTMENTS ?? '').trim().toLowerCase() !== 'false',
+    ruleGroups: {
+      maxUsers: Math.min(optionalNonNegativeInteger('RULE_GROUP_MAX_USERS', env.RULE_GROUP_MAX_USERS) ?? 10_000, 10_000),
+      maxGroups: optionalNonNegativeInteger('RULE_GROUPS_MAX', env.RULE_GROUPS_MAX) ?? 500,
+    },
     webhooksAllowLocal: (env.WEBHOOKS_ALLOW_LOCAL ?? '').trim().toLowerCase() === 'true',
     endpoints: {
       dynamodb: env.DYNAMODB_ENDPOINT || undefined,

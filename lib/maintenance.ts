@@ -6,6 +6,7 @@
 import { healBulkMoves } from './departments/bulk-move/heal';
 import { healGroupChanges } from './groups/bulk-change';
 import { sweepDeletedGroups } from './groups/cleanup';
+import { runStaleRuleWork } from './groups/rule-follow';
 import { repairReports } from './reports/jobs';
 
 export interface MaintenanceReport {
@@ -13,6 +14,7 @@ export interface MaintenanceReport {
   healed_group_changes: number;
   repaired_reports: number;
   swept_groups: number;
+  rule_work_done: number;
 }
 
 export async function runMaintenance(now = Date.now()): Promise<MaintenanceReport> {
@@ -21,5 +23,6 @@ export async function runMaintenance(now = Date.now()): Promise<MaintenanceRepor
     healed_group_changes: await healGroupChanges(now),
     repaired_reports: await repairReports(now),
     swept_groups: await sweepDeletedGroups({ now }),
+    rule_work_done: await runStaleRuleWork(now),
   };
 }

@@ -14,6 +14,7 @@ export type ProblemSlug =
   | 'conflict'
   | 'quota-exceeded'
   | 'department-not-empty'
+  | 'rule-managed'
   | 'report-not-ready'
   | 'quota-not-editable'
   | 'precondition-failed'
@@ -34,6 +35,7 @@ export const PROBLEM_STATUS: Record<ProblemSlug, number> = {
   conflict: 409,
   'quota-exceeded': 409,
   'department-not-empty': 409,
+  'rule-managed': 409,
   'report-not-ready': 409,
   'quota-not-editable': 403,
   'precondition-failed': 412,
@@ -55,6 +57,7 @@ export const PROBLEM_TITLE: Record<ProblemSlug, string> = {
   conflict: 'Conflict',
   'quota-exceeded': 'Quota exceeded',
   'department-not-empty': 'Department not empty',
+  'rule-managed': 'Members kept by a rule',
   'report-not-ready': 'Report not ready',
   'quota-not-editable': 'Quota not editable',
   'precondition-failed': 'Precondition failed',

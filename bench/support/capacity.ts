@@ -47,6 +47,10 @@ function charge(kind: string, before: Item | undefined, after: Item | undefined,
   return { wcu: 2 * units + index, index };
 }
 
+/** What DynamoDB charges one transaction item (`kind`: Put, Update, Delete, ConditionCheck) that turns `before` into `after`. */
+export const chargedUnits = (kind: string, before: Item | undefined, after: Item | undefined) =>
+  charge(kind, before, after, { pk: String(after?.pk ?? before?.pk), sk: String(after?.sk ?? before?.sk) });
+
 /** Meters the service's client; `client` (the bench's own) reads the items of each transaction around it. */
 export function meterCapacity(client?: Doc, table?: string): void {
   if (client && table) {

@@ -23,6 +23,9 @@ export interface Problem {
   missing_user_ids?: string[];
   user_ids?: string[];
   user_count?: number;
+  /** A rule matching more users than a group holds (409 `conflict`): how many it matches, and the limit. */
+  matching?: number;
+  limit?: number;
 }
 
 const slugOf = (problem: Problem) => problem.type?.split('/').pop() ?? '';
@@ -38,6 +41,11 @@ export function problemSentence(problem: Problem): string {
       return 'Your token may only read: it cannot make this change.';
     case 'rule-managed':
       return "This group's members follow its rule: change the rule, not the members.";
+    case 'conflict':
+      if (problem.matching !== undefined) {
+        return `Nothing was saved: the rule matches ${problem.matching} users and a group holds at most ${problem.limit ?? 10000}. Narrow it: fewer departments, one role, or activated:true.`;
+      }
+      return problem.detail ?? 'This conflicts with the current state: reload and try again.';
     case 'department-not-empty':
       return `The department still has ${problem.user_count ?? 'some'} users: move or remove them first.`;
     case 'too-many-requests':

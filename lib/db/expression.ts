@@ -104,6 +104,13 @@ export class Update extends Expression {
     return this;
   }
 
+  /** Appends to a list attribute (absent counts as empty). */
+  append(attribute: string, values: unknown[]): this {
+    const name = this.name(attribute);
+    this.sets.push(`${name} = list_append(if_not_exists(${name}, ${this.value([])}), ${this.value(values)})`);
+    return this;
+  }
+
   remove(...attributes: string[]): this {
     this.removes.push(...attributes.map((attribute) => this.name(attribute)));
     return this;

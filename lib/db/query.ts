@@ -44,6 +44,12 @@ export function oneOf(attribute: string, values: unknown[], tag: string): Filter
   };
 }
 
+/** `attribute` is none of `values` (an absent or null attribute is none of them). */
+export function notOneOf(attribute: string, values: unknown[], tag: string): Filter {
+  const { expression, names, values: bound } = oneOf(attribute, values, tag);
+  return { expression: `NOT (${expression})`, names, values: bound };
+}
+
 /** `attribute` starts with one of `prefixes`. */
 export function startsWithOneOf(attribute: string, prefixes: string[], tag: string): Filter {
   return {

@@ -59,11 +59,22 @@ import {
   finishGroupChangeWrite,
   isChanging,
   isPublished,
+  isRuleManaged,
   type GroupRef,
   type StoredGroup,
 } from '../store/groups';
 import { membershipDeletes, membershipPuts } from '../store/memberships';
-import { groupAudit, groupBusy, groupFull, groupNotFound, groupTuning, identityChangeWrites, MAX_GROUP_USERS, readUsers } from './groups';
+import {
+  groupAudit,
+  groupBusy,
+  groupFull,
+  groupNotFound,
+  groupTuning,
+  identityChangeWrites,
+  MAX_GROUP_USERS,
+  readUsers,
+  ruleManaged,
+} from './groups';
 import { MissingUserError, userCheckWrite } from './members';
 
 export interface GroupMembersChange {
@@ -76,6 +87,9 @@ export interface GroupMembersChange {
   external_id?: string | null;
   /** The If-Match version, if the request gave one. */
   expectedVersion?: number;
+  /** A rule's change (lib/groups/rule-follow.ts): the rule version it was decided for, and the rule's limit. */
+  ruleVersion?: string;
+  maxUsers?: number;
 }
 
 /** Ids per audit entry, far below DynamoDB's 400 KB item limit. */
@@ -91,7 +105,7 @@ const APPLY_ROUNDS = 6;
 export async function changeGroupMembersInParts(ctx: ChangeContext, change: GroupMembersChange): Promise<StoredGroup> {
   const { group, adds, removes } = change;
   const delta = adds.length - removes.length;
-  if (group.user_count + delta > MAX_GROUP_USERS) throw groupFull(group.id);
+  if (group.user_count + delta > (change.maxUsers ?? MAX_GROUP_USERS)) throw groupFull(group.id);
   const found = await readUsers(adds);
   const unknown = adds.find((userId) => !found.has(userId));
   if (unknown !== undefined) throw new MissingUserError(unknown);
@@ -162,11 +176,12 @@ function commitWrites(ctx: ChangeContext, change: GroupMembersChange, changeId: 
   const writes: Write[] = [
     changeGroupWrite(
       group,
-      { changeId, delta: change.adds.length - change.removes.length, name, external_id: externalId },
+      { changeId, delta: change.adds.length - change.removes.length, name, external_id: externalId, ruleVersion: change.ruleVersion },
       now,
-      MAX_GROUP_USERS,
+      change.maxUsers ?? MAX_GROUP_USERS,
       (stored) => {
         if (!isPublished(stored) || stored.generation !== group.generation) return groupNotFound(group.id);
+        if (change.ruleVersion === undefined && isRuleManaged(stored)) return ruleManaged(group.id);
         if (Number(stored.version) !== group.version)
           return change.expectedVersion === undefined ? new StaleReadError() : preconditionFailed();
         if (isChanging(stored)) return groupBusy(group.id);

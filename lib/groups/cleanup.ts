@@ -47,12 +47,16 @@ import {
 } from '../store/memberships';
 import { addCounters, GROUPS_COUNTER } from '../store/stats';
 import { getGroup, groupAudit, groupBusy, groupNotFound, groupTuning, releaseIdentity } from './groups';
+import { ruleGroupsCountWrite } from './rule-limits';
 
 /** The actor recorded for changes the sweeper makes on its own (abandoning a dead G3). */
 const MAINTENANCE: ChangeContext = { actor: 'maintenance', operationId: 'sweepDeletedGroups', requestId: 'maintenance' };
 
-/** G7 deletes this many groups per transaction: 4 items each (group, name, marker, audit) and the counter. */
-const GROUPS_PER_TRANSACTION = 24;
+/**
+ * G7 deletes this many groups per transaction: up to 5 items each (group, name claim, external id claim, marker,
+ * audit) and the two counters (groups, rule groups): 19 × 5 + 2 = 97, within DynamoDB's 100.
+ */
+const GROUPS_PER_TRANSACTION = 19;
 
 /**
  * Deletes a published group item; `version` (when given) must match too. A
@@ -84,6 +88,7 @@ export async function deleteGroup(ctx: ChangeContext, id: string, expectedVersio
     const common = [
       ...releaseIdentity(group),
       ...addCounters(id, { [GROUPS_COUNTER]: -1 }),
+      ...(group.rule === null ? [] : [ruleGroupsCountWrite(-1)]),
       groupAudit(ctx, id, { deleted: true, user_count: group.user_count }, now),
     ];
     const { inlineDeleteMembers } = groupTuning();
@@ -140,6 +145,7 @@ export async function deleteGroups(ctx: ChangeContext, groupIds: string[]): Prom
           groupAudit(ctx, group.id, { deleted: true, user_count: group.user_count }, now),
         ]),
         ...addCounters(groups[0].id, { [GROUPS_COUNTER]: -groups.length }),
+        ...(groups.some((g) => g.rule !== null) ? [ruleGroupsCountWrite(-groups.filter((g) => g.rule !== null).length)] : []),
       ]);
       left.push(...groups.map((group) => ({ group, members: group.user_count })));
     });

@@ -47,6 +47,7 @@ import {
   toGroup,
   type GroupRef,
   type NewGroupFields,
+  type RuleSetting,
   type StoredGroup,
 } from '../store/groups';
 import { addCounters, GROUPS_COUNTER } from '../store/stats';
@@ -62,8 +63,13 @@ import {
   nameTaken,
   readUsers,
   RESERVED_GROUP_IDS,
+  ruleManaged,
   sortMembers,
 } from './groups';
+import { parseRule, ruleText } from './rule';
+import { checkRuleFits, ruleGroupsCountWrite } from './rule-limits';
+import { ruleChangeWrites } from './rule-writes';
+import { countMatching, previewRule, type RulePreview } from './rule-preview';
 import { MissingUserError, newMembership, userCheckWrite } from './members';
 
 export interface NewGroup {
@@ -72,6 +78,8 @@ export interface NewGroup {
   description?: string;
   external_id?: string | null;
   user_ids?: string[];
+  /** A rule (lib/groups/rule.ts): the members are then the users it matches, joined after the group is created. */
+  rule?: string | null;
 }
 
 export function missingUsers(userIds: string[]): Problem {
@@ -91,9 +99,10 @@ export async function createGroup(
   ctx: ChangeContext,
   input: NewGroup,
   options: { dryRun?: boolean } = {},
-): Promise<{ group: StoredGroup; users: User[] }> {
+): Promise<{ group: StoredGroup; users: User[]; rulePreview?: RulePreview }> {
   const id = input.id ?? newId();
   if (RESERVED_GROUP_IDS.includes(id)) throw validationError([{ field: 'id', message: `"${id}" is reserved; choose another id` }]);
+  if (typeof input.rule === 'string') return createRuleGroup(ctx, { ...input, id }, input.rule, options);
   const userIds = [...new Set(input.user_ids ?? [])];
   if (userIds.length > MAX_GROUP_USERS) {
     throw conflict(`A group holds at most ${MAX_GROUP_USERS} users; ${userIds.length} were given.`, { limit: MAX_GROUP_USERS });
@@ -119,9 +128,48 @@ export async function createGroup(
   }
 }
 
+/**
+ * G3 with a rule: the group is created empty with `rule_status: applying`
+ * (and counted among the rule groups, at most 500); the rule's joins are
+ * then written by the rule worker (rule-follow.ts). Members given by hand
+ * with a rule are refused: the rule keeps them.
+ */
+async function createRuleGroup(
+  ctx: ChangeContext,
+  input: NewGroup & { id: string },
+  text: string,
+  options: { dryRun?: boolean },
+): Promise<{ group: StoredGroup; users: User[]; rulePreview?: RulePreview }> {
+  const rule = parseRule(text);
+  if ((input.user_ids ?? []).length > 0) throw ruleManaged(input.id);
+  const setting = { text: ruleText(rule), version: newId() };
+  const fields = { id: input.id, name: input.name, description: input.description ?? '', external_id: input.external_id ?? null };
+  if (options.dryRun) {
+    const [group, rulePreview] = await Promise.all([wouldCreate(fields, 0, setting), previewRule(null, rule)]);
+    checkRuleFits(rulePreview.matching);
+    return { group, users: [], rulePreview };
+  }
+  checkRuleFits(await countMatching(rule));
+  const group = await withFreshRead(async () => {
+    const now = new Date().toISOString();
+    const item = newGroupItem(fields, newId(), now, { state: 'active', user_count: 0, version: 1, rule: setting });
+    const created = toGroup(item);
+    await transactWrite([
+      createGroupWrite(item, () => idTaken(fields.id)),
+      ...claimIdentity(fields.id, fields.name, fields.external_id),
+      ...addCounters(fields.id, { [GROUPS_COUNTER]: 1 }),
+      ruleGroupsCountWrite(1),
+      ...ruleChangeWrites(fields.id, null, setting, now),
+      groupAudit(ctx, fields.id, { created: groupRepresentation(created) }, now),
+    ]);
+    return created;
+  });
+  return { group, users: [] };
+}
+
 const idTaken = (id: string) => conflict(`A group with id "${id}" already exists.`, { field: 'id' });
 
-async function wouldCreate(fields: NewGroupFields, userCount: number): Promise<StoredGroup> {
+async function wouldCreate(fields: NewGroupFields, userCount: number, rule?: RuleSetting): Promise<StoredGroup> {
   const [existing, claim, external] = await Promise.all([
     findGroupItem(fields.id),
     findGroupNameClaim(fields.name),
@@ -131,7 +179,7 @@ async function wouldCreate(fields: NewGroupFields, userCount: number): Promise<S
   if (claim) throw nameTaken(fields.name);
   if (external) throw externalIdTaken(fields.external_id!);
   const now = new Date().toISOString();
-  return { ...toGroup(newGroupItem(fields, '', now, { state: 'active', user_count: userCount, version: 1 })), generation: '' };
+  return { ...toGroup(newGroupItem(fields, '', now, { state: 'active', user_count: userCount, version: 1, rule })), generation: '' };
 }
 
 const memberWrites = (group: GroupRef, userIds: string[], now: string): Write[] =>

@@ -83,12 +83,24 @@ export function withGroupTuning<T>(changes: Partial<GroupTuning>, work: () => T)
   return tuningScope.run(Object.freeze({ ...groupTuning(), ...changes }), work);
 }
 
-export const groupRepresentation = ({ id, name, description, external_id, user_count, created_at, updated_at }: Group): Group => ({
+export const groupRepresentation = ({
   id,
   name,
   description,
   external_id,
   user_count,
+  rule,
+  rule_status,
+  created_at,
+  updated_at,
+}: Group): Group => ({
+  id,
+  name,
+  description,
+  external_id,
+  user_count,
+  rule,
+  rule_status,
   created_at,
   updated_at,
 });
@@ -112,6 +124,13 @@ export function notAGroupMember(groupId: string, userIds: string[]): Problem {
 
 export const groupFull = (groupId: string) =>
   conflict(`Group "${groupId}" already holds ${MAX_GROUP_USERS} users, the most a group can hold.`, { limit: MAX_GROUP_USERS });
+
+/** Members of a rule group are kept by its rule, not by hand (SCIM answers it as 400 `mutability`). */
+export const ruleManaged = (groupId: string) =>
+  new Problem(
+    'rule-managed',
+    `The members of group "${groupId}" are kept by its rule; change the rule, or turn it off (rule: null) to manage them by hand.`,
+  );
 
 /** A large change of the group's members is being applied (bulk-change.ts): other changes of them wait for it. */
 export const groupBusy = (groupId: string) =>

@@ -29,10 +29,11 @@ import type { ChangeContext } from '../audit/context';
 import { isSignal, signal, StaleReadError } from '../db/errors';
 import { isConditionFailure, MAX_TRANSACTION_ITEMS, transactWrite, withFreshRead, type Write } from '../db/transact';
 import { conflict, notFound, Problem } from '../problems';
-import { countMembersWrite, findGroupItem, findGroupItems, isChanging, isPublished, type GroupRef } from '../store/groups';
+import { countMembersWrite, findGroupItem, findGroupItems, isChanging, isPublished, isRuleManaged, type GroupRef } from '../store/groups';
 import { membershipDeletes, membershipPuts, userMemberships } from '../store/memberships';
+import { groupRuleWorkWrite, userRuleWorkWrite } from '../store/rules';
 import { findUser, lockGroupAdditions as lockUser, unlockGroupAdditions as unlockUser, userCheck, type StoredUser } from '../store/users';
-import { groupAudit, groupBusy, groupFull, groupNotFound, MAX_GROUP_USERS, notAGroupMember } from './groups';
+import { groupAudit, groupBusy, groupFull, groupNotFound, MAX_GROUP_USERS, notAGroupMember, ruleManaged } from './groups';
 
 /** Raised by a write whose user vanished under it; G3 turns it into `missing_user_ids`. */
 export class MissingUserError extends Problem {
@@ -89,16 +90,19 @@ export function groupCountWrite(group: GroupRef, delta: number, now: string, opt
     // A removal for a user being deleted reads again: the group may just have gone (its memberships go differently then).
     if (!options.published) return new StaleReadError();
     if (!isPublished(stored) || stored.generation !== group.generation) return groupNotFound(group.id);
+    if (isRuleManaged(stored)) return ruleManaged(group.id);
     if (isChanging(stored)) return groupBusy(group.id);
     if (delta > 0 && Number(stored.user_count) + delta > MAX_GROUP_USERS) return groupFull(group.id);
     return new StaleReadError();
   });
 }
 
-/** The published group, as a reference, or 404. */
+/** The published group whose members are changed by hand, as a reference: 404, or 409 `rule-managed` for a rule group. */
 async function publishedGroup(groupId: string): Promise<GroupRef> {
   const item = await findGroupItem(groupId);
   if (!isPublished(item)) throw groupNotFound(groupId);
+  // The transaction's condition holds it too (a rule set meanwhile): this only answers before anything else is said.
+  if (isRuleManaged(item)) throw ruleManaged(groupId);
   return { id: groupId, generation: String(item.generation) };
 }
 
@@ -172,21 +176,28 @@ export async function leaveAllGroups(ctx: ChangeContext, userId: string, deadlin
   const now = new Date().toISOString();
   const parts = memberships.map((membership) => {
     const group = groups.get(membership.id);
-    if (group?.generation !== membership.generation) return membershipDeletes(membership, userId);
-    return [
+    if (group?.generation !== membership.generation) return { writes: membershipDeletes(membership, userId), ruleGroup: false };
+    const writes = [
       groupCountWrite(membership, -1, now, { published: false }),
       ...membershipDeletes(membership, userId, () => new StaleReadError()),
       groupAudit(ctx, membership.id, { removed_user_ids: [userId], reason: 'user deleted' }, now),
+      // A rule group held at its limit has room now: its rule is applied again (lib/groups/rule-follow.ts).
+      ...(group.rule_status === 'over_limit' ? [groupRuleWorkWrite(membership.id, now)] : []),
     ];
+    return { writes, ruleGroup: group.rule !== null };
   });
-  const transactions: Write[][] = [[]];
+  // Each transaction that takes the user out of a rule group also writes the user's rule work (one item more):
+  // should the deletion then fail (412, 409, 503), the user, back in no group, joins again the rule groups it
+  // matches. That work waits while the deletion's lock holds, and a deleted user joins nothing.
+  const transactions: Array<{ writes: Write[]; ruleGroup: boolean }> = [{ writes: [], ruleGroup: false }];
   for (const part of parts) {
-    if (transactions[transactions.length - 1].length + part.length > MAX_TRANSACTION_ITEMS) transactions.push([]);
-    transactions[transactions.length - 1].push(...part);
+    const last = transactions[transactions.length - 1];
+    if (last.writes.length + part.writes.length + 1 > MAX_TRANSACTION_ITEMS) transactions.push({ ...part, writes: [...part.writes] });
+    else transactions[transactions.length - 1] = { writes: [...last.writes, ...part.writes], ruleGroup: last.ruleGroup || part.ruleGroup };
   }
-  for (const writes of transactions) {
+  for (const { writes, ruleGroup } of transactions) {
     if (Date.now() > deadline) throw conflict(`Deleting user "${userId}" took too long; retry the request.`);
-    await transactWrite(writes);
+    await transactWrite(ruleGroup ? [...writes, userRuleWorkWrite(userId, null, now)] : writes);
   }
   return true;
 }

@@ -8,6 +8,7 @@ import type { AuditListRequest } from '../audit/list';
 import type { GroupUserListRequest } from '../groups/member-list';
 import type { NamedListRequest } from '../lists/named';
 import type { SortOrder } from '../lists/order';
+import { parseFilter } from '../lists/filter';
 import type { LoginFilter, UserListRequest } from '../lists/users';
 import { validationError } from '../problems';
 import { ID_PATTERN } from '../schemas/common';
@@ -35,26 +36,6 @@ export function parseSort<F extends string>(raw: string | undefined, fields: rea
     throw validationError([{ field: 'sort', message: `unknown sort direction "${direction}"; use asc or desc` }]);
   }
   return { field: field as F, direction };
-}
-
-/**
- * `attr:value,attr:value`: the same attribute twice means either value (OR),
- * different attributes must all hold (AND). Returns the values per attribute.
- */
-export function parseFilter<A extends string>(raw: string | undefined, attributes: readonly A[]): Map<A, string[]> {
-  const filters = new Map<A, string[]>();
-  if (raw === undefined || raw === '') return filters;
-  for (const part of raw.split(',')) {
-    const colon = part.indexOf(':');
-    if (colon < 0) throw validationError([{ field: 'query', message: `sub-filter "${part}" must be attribute:value` }]);
-    const attribute = part.slice(0, colon) as A;
-    const value = part.slice(colon + 1);
-    if (!attributes.includes(attribute)) {
-      throw validationError([{ field: 'query', message: `unknown filter attribute "${attribute}"; use one of ${attributes.join(', ')}` }]);
-    }
-    filters.set(attribute, [...(filters.get(attribute) ?? []), value]);
-  }
-  return filters;
 }
 
 /** Case-folded prefixes, without repeats; an empty one is a 400. */

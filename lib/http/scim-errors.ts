@@ -40,6 +40,8 @@ function detailOf(problem: Problem): string {
 export function errorToScim(error: unknown, requestId: string): HttpResponse {
   if (error instanceof ScimError) return scimErrorResponse(error.httpStatus, error.message, error.scimType);
   const problem = classifyError(error, requestId);
+  // A rule group's members (409 `rule-managed` in the admin API) are, to SCIM, an attribute it may not change.
+  if (problem.slug === 'rule-managed') return scimErrorResponse(400, problem.message, 'mutability');
   const status = PROBLEM_STATUS[problem.slug];
   const detail = problem.slug === 'internal' ? `An unexpected error occurred (request ${requestId}).` : detailOf(problem);
   return scimErrorResponse(status, detail, SCIM_TYPE_OF[problem.slug]);

@@ -37,6 +37,12 @@ import { FILTER_VALUES, filterPattern, LAST_LOGIN_PATTERN, RECIPIENTS_PATTERN, s
 const GROUP_BUSY =
   " While an identity provider's change of many of the group's members is being applied (seconds), other member changes and its deletion get 409 `conflict`: retry.";
 
+/** lib/groups/rule.ts and rule-preview.ts: what a rule is, and its limits. */
+const RULE_DOC =
+  '`rule` keeps the members by department, role and activation: the `query` syntax over `department_id` (an existing department; at most 40), `account_role` and `activated` ' +
+  '(e.g. `department_id:eng,department_id:ops,account_role:admin,activated:true`); every user change then joins or leaves it within 5 seconds, audited with actor `rule:<group id>`. ' +
+  'A rule matching more than 10,000 users is a 409 `conflict` with `matching`; at most 500 groups have a rule (409).';
+
 export interface HeaderDoc {
   description: string;
   /** The header is on every response of this status. */
@@ -361,23 +367,28 @@ export const operationDocs = {
   },
   createGroup: {
     description:
-      'The name is unique case-insensitively (409). All or nothing: unknown users give 404 `not-found` with `missing_user_ids`; more than 10,000 users give 409. `exports` cannot be a group id.',
+      'The name is unique case-insensitively (409). All or nothing: unknown users give 404 `not-found` with `missing_user_ids`; more than 10,000 users give 409. `exports` cannot be a group id. ' +
+      RULE_DOC +
+      ' With a rule the group is created empty, `rule_status: applying`; `user_ids` with a rule give 409 `rule-managed`.',
     responses: {
       201: { description: 'The new group with its users.', schema: responses.group, headers: { Location: location('group'), ETag: ETAG } },
-      200: { description: 'Dry run (`dry_run=true`): the group as it would be; nothing was created.', schema: responses.group },
+      200: {
+        description: 'Dry run (`dry_run=true`): the group as it would be, with a rule its `rule_preview`; nothing was created.',
+        schema: responses.group,
+      },
     },
-    problems: ['not-found'],
+    problems: ['not-found', 'rule-managed'],
     requestExample: { id: 'designers', name: 'Designers', description: 'Product and brand design', user_ids: ['ada', 'grace'] },
   },
   addGroupUser: {
-    description: `Already a member: 200, nothing changes. A group holds at most 10,000 users (409).${GROUP_BUSY}`,
+    description: `Already a member: 200, nothing changes. A group holds at most 10,000 users (409). A rule group's members are kept by its rule: 409 \`rule-managed\`.${GROUP_BUSY}`,
     responses: { 200: { description: 'The user.', schema: responses.user } },
-    problems: ['not-found'],
+    problems: ['not-found', 'rule-managed'],
   },
   removeGroupUser: {
-    description: GROUP_BUSY.trim(),
+    description: `A rule group's members are kept by its rule: 409 \`rule-managed\`.${GROUP_BUSY}`,
     responses: { 204: { description: 'Removed.' } },
-    problems: ['not-found', 'not-a-member'],
+    problems: ['not-found', 'not-a-member', 'rule-managed'],
   },
   deleteGroup: {
     parameterExamples: { group_id: 'old-group' },
@@ -395,8 +406,17 @@ export const operationDocs = {
   },
   updateGroup: {
     description:
-      'Give `name`, `description` or both; a new name must be unique case-insensitively (409). An empty body changes nothing (200).',
-    responses: { 200: { description: 'The group as changed, with its users.', schema: responses.group, headers: { ETag: ETAG } } },
+      'Give `name`, `description`, `external_id`, `rule` or any of them; a new name must be unique case-insensitively (409). An empty body changes nothing (200). ' +
+      RULE_DOC +
+      ' A new rule leaves the group `applying` until its joins and leaves are written; `rule: null` turns it back into a manual group, its members staying. ' +
+      'With `dry_run=true` and a rule: the group as it is, with `rule_preview`; nothing changes.',
+    responses: {
+      200: {
+        description: 'The group as changed (or, in a dry run, as it is with its `rule_preview`), with its users.',
+        schema: responses.group,
+        headers: { ETag: ETAG },
+      },
+    },
     problems: ['not-found'],
     requestExample: { name: 'Design', description: 'Product, brand and UX design' },
     ifMatch: true,

@@ -46,6 +46,13 @@ export const NAMED_FILTER_ATTRIBUTES = ['name'] as const;
 
 export const AUDIT_FILTER_ATTRIBUTES = ['actor', 'operation', 'resource_id'] as const;
 
+/** What a group rule may test (lib/groups/rule.ts): the dimensions of the counters' cells. */
+export const RULE_ATTRIBUTES = ['department_id', 'account_role', 'activated'] as const;
+export type RuleAttribute = (typeof RULE_ATTRIBUTES)[number];
+/** A rule group's state: its joins and leaves being written, done, or held at the group limit. */
+export const RULE_STATUSES = ['applying', 'current', 'over_limit'] as const;
+export type RuleStatus = (typeof RULE_STATUSES)[number];
+
 /** A webhook's state: `disabled` is set by the service alone (24 hours of failed deliveries); a PATCH sets the others. */
 export const WEBHOOK_STATUSES = ['active', 'paused', 'disabled'] as const;
 export type WebhookStatus = (typeof WEBHOOK_STATUSES)[number];
@@ -53,5 +60,8 @@ export const WEBHOOK_SETTABLE_STATUSES = ['active', 'paused'] as const;
 
 /** Who an audit entry names when the service itself made the change (a webhook disabled after 24 hours of failures). */
 export const SYSTEM_ACTOR = 'system';
-/** The audit's `operation` of changes no route makes: the service's own. */
-export const SYSTEM_OPERATIONS = ['disableWebhook'] as const;
+/**
+ * The audit's `operation` of changes no route makes: the service's own (a webhook disabled; a rule applied to its
+ * group, and a user's change followed by the rule groups it joins or leaves: lib/groups/rule-follow.ts).
+ */
+export const SYSTEM_OPERATIONS = ['disableWebhook', 'applyGroupRule', 'followUserChange'] as const;

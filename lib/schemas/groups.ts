@@ -11,6 +11,13 @@ const description = /* @__PURE__ */ built(() =>
     ),
 );
 
+/** A group rule in the lists' `query` syntax over department_id, account_role and activated (checked by lib/groups/rule.ts), or null: none. */
+const rule = /* @__PURE__ */ built(() =>
+  z.nullable(
+    z.string().check(z.minLength(1, 'must not be empty; null turns the rule off'), z.maxLength(4000, 'must be at most 4000 characters')),
+  ),
+);
+
 export const groupIdParams = /* @__PURE__ */ built(() => z.strictObject({ group_id: id }));
 export const groupUserParams = /* @__PURE__ */ built(() => z.strictObject({ group_id: id, user_id: id }));
 
@@ -31,12 +38,18 @@ export const createGroupBody = /* @__PURE__ */ built(() =>
     description: z.optional(description),
     external_id: z.optional(externalId),
     user_ids: z.optional(groupUserIds),
+    rule: z.optional(rule),
   }),
 );
 
 /** Any of the fields; an empty body changes nothing (200), as PATCH of a user. */
 export const updateGroupBody = /* @__PURE__ */ built(() =>
-  z.strictObject({ name: z.optional(displayName), description: z.optional(description), external_id: z.optional(externalId) }),
+  z.strictObject({
+    name: z.optional(displayName),
+    description: z.optional(description),
+    external_id: z.optional(externalId),
+    rule: z.optional(rule),
+  }),
 );
 
 /** G7: 1–100 group ids; repeats are ignored. */

@@ -12,7 +12,16 @@ import * as z from 'zod/mini';
 import type { $ZodType } from 'zod/v4/core';
 import { PROBLEM_STATUS, PROBLEM_TITLE, type ProblemSlug } from '../problems';
 import { id } from './common';
-import { ACCOUNT_ROLES, EMAIL_STATUSES, QUOTA_NAMES, REPORT_STATUSES, REPORT_TYPES, RESOURCE_TYPES, WEBHOOK_STATUSES } from './enums';
+import {
+  ACCOUNT_ROLES,
+  EMAIL_STATUSES,
+  QUOTA_NAMES,
+  REPORT_STATUSES,
+  REPORT_TYPES,
+  RESOURCE_TYPES,
+  RULE_STATUSES,
+  WEBHOOK_STATUSES,
+} from './enums';
 
 /** A time as the service writes it: ISO 8601 in UTC with milliseconds. */
 const time = z.iso.datetime();
@@ -47,12 +56,15 @@ export const departmentQuotas = z.strictObject({ department_id: id, quotas: z.ar
 export const departmentDeleted = z.strictObject({ id, deleted: z.literal(true) });
 
 /** A group as lists carry it: without its users. */
+const ruleFields = { rule: z.nullable(z.string()), rule_status: z.nullable(z.enum(RULE_STATUSES)) };
+
 export const groupSummary = z.strictObject({
   id,
   name: z.string(),
   description: z.string(),
   external_id: z.nullable(z.string()),
   user_count: count,
+  ...ruleFields,
   created_at: time,
   updated_at: time,
 });
@@ -67,10 +79,21 @@ export const group = z.strictObject({
   description: z.string(),
   external_id: z.nullable(z.string()),
   user_count: count,
+  ...ruleFields,
   users: z.array(user).check(z.maxLength(1000)),
   users_next_cursor: z.nullable(z.string()),
   created_at: time,
   updated_at: time,
+  /** Only in a dry run (`?dry_run=true`) of G3 or the group PATCH with a rule: what the rule would change. */
+  rule_preview: z.optional(
+    z.strictObject({
+      matching: count,
+      joining: count,
+      leaving: count,
+      sample_joining: z.array(user).check(z.maxLength(20)),
+      sample_leaving: z.array(user).check(z.maxLength(20)),
+    }),
+  ),
 });
 
 export const users = z.strictObject({ users: z.array(user) });
@@ -193,9 +216,15 @@ const PROBLEM_EXTRAS = {
   forbidden: {},
   'not-found': { missing_user_ids: z.optional(ids), missing_group_ids: z.optional(ids) },
   'not-a-member': { user_ids: ids },
-  conflict: { field: z.optional(z.enum(['id', 'email', 'name', 'user_name', 'external_id'])), limit: z.optional(count) },
+  conflict: {
+    field: z.optional(z.enum(['id', 'email', 'name', 'user_name', 'external_id'])),
+    limit: z.optional(count),
+    /** A rule that matches more users than a group holds: how many it matches. */
+    matching: z.optional(count),
+  },
   'quota-exceeded': { overages: z.array(overage) },
   'department-not-empty': { user_count: count },
+  'rule-managed': {},
   'report-not-ready': { report_status: z.enum(REPORT_STATUSES.filter((status) => status !== 'complete')) },
   'quota-not-editable': {},
   'precondition-failed': {},

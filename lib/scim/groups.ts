@@ -39,9 +39,19 @@ import { newId } from '../ids';
 import { notFound, preconditionFailed } from '../problems';
 import { claimHolder } from '../store/claims';
 import { findGroupNameClaim } from '../store/group-names';
-import { changeGroupWrite, findGroupItem, groupList, isChanging, isPublished, toGroup, type StoredGroup } from '../store/groups';
+import {
+  changeGroupWrite,
+  findGroupItem,
+  groupList,
+  isChanging,
+  isPublished,
+  isRuleManaged,
+  toGroup,
+  type StoredGroup,
+} from '../store/groups';
 import { queryStream } from '../db/query';
 import { cleanupMarkerPut, membersAmong, membershipDeletes, memberIds } from '../store/memberships';
+import { mutability } from './errors';
 import { matches, parseFilter } from './filter';
 import { groupListRead, type GroupKey } from './filter-reads';
 import { canonical, checkGroupChange, checkMemberIds, checkNewGroup, groupFields } from './input';
@@ -154,6 +164,7 @@ async function changeGroupAsRead(ctx: ChangeContext, id: string, changes: GroupC
   // Only what changes is checked: a name stored before the admin API's rules held for SCIM does not block a change of members.
   checkGroupChange({ name, external_id: externalId });
   if (!startsOver && adds.length === 0 && removes.length === 0 && name === undefined && externalId === undefined) return before;
+  if (before.rule !== null && (startsOver || adds.length > 0 || removes.length > 0)) throw ruleManagedScim(id);
   if (!startsOver && adds.length + removes.length > limit) {
     return changeGroupMembersInParts(ctx, { group: before, adds, removes, name, external_id: externalId, expectedVersion });
   }
@@ -172,6 +183,7 @@ async function changeGroupAsRead(ctx: ChangeContext, id: string, changes: GroupC
       MAX_GROUP_USERS,
       (stored) => {
         if (!isPublished(stored)) return groupNotFound(id);
+        if (isRuleManaged(stored)) return ruleManagedScim(id);
         if (isChanging(stored)) return groupBusy(id);
         if (adds.length > removes.length && Number(stored.user_count) + adds.length - removes.length > MAX_GROUP_USERS)
           return groupFull(id);
@@ -202,6 +214,10 @@ async function changeGroupAsRead(ctx: ChangeContext, id: string, changes: GroupC
     updated_at: now,
   };
 }
+
+/** A rule group's members are kept by its rule (the admin API's 409 `rule-managed`): SCIM's 400 `mutability`. */
+const ruleManagedScim = (id: string) =>
+  mutability(`The members of group "${id}" are kept by its rule (set with the admin API); they cannot be changed by SCIM.`);
 
 // --- lists -------------------------------------------------------------------------------
 

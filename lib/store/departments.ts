@@ -158,6 +158,15 @@ export async function findDepartmentsByName(name: string): Promise<StoredDepartm
   return items.map(toDepartment);
 }
 
+/**
+ * Departments by id, strongly consistent (one BatchGetItem per 100); absent ones are left out. A rule's check and
+ * preview read them: a department made a moment ago exists, and its counters are exact.
+ */
+export async function findDepartments(ids: string[]): Promise<Map<string, StoredDepartment>> {
+  const items = await batchGetItems([...new Set(ids)].map(departmentKey), { consistent: true });
+  return new Map(items.map((item) => [departmentKind.attribute(item, 'id'), toDepartment(item)]));
+}
+
 /** Departments' names by id, eventually consistent (one BatchGetItem per 100); absent ones are left out. */
 export async function departmentNames(ids: string[]): Promise<Map<string, string>> {
   const items = await batchGetItems([...new Set(ids)].map(departmentKey), { consistent: false });

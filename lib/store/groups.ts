@@ -24,6 +24,7 @@ import { getItem } from '../db/items';
 import { queryStream, startsWithOneOf, type Filter, type IndexQuery } from '../db/query';
 import { INDEXES, type Item, type Key } from '../db/table';
 import { put, remove, update, type Explain, type Write } from '../db/transact';
+import { RULE_STATUSES } from '../schemas/enums';
 import type { GroupSummary } from '../schemas/responses';
 import { foldCase, nameSortKey } from '../text';
 import { creationSortKey } from './creation-order';
@@ -36,6 +37,14 @@ export interface StoredGroup extends Group {
   version: number;
   generation: string;
   state: GroupState;
+  /** A rule group's current rule version (absent: a manual group). */
+  rule_version?: string;
+}
+
+/** A rule as set on a group: its text and the version made for it. */
+export interface RuleSetting {
+  text: string;
+  version: string;
 }
 
 /** A group generation: what its memberships are filed under. */
@@ -62,6 +71,10 @@ const groupKind = attr.itemKind({
     lease_until: attr.optional(attr.string),
     /** The large change of its members being applied, if any. */
     change_id: attr.optional(attr.string),
+    /** A rule group's rule (lib/groups/rule.ts), its state, and an id made anew at each rule change (the conditions of rule joins and leaves). */
+    rule: attr.optional(attr.string),
+    rule_status: attr.optional(attr.oneOf(RULE_STATUSES)),
+    rule_version: attr.optional(attr.string),
   },
   indexAttributes: { name_folded: attr.string, gsi1pk: attr.string, gsi1sk: attr.string, gsi4sk: attr.optional(attr.string) },
 });
@@ -97,8 +110,9 @@ export function newGroupItem(
   fields: NewGroupFields,
   generation: string,
   now: string,
-  extra: { state: GroupState; user_count: number; version: number; lease_until?: string },
+  extra: { state: GroupState; user_count: number; version: number; lease_until?: string; rule?: RuleSetting },
 ): GroupItem {
+  const { rule, ...rest } = extra;
   return groupKind.item(groupKey(fields.id), {
     id: fields.id,
     ...listingAttributes({ ...fields, state: extra.state, lease_until: extra.lease_until, created_at: now }),
@@ -107,14 +121,18 @@ export function newGroupItem(
     generation,
     created_at: now,
     updated_at: now,
-    ...extra,
+    ...rest,
+    ...(rule ? { rule: rule.text, rule_status: 'applying' as const, rule_version: rule.version } : {}),
   });
 }
 
 export function toGroup(item: Item): StoredGroup {
-  const { lease_until: _, change_id: __, ...group } = groupKind.read(item);
-  return group;
+  const { lease_until: _, change_id: __, rule, rule_status, rule_version, ...group } = groupKind.read(item);
+  return { ...group, rule: rule ?? null, rule_status: rule_status ?? null, ...(rule_version ? { rule_version } : {}) };
 }
+
+/** Whether the group keeps its members by a rule (hand-made member changes are refused). */
+export const isRuleManaged = (item: Item | undefined): boolean => typeof item?.rule === 'string';
 
 /** Whether a large change of the group's members is being applied (store/group-changes.ts). */
 export const isChanging = (item: Item | undefined): boolean => typeof item?.change_id === 'string';
@@ -153,7 +171,16 @@ export function publishGroupWrite(group: NewGroupFields, generation: string, use
  * version when given.
  */
 export function updateGroupWrite(
-  group: { id: string; nameBefore: string; name: string; description: string; external_id: string | null },
+  group: {
+    id: string;
+    nameBefore: string;
+    name: string;
+    description: string;
+    external_id: string | null;
+    /** The rule version read (absent: no rule), and the rule to set (null: none; undefined: unchanged). */
+    ruleVersionBefore?: string;
+    rule?: RuleSetting | null;
+  },
   now: string,
   expectedVersion: number | undefined,
   explain: Explain,
@@ -165,6 +192,13 @@ export function updateGroupWrite(
     .whenExists()
     .whenEquals('state', 'active')
     .whenEquals('name_folded', foldCase(group.nameBefore));
+  if (group.rule !== undefined) {
+    // The rule read is the one replaced: the rule-group counter moves by what the change really does.
+    if (group.ruleVersionBefore === undefined) changes.whenAbsent('rule_version');
+    else changes.whenEquals('rule_version', group.ruleVersionBefore);
+    if (group.rule === null) changes.remove('rule').remove('rule_status').remove('rule_version');
+    else changes.setAll({ rule: group.rule.text, rule_status: 'applying', rule_version: group.rule.version });
+  }
   if (expectedVersion !== undefined) changes.whenEquals('version', expectedVersion);
   return update(groupKey(group.id), changes, { explain, returnOld: true });
 }
@@ -179,7 +213,7 @@ export function countMembersWrite(
   group: GroupRef,
   delta: number,
   now: string,
-  options: { published: boolean; maxUsers: number },
+  options: { published: boolean; maxUsers: number; ruleVersion?: string },
   explain: Explain,
 ): Write {
   const changes = new Update()
@@ -190,6 +224,9 @@ export function countMembersWrite(
     .whenEquals('generation', group.generation);
   // A user's deletion (not `published`) may take its user out while a large change is applied; nothing else may.
   if (options.published) changes.whenEquals('state', 'active').whenAbsent('change_id');
+  // By hand only on a group without a rule; by a rule only under the rule version its decision was made for.
+  if (options.published && options.ruleVersion === undefined) changes.whenAbsent('rule');
+  if (options.ruleVersion !== undefined) changes.whenEquals('rule_version', options.ruleVersion);
   if (delta > 0) changes.when(`${changes.name('user_count')} <= ${changes.value(options.maxUsers - delta)}`);
   return update(groupKey(group.id), changes, { explain, returnOld: true });
 }
@@ -212,6 +249,8 @@ export function changeGroupWrite(
     newGeneration?: { generation: string; users: number };
     /** The large change (lib/groups/bulk-change.ts) whose commit this is: the group holds it until the change is applied. */
     changeId?: string;
+    /** The rule version a rule's change of members was decided for; without it, members change only on a group without a rule. */
+    ruleVersion?: string;
   },
   now: string,
   maxUsers: number,
@@ -234,7 +273,44 @@ export function changeGroupWrite(
     .whenEquals('generation', group.generation)
     .whenEquals('version', group.version)
     .whenAbsent('change_id');
+  if (change.ruleVersion !== undefined) changes.whenEquals('rule_version', change.ruleVersion);
+  else if (change.newGeneration || change.delta || change.changeId !== undefined) changes.whenAbsent('rule');
   return update(groupKey(group.id), changes, { explain, returnOld: true });
+}
+
+/**
+ * A rule group's status (`current` or `over_limit`), under the rule version
+ * it was decided for and, when given, the version read (no member changed
+ * since). The ETag moves with it.
+ */
+export function ruleStatusWrite(
+  groupId: string,
+  status: 'current' | 'over_limit',
+  condition: { ruleVersion: string; version?: number },
+  now: string,
+  explain: Explain,
+): Write {
+  const changes = new Update()
+    .set('rule_status', status)
+    .set('updated_at', now)
+    .add('version', 1)
+    .whenEquals('rule_version', condition.ruleVersion);
+  changes.whenEquals('state', 'active');
+  if (condition.version !== undefined) changes.whenEquals('version', condition.version);
+  return update(groupKey(groupId), changes, { explain });
+}
+
+/** The one item that counts rule groups, so that at most `max` exist (a condition, not a read). */
+const RULE_GROUPS_KEY: Key = { pk: 'RULEGROUPS', sk: 'COUNT' };
+
+/** Moves the number of rule groups; a rise past `max` fails with `explain`. */
+export function countRuleGroupsWrite(delta: number, max: number, explain: Explain): Write {
+  const changes = new Update().add('rule_groups', delta);
+  if (delta > 0) {
+    const n = changes.name('rule_groups');
+    changes.when(`attribute_not_exists(${n}) OR ${n} <= ${changes.value(max - delta)}`);
+  }
+  return update(RULE_GROUPS_KEY, changes, { explain });
 }
 
 /** Corrects the count a change moved ahead, for a user that vanished before its part was applied. */
@@ -246,8 +322,11 @@ export const finishGroupChangeWrite = (groupId: string, changeId: string, explai
   update(groupKey(groupId), new Update().remove('change_id').whenEquals('change_id', changeId), { explain });
 
 /** Deletes a published group of this generation (and version, when given). */
-export function deleteGroupWrite(group: GroupRef, version: number | undefined, explain: Explain): Write {
+export function deleteGroupWrite(group: GroupRef & { rule_version?: string }, version: number | undefined, explain: Explain): Write {
   const condition = new Condition().whenEquals('state', 'active').whenEquals('generation', group.generation).whenAbsent('change_id');
+  // The rule read decides whether the rule-group counter goes down with it.
+  if (group.rule_version === undefined) condition.whenAbsent('rule');
+  else condition.whenEquals('rule_version', group.rule_version);
   if (version !== undefined) condition.whenEquals('version', version);
   return remove(groupKey(group.id), condition, { explain, returnOld: true });
 }

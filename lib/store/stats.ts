@@ -42,10 +42,10 @@ export function addCounters(shardId: string, deltas: Counters): Write[] {
   return changes.isEmpty ? [] : [update(statsShardKey(shardOf(shardId)), changes)];
 }
 
-/** Sums every shard. */
-export async function readCounters(): Promise<Counters> {
+/** Sums every shard; `consistent` where the sum must be exact (a rule's preview), not only recent. */
+export async function readCounters(options: { consistent?: boolean } = {}): Promise<Counters> {
   const totals: Counters = {};
-  for await (const shard of partitionItems(STATS_PARTITION, { consistent: false })) {
+  for await (const shard of partitionItems(STATS_PARTITION, { consistent: options.consistent ?? false })) {
     for (const [name, value] of Object.entries(shard)) {
       if (typeof value === 'number') totals[name] = (totals[name] ?? 0) + value;
     }

@@ -29,6 +29,9 @@
  * - cell: role, activated and logged-in, e.g. `admin.10`: the equality
  *   filters of E1, each combination a partition of its own.
  *
+ * A change of the user's cell (department, role, activation) also writes
+ * its rule work (lib/store/rules.ts), in the same transaction.
+ *
  * Two locks live on the user item, each set by a protocol and honoured by
  * every other write: `bulk_lock` (a bulk department move holds the user,
  * lib/departments/bulk-move/) and `group_lock` (a deletion in progress holds
@@ -44,6 +47,7 @@ import { check, put, remove, update, type Explain, type Write } from '../db/tran
 import { ACCOUNT_ROLES, type AccountRole } from '../schemas/enums';
 import type { User } from '../schemas/responses';
 import { foldCase, KEY_SEPARATOR, nameSortKey } from '../text';
+import { ruleCellCode, userRuleWorkWrite } from './rules';
 
 export type { User };
 
@@ -242,10 +246,12 @@ function preconditionOf(expected: UserPrecondition): Condition {
  */
 export function userWrites(
   id: string,
-  change: { before: Pick<User, 'department_id'> | null; after: User | null },
+  change: { before: Pick<User, 'department_id' | 'account_role' | 'activated'> | null; after: User | null },
   version: number,
   expected: UserPrecondition,
   explain?: Explain,
+  /** False when the caller writes the rule work of many users at once (a bulk move: lib/store/rules.ts usersRuleWorkWrite). */
+  followRules = true,
 ): Write[] {
   const { before, after } = change;
   const writes = [
@@ -255,6 +261,12 @@ export function userWrites(
   ];
   if (after?.department_id) writes.push(put(departmentCopyItem({ ...after, department_id: after.department_id })));
   else if (before?.department_id) writes.push(remove(departmentCopyKey(id)));
+  // Rule groups follow a change of the user's cell (lib/store/rules.ts). A deleted user leaves its groups itself, but
+  // a group held at its limit (`over_limit`) may count it among its waiting matches: its deletion is followed too.
+  const from = before && ruleCellCode(before);
+  if (followRules && (after ? from !== ruleCellCode(after) : from !== null)) {
+    writes.push(userRuleWorkWrite(id, from, after?.updated_at ?? new Date().toISOString()));
+  }
   return writes;
 }
 
@@ -273,6 +285,21 @@ export function userCheck(id: string, now: string, explain: Explain): Write {
   const condition = new Condition().whenExists();
   const lock = condition.name('group_lock');
   condition.when(`attribute_not_exists(${lock}) OR ${lock} < ${condition.value(now)}`);
+  return check(userKey(id), condition, { explain, returnOld: true });
+}
+
+/**
+ * A rule's decision about a user (lib/groups/rule-follow.ts) commits only if
+ * the user is still as it was read: at `version`, or still absent
+ * (undefined). With `now`, also that no deletion holds off group additions
+ * (a join: userCheck's condition).
+ */
+export function userUnchangedCheck(id: string, version: number | undefined, explain: Explain, options: { now?: string } = {}): Write {
+  const condition = version === undefined ? new Condition().whenAbsent() : new Condition().whenEquals('version', version);
+  if (version !== undefined && options.now !== undefined) {
+    const lock = condition.name('group_lock');
+    condition.when(`attribute_not_exists(${lock}) OR ${lock} < ${condition.value(options.now)}`);
+  }
   return check(userKey(id), condition, { explain, returnOld: true });
 }
 

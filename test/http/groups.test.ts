@@ -54,6 +54,8 @@ describe('G3 POST /v2/groups', () => {
       description: '',
       external_id: null,
       user_count: 0,
+      rule: null,
+      rule_status: null,
       users: [],
       users_next_cursor: null,
       created_at: expect.any(String),
@@ -65,6 +67,8 @@ describe('G3 POST /v2/groups', () => {
       'description',
       'external_id',
       'user_count',
+      'rule',
+      'rule_status',
       'users',
       'users_next_cursor',
       'created_at',
@@ -331,6 +335,8 @@ describe('G2 GET /v2/groups', () => {
       description: '',
       external_id: null,
       user_count: 0,
+      rule: null,
+      rule_status: null,
       created_at: made[1].created_at,
       updated_at: made[1].updated_at,
     });
@@ -479,6 +485,14 @@ describe('G7 DELETE /v2/groups', () => {
     expect((await api.get(`/v2/users/${u}`)).status).toBe(200);
     expect(await invariantViolations()).toEqual([]);
     expect((await scanTable()).filter((item) => item.type === 'group-cleanup' && ids.includes(item.group_id))).toEqual([]);
+  });
+
+  it('deletes 100 groups that each have an external id (5 items each in its transaction), in one 204', async () => {
+    const made = await Promise.all(Array.from({ length: 100 }, () => group({ external_id: unique('ext-') })));
+    const response = await api.delete('/v2/groups', { group_ids: made.map((g) => g.id) });
+    expect(response.status, response.text).toBe(204);
+    for (const g of made.slice(0, 3)) expect((await api.get(`/v2/groups/${g.id}`)).status).toBe(404);
+    expect(await invariantViolations()).toEqual([]);
   });
 
   it('answers 404 with missing_group_ids when any is unknown, and deletes nothing', async () => {

@@ -304,7 +304,12 @@ describe('functions', () => {
         );
         expect(mappings).toHaveLength(1);
         const mapping = mappings[0].Properties;
-        expect(mapping).toMatchObject({ MaximumRetryAttempts: 2, BisectBatchOnFunctionError: true, StartingPosition: 'LATEST' });
+        expect(mapping).toMatchObject({
+          MaximumRetryAttempts: 2,
+          BisectBatchOnFunctionError: true,
+          StartingPosition: 'LATEST',
+          ParallelizationFactor: 10,
+        });
         expect(queues[getAttTarget(mapping.DestinationConfig.OnFailure.Destination)]).toBeDefined();
         const pattern = JSON.parse(mapping.FilterCriteria.Filters[0].Pattern);
         for (const [name, value] of Object.entries(job.trigger.tableItems)) {
@@ -727,8 +732,9 @@ describe('item writes', () => {
 
   it('keeps the audit trail growing only: writers put entries, no function updates or deletes one', async () => {
     const entry = auditKey('2026-01-01T00:00:00.000Z', 'entry').pk;
-    // The delivery function puts the audit entry of a webhook it disables.
-    const writers = new Set([...routes.filter(writesData).map((route) => route.name), 'Maintenance', WEBHOOK_DELIVERY.name]);
+    // The RuleWorker audits the joins and leaves of rule groups (actor rule:<group id>); the delivery function puts the
+    // audit entry of a webhook it disables.
+    const writers = new Set([...routes.filter(writesData).map((route) => route.name), 'Maintenance', 'RuleWorker', WEBHOOK_DELIVERY.name]);
     for (const [name, functionId] of functionsByName()) {
       expect(await mayWriteItem(functionId, 'dynamodb:PutItem', entry), `${name} PutItem audit`).toBe(writers.has(name));
       for (const action of ITEM_WRITES.filter((write) => write !== 'dynamodb:PutItem')) {

@@ -17,6 +17,8 @@ import { findGroupItem } from '../../lib/store/groups';
 import { DEFAULT_GROUP_TUNING, getGroupWithUsers, listGroups, withGroupTuning } from '../../lib/groups/groups';
 import { updateGroup } from '../../lib/groups/update';
 import { createUser, deleteUser } from '../../lib/users/commands';
+import { createDepartment } from '../../lib/departments/departments';
+import { runPendingRuleWork } from '../../lib/groups/rule-follow';
 import { Problem } from '../../lib/problems';
 import { invariantViolations, scanTable } from '../support/invariants';
 import { unique } from '../support/fixtures';
@@ -48,6 +50,11 @@ async function users(count: number): Promise<string[]> {
       return id;
     }),
   );
+}
+
+/** Runs the rule work until none is left (as the worker would). */
+async function settleRuleWork() {
+  for (let round = 0; round < 50 && (await runPendingRuleWork()) > 0; round++);
 }
 
 const itemsOfGroup = async (groupId: string) => (await scanTable()).filter((item) => item.group_id === groupId || item.id === groupId);
@@ -174,6 +181,24 @@ describe('user deletion and group additions', () => {
     expect((await getGroupWithUsers(group.id)).group.user_count).toBe(1);
     await deleteUser(ctx(), u);
     expect((await getGroupWithUsers(group.id)).group.user_count).toBe(0);
+    expect(await invariantViolations()).toEqual([]);
+  });
+
+  it('has a user whose deletion fails after it left its groups join its rule groups again (its rule work)', async () => {
+    const department = await createDepartment(ctx(), { name: unique('Ruled ') });
+    const u = unique('u');
+    await createUser(ctx(), { id: u, email: `${u}@example.com`, last_name: 'Member', department_id: department.id });
+    const { group } = await createGroup(ctx(), { name: unique('Rule '), rule: `department_id:${department.id}` });
+    await settleRuleWork();
+    expect((await getGroupWithUsers(group.id)).users.map((member) => member.id)).toEqual([u]);
+    // Call 1 takes the user out of its groups, call 2 would delete it.
+    failCalls('TransactWriteItemsCommand', (call) => call === 2);
+    await expect(deleteUser(ctx(), u)).rejects.toThrow(/injected/);
+    db().middlewareStack.remove(MIDDLEWARE);
+    await settleRuleWork();
+    const after = await getGroupWithUsers(group.id);
+    expect(after.users.map((member) => member.id)).toEqual([u]);
+    expect(after.group.user_count).toBe(1);
     expect(await invariantViolations()).toEqual([]);
   });
 });

@@ -2,7 +2,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { Problem } from '../../lib/problems';
 import { expectedVersion, etagOf } from '../../lib/http/etag';
-import { parseFilter, parseSort } from '../../lib/http/list-params';
+import { parseSort } from '../../lib/http/list-params';
+import { parseFilter } from '../../lib/lists/filter';
 import { compareCodePoints, nameSortKey, NO_CONTROL_CHARACTERS } from '../../lib/text';
 
 describe('compareCodePoints', () => {

@@ -81,6 +81,8 @@ describe('filters', () => {
     expect(operations).not.toContain('addDepartmentUser');
     expect(operations).not.toContain('listUsers');
     expect(() => checkOperations(['E2', 'createWebhook'])).not.toThrow();
+    // A rule group's joins and leaves are audited as the service's own operations (lib/groups/rule-follow.ts).
+    expect(() => checkOperations(['applyGroupRule', 'followUserChange'])).not.toThrow();
     expect(() => checkOperations(['listUsers'])).toThrow(
       expect.objectContaining({
         slug: 'validation',

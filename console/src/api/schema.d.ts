@@ -631,7 +631,7 @@ export interface paths {
         head?: never;
         /**
          * Rename or re-describe a group
-         * @description Give `name`, `description` or both; a new name must be unique case-insensitively (409). An empty body changes nothing (200).
+         * @description Give `name`, `description`, `external_id`, `rule` or any of them; a new name must be unique case-insensitively (409). An empty body changes nothing (200). `rule` keeps the members by department, role and activation: the `query` syntax over `department_id` (an existing department; at most 40), `account_role` and `activated` (e.g. `department_id:eng,department_id:ops,account_role:admin,activated:true`); every user change then joins or leaves it within 5 seconds, audited with actor `rule:<group id>`. A rule matching more than 10,000 users is a 409 `conflict` with `matching`; at most 500 groups have a rule (409). A new rule leaves the group `applying` until its joins and leaves are written; `rule: null` turns it back into a manual group, its members staying. With `dry_run=true` and a rule: the group as it is, with `rule_preview`; nothing changes.
          *
          *     Needs a token with scope `admin/write`.
          */
@@ -699,7 +699,7 @@ export interface paths {
         put?: never;
         /**
          * G3: create a group, optionally with up to 10,000 users (all or nothing)
-         * @description The name is unique case-insensitively (409). All or nothing: unknown users give 404 `not-found` with `missing_user_ids`; more than 10,000 users give 409. `exports` cannot be a group id.
+         * @description The name is unique case-insensitively (409). All or nothing: unknown users give 404 `not-found` with `missing_user_ids`; more than 10,000 users give 409. `exports` cannot be a group id. `rule` keeps the members by department, role and activation: the `query` syntax over `department_id` (an existing department; at most 40), `account_role` and `activated` (e.g. `department_id:eng,department_id:ops,account_role:admin,activated:true`); every user change then joins or leaves it within 5 seconds, audited with actor `rule:<group id>`. A rule matching more than 10,000 users is a 409 `conflict` with `matching`; at most 500 groups have a rule (409). With a rule the group is created empty, `rule_status: applying`; `user_ids` with a rule give 409 `rule-managed`.
          *
          *     Needs a token with scope `admin/write`.
          */
@@ -733,7 +733,7 @@ export interface paths {
         put?: never;
         /**
          * G3: create a group, optionally with up to 10,000 users (all or nothing) (`.json` form)
-         * @description The name is unique case-insensitively (409). All or nothing: unknown users give 404 `not-found` with `missing_user_ids`; more than 10,000 users give 409. `exports` cannot be a group id.
+         * @description The name is unique case-insensitively (409). All or nothing: unknown users give 404 `not-found` with `missing_user_ids`; more than 10,000 users give 409. `exports` cannot be a group id. `rule` keeps the members by department, role and activation: the `query` syntax over `department_id` (an existing department; at most 40), `account_role` and `activated` (e.g. `department_id:eng,department_id:ops,account_role:admin,activated:true`); every user change then joins or leaves it within 5 seconds, audited with actor `rule:<group id>`. A rule matching more than 10,000 users is a 409 `conflict` with `matching`; at most 500 groups have a rule (409). With a rule the group is created empty, `rule_status: applying`; `user_ids` with a rule give 409 `rule-managed`.
          *
          *     Needs a token with scope `admin/write`.
          */
@@ -761,14 +761,14 @@ export interface paths {
         put?: never;
         /**
          * G4: add a user to a group
-         * @description Already a member: 200, nothing changes. A group holds at most 10,000 users (409). While an identity provider's change of many of the group's members is being applied (seconds), other member changes and its deletion get 409 `conflict`: retry.
+         * @description Already a member: 200, nothing changes. A group holds at most 10,000 users (409). A rule group's members are kept by its rule: 409 `rule-managed`. While an identity provider's change of many of the group's members is being applied (seconds), other member changes and its deletion get 409 `conflict`: retry.
          *
          *     Needs a token with scope `admin/write`.
          */
         post: operations["addGroupUser"];
         /**
          * G5: remove a user from a group
-         * @description While an identity provider's change of many of the group's members is being applied (seconds), other member changes and its deletion get 409 `conflict`: retry.
+         * @description A rule group's members are kept by its rule: 409 `rule-managed`. While an identity provider's change of many of the group's members is being applied (seconds), other member changes and its deletion get 409 `conflict`: retry.
          *
          *     Needs a token with scope `admin/write`.
          */
@@ -1697,6 +1697,8 @@ export interface components {
             description: string;
             external_id: string | null;
             user_count: number;
+            rule: string | null;
+            rule_status: ("applying" | "current" | "over_limit") | null;
             /** Format: date-time */
             created_at: string;
             /** Format: date-time */
@@ -1708,12 +1710,21 @@ export interface components {
             description: string;
             external_id: string | null;
             user_count: number;
+            rule: string | null;
+            rule_status: ("applying" | "current" | "over_limit") | null;
             users: components["schemas"]["User"][];
             users_next_cursor: string | null;
             /** Format: date-time */
             created_at: string;
             /** Format: date-time */
             updated_at: string;
+            rule_preview?: {
+                matching: number;
+                joining: number;
+                leaving: number;
+                sample_joining: components["schemas"]["User"][];
+                sample_leaving: components["schemas"]["User"][];
+            };
         };
         Users: {
             users: components["schemas"]["User"][];
@@ -1858,6 +1869,7 @@ export interface components {
             /** @enum {string} */
             field?: "id" | "email" | "name" | "user_name" | "external_id";
             limit?: number;
+            matching?: number;
         };
         /** @description Quota exceeded (`quota-exceeded`, 409). */
         QuotaExceededProblem: {
@@ -1887,6 +1899,16 @@ export interface components {
             status: 409;
             detail: string;
             user_count: number;
+        };
+        /** @description Members kept by a rule (`rule-managed`, 409). */
+        RuleManagedProblem: {
+            /** @constant */
+            type: "/problems/rule-managed";
+            /** @constant */
+            title: "Members kept by a rule";
+            /** @constant */
+            status: 409;
+            detail: string;
         };
         /** @description Report not ready (`report-not-ready`, 409). */
         ReportNotReadyProblem: {
@@ -4180,7 +4202,13 @@ export interface operations {
     };
     updateGroup: {
         parameters: {
-            query?: never;
+            query?: {
+                /**
+                 * @description `true`: answer what the request would give (the result, or the 404/409 problem with its `overages`) and change nothing.
+                 * @example false
+                 */
+                dry_run?: "true" | "false";
+            };
             header?: {
                 /**
                  * @description A fresh value for each request, e.g. a new UUID (in Postman `{{$guid}}`, as the example shows: it makes a new one each time). A repeat with the same key and the same method, path and body within 24 hours answers the first answer again (same status and body) without doing anything again; the same key with another request: 422. While the first is still running: 409.
@@ -4214,11 +4242,12 @@ export interface operations {
                     name?: string;
                     description?: string;
                     external_id?: string | null;
+                    rule?: string | null;
                 };
             };
         };
         responses: {
-            /** @description The group as changed, with its users. */
+            /** @description The group as changed (or, in a dry run, as it is with its `rule_preview`), with its users. */
             200: {
                 headers: {
                     /** @description Version tag of the resource, for `If-Match`. */
@@ -4470,11 +4499,12 @@ export interface operations {
                     description?: string;
                     external_id?: string | null;
                     user_ids?: string[];
+                    rule?: string | null;
                 };
             };
         };
         responses: {
-            /** @description Dry run (`dry_run=true`): the group as it would be; nothing was created. */
+            /** @description Dry run (`dry_run=true`): the group as it would be, with a rule its `rule_preview`; nothing was created. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -4500,7 +4530,15 @@ export interface operations {
             401: components["responses"]["UnauthorizedProblem"];
             403: components["responses"]["ForbiddenProblem"];
             404: components["responses"]["NotFoundProblem"];
-            409: components["responses"]["ConflictProblem"];
+            /** @description Conflict (`conflict`), or Members kept by a rule (`rule-managed`) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ConflictProblem"] | components["schemas"]["RuleManagedProblem"];
+                };
+            };
             413: components["responses"]["PayloadTooLargeProblem"];
             415: components["responses"]["UnsupportedMediaTypeProblem"];
             422: components["responses"]["IdempotencyKeyReusedProblem"];
@@ -4646,11 +4684,12 @@ export interface operations {
                     description?: string;
                     external_id?: string | null;
                     user_ids?: string[];
+                    rule?: string | null;
                 };
             };
         };
         responses: {
-            /** @description Dry run (`dry_run=true`): the group as it would be; nothing was created. */
+            /** @description Dry run (`dry_run=true`): the group as it would be, with a rule its `rule_preview`; nothing was created. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -4676,7 +4715,15 @@ export interface operations {
             401: components["responses"]["UnauthorizedProblem"];
             403: components["responses"]["ForbiddenProblem"];
             404: components["responses"]["NotFoundProblem"];
-            409: components["responses"]["ConflictProblem"];
+            /** @description Conflict (`conflict`), or Members kept by a rule (`rule-managed`) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ConflictProblem"] | components["schemas"]["RuleManagedProblem"];
+                };
+            };
             413: components["responses"]["PayloadTooLargeProblem"];
             415: components["responses"]["UnsupportedMediaTypeProblem"];
             422: components["responses"]["IdempotencyKeyReusedProblem"];
@@ -4771,7 +4818,15 @@ export interface operations {
             401: components["responses"]["UnauthorizedProblem"];
             403: components["responses"]["ForbiddenProblem"];
             404: components["responses"]["NotFoundProblem"];
-            409: components["responses"]["ConflictProblem"];
+            /** @description Conflict (`conflict`), or Members kept by a rule (`rule-managed`) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ConflictProblem"] | components["schemas"]["RuleManagedProblem"];
+                };
+            };
             422: components["responses"]["IdempotencyKeyReusedProblem"];
             500: components["responses"]["InternalProblem"];
             503: components["responses"]["UnavailableProblem"];
@@ -4822,7 +4877,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["NotAMemberProblem"] | components["schemas"]["NotFoundProblem"];
                 };
             };
-            409: components["responses"]["ConflictProblem"];
+            /** @description Conflict (`conflict`), or Members kept by a rule (`rule-managed`) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ConflictProblem"] | components["schemas"]["RuleManagedProblem"];
+                };
+            };
             422: components["responses"]["IdempotencyKeyReusedProblem"];
             500: components["responses"]["InternalProblem"];
             503: components["responses"]["UnavailableProblem"];

@@ -1,17 +1,23 @@
 /**
  * A group: its fields (G1) and its members a page at a time by cursor (never all of them); add (G4) and remove (G5)
- * a member; rename or re-describe it (PATCH with the ETag read) and delete it (G6, with the same ETag).
+ * a member; rename or re-describe it (PATCH with the ETag read) and delete it (G6, with the same ETag). A rule group
+ * shows its rule and status, and its members have no add or remove (the API refuses them: 409 rule-managed); setting,
+ * changing or turning off a rule is a PATCH, a new rule previewed first (dry run: who would join and leave). While a
+ * rule is applying, the page reads the group again every second until it is done.
  */
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { Link } from 'wouter-preact';
 import { api, type Schemas } from '../api';
 import { Busy, ConfirmButton, Done, Pager, ScreenTitle, Time } from '../components/parts';
 import { listHref, useQueryParams } from '../components/list-params';
+import { RULE_STATUS, RuleInput, RulePreviewView } from '../components/rule';
 import { asProblem, useRequest } from '../components/use-request';
 import { ProblemMessage, type Problem } from '../problems';
 import { useCanWrite } from '../session';
 
 const MEMBERS_PAGE_SIZE = 25;
+/** How often an applying rule's group is read again: its joins and leaves take seconds. */
+const APPLYING_POLL_MS = 1000;
 
 /** What a change made, or the problem it met. */
 interface Outcome {
@@ -56,6 +62,22 @@ function GroupFields({ group }: { group: Schemas['Group'] }) {
       <dd>{group.external_id ?? '—'}</dd>
       <dt>Members</dt>
       <dd>{group.user_count}</dd>
+      <dt>Members kept</dt>
+      <dd>
+        {group.rule ? (
+          <>
+            by the rule <code>{group.rule}</code>
+          </>
+        ) : (
+          'by hand'
+        )}
+      </dd>
+      {group.rule_status && (
+        <>
+          <dt>Rule status</dt>
+          <dd>{RULE_STATUS[group.rule_status].sentence}</dd>
+        </>
+      )}
       <dt>Created</dt>
       <dd>
         <Time iso={group.created_at} />
@@ -113,6 +135,133 @@ function EditGroup({
   );
 }
 
+const joinsAndLeaves = ({ joining, leaving }: { joining: number; leaving: number }) =>
+  `${joining} ${joining === 1 ? 'user joins' : 'users join'} and ${leaving} ${leaving === 1 ? 'leaves' : 'leave'}`;
+
+/** `rule` (a string) saves it; null turns the group's rule off (its members stay). */
+async function patchRule(groupId: string, etag: string | undefined, rule: string | null, dryRun: boolean) {
+  return api.PATCH('/v2/groups/{group_id}', {
+    params: { path: { group_id: groupId }, query: dryRun ? { dry_run: 'true' } : {}, header: etag ? { 'If-Match': etag } : {} },
+    body: { rule },
+  });
+}
+
+/**
+ * Set, change or turn off the group's rule. A rule is saved only as previewed: editing it again asks for a new
+ * preview, so what the person saw is what is saved.
+ */
+function EditRule({
+  group,
+  etag,
+  reading,
+  onChanged,
+  onReload,
+}: {
+  group: Schemas['Group'];
+  etag?: string;
+  reading: boolean;
+  onChanged: (outcome: Outcome) => void;
+  onReload: () => void;
+}) {
+  const [rule, setRule] = useState(group.rule ?? '');
+  const [preview, setPreview] = useState<{ rule: string; result: NonNullable<Schemas['Group']['rule_preview']> }>();
+  const [problem, setProblem] = useState<Problem>();
+  const saveLabel = group.rule ? 'Save the rule' : 'Keep the members by this rule';
+  return (
+    <section aria-labelledby="rule">
+      <h2 id="rule">Rule</h2>
+      <form
+        onSubmit={async (event) => {
+          event.preventDefault();
+          setProblem(undefined);
+          setPreview(undefined);
+          const text = rule.trim();
+          const { data, error, response } = await patchRule(group.id, etag, text, true);
+          if (error || !data?.rule_preview) return setProblem(asProblem(error, response));
+          setPreview({ rule: text, result: data.rule_preview });
+        }}
+      >
+        <RuleInput
+          id="group-rule"
+          required
+          value={rule}
+          onInput={(value) => {
+            setRule(value);
+            setPreview(undefined);
+          }}
+        />
+        <div class="actions">
+          <button type="submit">Preview</button>
+          {preview && (
+            <button
+              type="button"
+              class="primary"
+              disabled={reading}
+              onClick={async () => {
+                const { data, error, response } = await patchRule(group.id, etag, preview.rule, false);
+                setPreview(undefined);
+                onChanged(
+                  error || !data
+                    ? { problem: asProblem(error, response) }
+                    : { done: `Saved the rule: ${joinsAndLeaves(preview.result)} as it is applied.` },
+                );
+              }}
+            >
+              {saveLabel}
+            </button>
+          )}
+        </div>
+      </form>
+      {group.rule && (
+        <div class="actions">
+          <ConfirmButton
+            label="Turn off the rule"
+            question={`Turn off the rule of “${group.name}”? Its ${group.user_count} members stay, and from then on they are changed by hand.`}
+            confirm="Turn it off"
+            disabled={reading}
+            onConfirm={async () => {
+              const { data, error, response } = await patchRule(group.id, etag, null, false);
+              onChanged(
+                error || !data
+                  ? { problem: asProblem(error, response) }
+                  : { done: `Turned off the rule: the ${data.user_count} members stay and are now changed by hand.` },
+              );
+            }}
+          />
+        </div>
+      )}
+      <ProblemMessage problem={problem}>
+        {problem?.status === 412 && (
+          <button type="button" onClick={() => (setProblem(undefined), onReload())}>
+            Reload
+          </button>
+        )}
+      </ProblemMessage>
+      {preview && <RulePreviewView preview={preview.result} saveLabel={saveLabel} />}
+    </section>
+  );
+}
+
+/** While the group's rule is applying, reads it every second (quietly) and calls `onDone` once it no longer is. */
+function useApplyingWatch(groupId: string, applying: boolean, onDone: () => void) {
+  useEffect(() => {
+    if (!applying) return;
+    let stopped = false;
+    let timer: ReturnType<typeof setTimeout>;
+    const check = async () => {
+      const { data } = await api.GET('/v2/groups/{group_id}', { params: { path: { group_id: groupId } } });
+      if (stopped) return;
+      if (data && data.rule_status !== 'applying') onDone();
+      else timer = setTimeout(() => void check(), APPLYING_POLL_MS);
+    };
+    timer = setTimeout(() => void check(), APPLYING_POLL_MS);
+    return () => {
+      stopped = true;
+      clearTimeout(timer);
+    };
+  }, [groupId, applying, onDone]);
+}
+
 function AddMember({ groupId, onAdded }: { groupId: string; onAdded: (outcome: Outcome) => void }) {
   const [userId, setUserId] = useState('');
   return (
@@ -139,15 +288,18 @@ function AddMember({ groupId, onAdded }: { groupId: string; onAdded: (outcome: O
   );
 }
 
+/** `canChange`: members may be added and removed by hand (a token that may write, a group without a rule). `version` reads them again when it changes. */
 function Members({
   groupId,
   cursor,
-  canWrite,
+  canChange,
+  version,
   onChanged,
 }: {
   groupId: string;
   cursor?: string;
-  canWrite: boolean;
+  canChange: boolean;
+  version: string;
   onChanged: (outcome: Outcome) => void;
 }) {
   const members = useRequest(
@@ -155,7 +307,7 @@ function Members({
       api.GET('/v2/groups/{group_id}/users', {
         params: { path: { group_id: groupId }, query: { count: MEMBERS_PAGE_SIZE, cursor } },
       }),
-    [groupId, cursor],
+    [groupId, cursor, version],
   );
   const remove = async (user: Schemas['User']) => {
     const { error, response } = await api.DELETE('/v2/groups/{group_id}/users/{user_id}', {
@@ -172,7 +324,7 @@ function Members({
   return (
     <section aria-labelledby="members">
       <h2 id="members">Members</h2>
-      {canWrite && <AddMember groupId={groupId} onAdded={(outcome) => (onChanged(outcome), members.reload())} />}
+      {canChange && <AddMember groupId={groupId} onAdded={(outcome) => (onChanged(outcome), members.reload())} />}
       <Busy when={members.loading} />
       <ProblemMessage problem={members.problem} />
       {members.data && (
@@ -186,7 +338,7 @@ function Members({
                   <th scope="col">Id</th>
                   <th scope="col">E-mail</th>
                   <th scope="col">Role</th>
-                  {canWrite && <th scope="col">Change</th>}
+                  {canChange && <th scope="col">Change</th>}
                 </tr>
               </thead>
               <tbody>
@@ -200,7 +352,7 @@ function Members({
                     </td>
                     <td>{user.email}</td>
                     <td>{user.account_role}</td>
-                    {canWrite && (
+                    {canChange && (
                       <td>
                         <ConfirmButton
                           label={`Remove ${user.id}`}
@@ -241,6 +393,8 @@ export function Group({ params }: { params: Record<string, string> }) {
   // A change of members changes the count and the ETag: read the group again after every change.
   const changed = (next: Outcome) => (setOutcome(next), group.reload());
   const reload = () => (setOutcome({}), group.reload());
+  const current = group.data?.group;
+  useApplyingWatch(groupId, current?.rule_status === 'applying', group.reload);
 
   if (deleted) {
     return (
@@ -252,7 +406,6 @@ export function Group({ params }: { params: Record<string, string> }) {
       </>
     );
   }
-  const current = group.data?.group;
   return (
     <>
       <ScreenTitle>{current ? `Group: ${current.name}` : 'Group'}</ScreenTitle>
@@ -265,6 +418,7 @@ export function Group({ params }: { params: Record<string, string> }) {
       {current && (
         <>
           <GroupFields group={current} />
+          <Busy when={current.rule_status === 'applying'}>Applying the rule: the members follow in a moment.</Busy>
           {canWrite && (
             <>
               {/* Filled again when the name or description changed (saved, or reloaded after someone else's change), not when only the members did. */}
@@ -274,6 +428,15 @@ export function Group({ params }: { params: Record<string, string> }) {
                 etag={group.data!.etag}
                 reading={group.loading}
                 onChanged={changed}
+              />
+              {/* Filled again with the rule as saved (or as someone else changed it). */}
+              <EditRule
+                key={current.rule ?? ''}
+                group={current}
+                etag={group.data!.etag}
+                reading={group.loading}
+                onChanged={changed}
+                onReload={reload}
               />
               <div class="actions">
                 <ConfirmButton
@@ -294,7 +457,14 @@ export function Group({ params }: { params: Record<string, string> }) {
               </div>
             </>
           )}
-          <Members groupId={groupId} cursor={cursor} canWrite={canWrite} onChanged={changed} />
+          <Members
+            groupId={groupId}
+            cursor={cursor}
+            canChange={canWrite && current.rule === null}
+            // A rule group's members change without this page: read them again when its status or count does.
+            version={current.rule === null ? '' : `${current.rule}|${current.rule_status}|${current.user_count}`}
+            onChanged={changed}
+          />
         </>
       )}
     </>

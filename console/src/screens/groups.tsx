@@ -1,6 +1,7 @@
 /**
- * Groups (G2): a page at a time by cursor, sorted and filtered by a name prefix, all kept in the query; create a
- * group (G3) after a dry-run preview of its members; delete several at once (G7, all or nothing).
+ * Groups (G2): a page at a time by cursor, sorted and filtered by a name prefix, all kept in the query, a rule group
+ * marked with its rule and status; create a group (G3), its members chosen by hand or kept by a rule, after a dry-run
+ * preview (a rule's: how many it matches, with the first of them); delete several at once (G7, all or nothing).
  */
 import { useState } from 'preact/hooks';
 import { Link, useLocation } from 'wouter-preact';
@@ -8,6 +9,7 @@ import { api, type Schemas } from '../api';
 import type { operations } from '../api/schema';
 import { Busy, ConfirmButton, Done, Pager, ScreenTitle, Time } from '../components/parts';
 import { listHref, useQueryParams } from '../components/list-params';
+import { RULE_STATUS, RuleInput, RulePreviewView } from '../components/rule';
 import { asProblem, useRequest } from '../components/use-request';
 import { ProblemMessage, type Problem } from '../problems';
 import { useCanWrite } from '../session';
@@ -69,24 +71,28 @@ function Filters({ query }: { query: ListQuery }) {
 const idsOf = (text: string) => text.split(/[\s,]+/).filter(Boolean);
 
 function CreateGroup({ onCreated }: { onCreated: () => void }) {
-  const [fields, setFields] = useState({ name: '', id: '', description: '', userIds: '' });
+  const [fields, setFields] = useState({ name: '', id: '', description: '', userIds: '', rule: '' });
+  // A group's members are either chosen by hand or kept by a rule (the API refuses both: 409 rule-managed).
+  const [byRule, setByRule] = useState(false);
   const [preview, setPreview] = useState<Schemas['Group']>();
   const [created, setCreated] = useState<Schemas['Group']>();
   const [problem, setProblem] = useState<Problem>();
+  const set = (name: keyof typeof fields, value: string) => {
+    setFields({ ...fields, [name]: value });
+    setPreview(undefined);
+  };
   const field = (name: keyof typeof fields) => ({
     value: fields[name],
-    onInput: (event: { currentTarget: { value: string } }) => {
-      setFields({ ...fields, [name]: event.currentTarget.value });
-      setPreview(undefined);
-    },
+    onInput: (event: { currentTarget: { value: string } }) => set(name, event.currentTarget.value),
   });
   const body = () => {
-    const userIds = idsOf(fields.userIds);
+    const userIds = byRule ? [] : idsOf(fields.userIds);
     return {
       name: fields.name.trim(),
       ...(fields.id.trim() && { id: fields.id.trim() }),
       ...(fields.description && { description: fields.description }),
       ...(userIds.length > 0 && { user_ids: userIds }),
+      ...(byRule && { rule: fields.rule.trim() }),
     };
   };
   const send = async (dryRun: boolean) => {
@@ -100,7 +106,7 @@ function CreateGroup({ onCreated }: { onCreated: () => void }) {
     if (dryRun) return setPreview(data);
     setPreview(undefined);
     setCreated(data);
-    setFields({ name: '', id: '', description: '', userIds: '' });
+    setFields({ name: '', id: '', description: '', userIds: '', rule: '' });
     onCreated();
   };
   return (
@@ -118,8 +124,25 @@ function CreateGroup({ onCreated }: { onCreated: () => void }) {
         <input id="new-group-id" {...field('id')} />
         <label for="new-group-description">Description (optional)</label>
         <textarea id="new-group-description" maxLength={2000} rows={2} {...field('description')} />
-        <label for="new-group-users">Member user ids (optional: separated by commas, spaces or lines)</label>
-        <textarea id="new-group-users" rows={3} {...field('userIds')} />
+        <fieldset>
+          <legend>Members</legend>
+          <label class="choice">
+            <input type="radio" name="new-group-members" checked={!byRule} onChange={() => (setByRule(false), setPreview(undefined))} />{' '}
+            Chosen by hand
+          </label>
+          <label class="choice">
+            <input type="radio" name="new-group-members" checked={byRule} onChange={() => (setByRule(true), setPreview(undefined))} /> Kept
+            by a rule
+          </label>
+        </fieldset>
+        {byRule ? (
+          <RuleInput id="new-group-rule" required value={fields.rule} onInput={(value) => set('rule', value)} />
+        ) : (
+          <>
+            <label for="new-group-users">Member user ids (optional: separated by commas, spaces or lines)</label>
+            <textarea id="new-group-users" rows={3} {...field('userIds')} />
+          </>
+        )}
         <div class="actions">
           <button type="submit">Preview</button>
           {preview && (
@@ -130,7 +153,8 @@ function CreateGroup({ onCreated }: { onCreated: () => void }) {
         </div>
       </form>
       <ProblemMessage problem={problem} />
-      {preview && (
+      {preview?.rule_preview && <RulePreviewView preview={preview.rule_preview} saveLabel="Create group" />}
+      {preview && !preview.rule_preview && (
         <p class="done" role="status">
           Preview: the group “{preview.name}” would be created with {preview.user_count} members
           {preview.users.length > 0 && `: ${preview.users.map((user) => user.id).join(', ')}`}. Nothing is created until you choose Create
@@ -140,8 +164,8 @@ function CreateGroup({ onCreated }: { onCreated: () => void }) {
       <Done>
         {created && (
           <>
-            Created the group <Link href={`/groups/${encodeURIComponent(created.id)}`}>{created.name}</Link> with {created.user_count}{' '}
-            members.
+            Created the group <Link href={`/groups/${encodeURIComponent(created.id)}`}>{created.name}</Link>{' '}
+            {created.rule ? 'with its rule: its members join as the rule is applied.' : `with ${created.user_count} members.`}
           </>
         )}
       </Done>
@@ -181,6 +205,15 @@ function GroupRow({
       <td>{group.user_count}</td>
       <td>
         <Time iso={group.created_at} />
+      </td>
+      <td>
+        {group.rule ? (
+          <>
+            <code>{group.rule}</code> ({group.rule_status ? RULE_STATUS[group.rule_status].short : 'no status'})
+          </>
+        ) : (
+          'by hand'
+        )}
       </td>
     </tr>
   );
@@ -233,6 +266,7 @@ export function Groups() {
                   <th scope="col">Id</th>
                   <th scope="col">Members</th>
                   <th scope="col">Created</th>
+                  <th scope="col">Members kept</th>
                 </tr>
               </thead>
               <tbody>

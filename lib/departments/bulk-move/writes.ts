@@ -9,6 +9,7 @@ import { Signal, StaleReadError } from '../../db/errors';
 import { MAX_TRANSACTION_ITEMS, type Write } from '../../db/transact';
 import { headerInState, headerTransition, partApplied, partPut } from '../../store/bulk-moves';
 import { reserveUsageWrite, type DepartmentDelta, type StoredDepartment } from '../../store/departments';
+import { ruleCellCode, usersRuleWorkWrite } from '../../store/rules';
 import { holdUser, userWrites, type StoredUser } from '../../store/users';
 import { addContribution, counterWriteCount, counterWrites, noDeltas, type CounterDeltas } from '../../users/counters';
 import { userRepresentation } from '../../users/user';
@@ -69,10 +70,16 @@ function moveWrites(
       user.version + 1,
       heldBy ? { kind: 'held', by: heldBy } : { kind: 'version', version: user.version },
       stale,
+      false,
     ),
   );
+  // Rule groups follow the moved users: one work item for all of them, not one each (lib/store/rules.ts).
+  const followed = usersRuleWorkWrite(
+    users.map((user) => ({ id: user.id, from: ruleCellCode(user) })),
+    at,
+  );
   // The departments users leave lose only what they had: their conditions cannot fail but for a race.
-  return [...writes, ...counterWrites(deltas, shardId, at, () => stale)];
+  return [...writes, followed, ...counterWrites(deltas, shardId, at, () => stale)];
 }
 
 /** The whole move as one transaction, when it fits in one: the reservation carries the target's list counters too. */
@@ -108,13 +115,14 @@ export function reservationWrites(move: BulkMove, reserved: Usage, at: string): 
 /**
  * Splits users into parts whose hold and apply transactions fit: a hold is
  * the users + part + header + audit, an apply the users and their copies +
+ * their rule work (one item for the part) +
  * every counter they move + part + header. The time only names login
  * counters, which do not depend on it, so any time packs the same.
  */
 export function packParts(users: StoredUser[], target: string | null): StoredUser[][] {
   const parts: StoredUser[][] = [];
   let current: StoredUser[] = [];
-  const fits = (part: StoredUser[]) => part.length * 2 + counterWriteCount(moveDeltas(part, target, '')) + 2 <= MAX_TRANSACTION_ITEMS;
+  const fits = (part: StoredUser[]) => part.length * 2 + counterWriteCount(moveDeltas(part, target, '')) + 3 <= MAX_TRANSACTION_ITEMS;
   for (const user of users) {
     if (current.length > 0 && !fits([...current, user])) {
       parts.push(current);

@@ -5,26 +5,15 @@
  */
 import { describe, expect, it } from 'vitest';
 import { useApi } from '../support/api';
-import { unique } from '../support/fixtures';
+import { createDepartment, createUser, unique } from '../support/fixtures';
 import { scimClient, PATCH_SCHEMA } from '../support/scim';
 
 const api = useApi();
 /** The contract's bound on following a change. */
 const FOLLOW_MS = 5_000;
 
-async function department() {
-  const id = unique('d');
-  expect((await api.post('/v2/departments', { id, name: id })).status).toBe(201);
-  return id;
-}
-
-async function user(fields: Record<string, unknown> = {}, departmentId?: string) {
-  const id = unique('u');
-  const response = await api.post('/v2/users', { id, email: `${id}@example.com`, last_name: 'Member', ...fields });
-  expect(response.status, response.text).toBe(201);
-  if (departmentId) expect((await api.post(`/v2/departments/${departmentId}/users/${id}`)).status).toBe(200);
-  return id;
-}
+const department = () => createDepartment(api);
+const user = (fields: Record<string, unknown> = {}, departmentId?: string) => createUser(api, fields, departmentId);
 
 const membersOf = async (groupId: string) => {
   const group = (await api.get(`/v2/groups/${groupId}`)).body;

@@ -5,7 +5,7 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useApi } from '../support/api';
-import { unique } from '../support/fixtures';
+import { createDepartment, createUser, unique } from '../support/fixtures';
 import { expectScimError, GROUP_SCHEMA, PATCH_SCHEMA, scimClient } from '../support/scim';
 
 /** A lowered member limit and rule-group limit, so that both bind with a handful of users (lib/config.ts). */
@@ -15,19 +15,8 @@ beforeAll(async () => {
   await api.redeploy({ adjust: (fn) => ({ ...fn, environment: { ...fn.environment, ...LIMITS } }) });
 }, 120_000);
 
-async function department() {
-  const id = unique('d');
-  expect((await api.post('/v2/departments', { id, name: id })).status).toBe(201);
-  return id;
-}
-
-async function user(fields: Record<string, unknown> = {}, departmentId?: string) {
-  const id = unique('u');
-  const response = await api.post('/v2/users', { id, email: `${id}@example.com`, last_name: 'Member', ...fields });
-  expect(response.status, response.text).toBe(201);
-  if (departmentId) expect((await api.post(`/v2/departments/${departmentId}/users/${id}`)).status).toBe(200);
-  return id;
-}
+const department = () => createDepartment(api);
+const user = (fields: Record<string, unknown> = {}, departmentId?: string) => createUser(api, fields, departmentId);
 
 async function ruleGroup(rule: string) {
   const response = await api.post('/v2/groups', { id: unique('g'), name: unique('Rule '), rule });

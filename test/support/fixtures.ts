@@ -19,6 +19,15 @@ export async function createDepartment(api: Api, limits: Record<string, number> 
   return response.body.id as string;
 }
 
+/** A new user (these fields over an e-mail and last name of its own), in `departmentId` when given; answers its id. */
+export async function createUser(api: Api, fields: Record<string, unknown> = {}, departmentId?: string): Promise<string> {
+  const id = unique('u');
+  const response = await api.post('/v2/users', { id, email: `${id}@example.com`, last_name: 'Member', ...fields });
+  expect(response.status, response.text).toBe(201);
+  if (departmentId) expect((await api.post(`/v2/departments/${departmentId}/users/${id}`)).status).toBe(200);
+  return id;
+}
+
 /** A user as the service answers it, for checks that need no stored user. */
 export const ADA: User = {
   id: 'ada',

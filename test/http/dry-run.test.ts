@@ -76,9 +76,11 @@ describe('dry runs', () => {
           return api.post(`/v2/departments/${target}/users${query}`, { user_ids: userIds });
         };
 
-        const before = await scanTable();
+        // Rule work (lib/store/rules.ts) is the RuleWorker's, which follows the setup's user changes meanwhile.
+        const requestItems = async () => (await scanTable()).filter((item) => item.type !== 'rule-work');
+        const before = await requestItems();
         const dry = await send(true);
-        expect(await scanTable()).toEqual(before);
+        expect(await requestItems()).toEqual(before);
         const real = await send(false);
         expect(comparable(dry)).toEqual(comparable(real));
       }),

@@ -9,8 +9,9 @@
  * attempt did commit (or still runs), which a look-up settles. A 202 `applying` answer means committed and
  * finishing in the background: the seed polls the resource it names until it is done.
  *
- * Requests run a few at a time (`--concurrency`, bulk moves and group creates at half that) so that a 2-core
- * machine running the stack stays usable.
+ * Requests run a few at a time (`--concurrency`), and bulk moves and group creates, each already many
+ * transactions side by side on the service, one at a time, so that a 2-core machine running the stack stays
+ * usable and a large change is not slowed past its request's time by the next.
  */
 import { createHash } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
@@ -23,7 +24,7 @@ const HELP = `npm run seed -- [options]: fills the local stack (npm start) with 
   --departments N    departments to make (default 5)
   --groups N         groups to make (default 3): group i holds every user whose number is a multiple of i + 2
   --prefix P         the ids' prefix (default "seed"): users P-u0.., departments P-d0.., groups P-g0..
-  --concurrency N    requests at a time (default 4; bulk writes at half that)
+  --concurrency N    requests at a time (default 4; bulk moves and group creates one at a time)
   --url URL          the API (default http://127.0.0.1:$PORT, PORT defaulting to 3000)
   --token T          the write token; default ADMIN_API_TOKEN, else the one npm start keeps in
                      <data dir>/tokens.json (LOCAL_DATA_DIR, default .local/)
@@ -42,7 +43,10 @@ const MOVE_BATCH = 1000;
 const REQUEST_TIMEOUT_MS = 35_000;
 /** How long an item's transient failures are retried: longer than a timed-out request's key stays in progress. */
 const RETRY_FOR_MS = 180_000;
-/** How long a change answered 202 may take to finish in the background. */
+/**
+ * How long a change answered 202 may take to finish in the background, and how long an attempt lost in transit
+ * may keep its item's id or key (a hidden group create's lease is 5 minutes, then a sweep each minute).
+ */
 const APPLYING_FOR_MS = 600_000;
 
 /** A reason to stop, said in one line. */
@@ -53,6 +57,16 @@ const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 function duration(ms: number): string {
   if (ms < 60_000) return `${(ms / 1000).toFixed(1)} s`;
   return `${Math.floor(ms / 60_000)} min ${Math.round((ms % 60_000) / 1000)} s`;
+}
+
+/** Whether a bar is drawn on the terminal's last line, which a note or the summary must first end. */
+let barOpen = false;
+
+/** A line for the person watching, below the bar (which redraws under it). */
+function say(line: string): void {
+  if (barOpen) process.stderr.write('\n');
+  barOpen = false;
+  process.stderr.write(`${line}\n`);
 }
 
 interface Progress {
@@ -88,6 +102,7 @@ function progress(label: string, total: number, out: NodeJS.WriteStream = proces
     const filled = total === 0 ? width : Math.round((done / total) * width);
     const line = `${label.padEnd(12)} [${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${done}/${total} ${duration(drawnAt - started)}`;
     out.write(`\r${line.slice(0, (out.columns || 80) - 1)}\x1b[K`);
+    barOpen = true;
   };
   draw();
   return {
@@ -98,6 +113,7 @@ function progress(label: string, total: number, out: NodeJS.WriteStream = proces
     finish() {
       draw();
       out.write('\n');
+      barOpen = false;
     },
   };
 }
@@ -208,10 +224,11 @@ class Client {
    */
   async write(method: string, path: string, body: unknown, exists?: () => Promise<boolean>): Promise<Outcome> {
     const key = idempotencyKey(method, path, body);
-    const until = Date.now() + RETRY_FOR_MS;
+    const until = Date.now() + APPLYING_FOR_MS;
     let uncertain = false;
+    let said = false;
     for (;;) {
-      const sent = await this.request(method, path, { body, key, until });
+      const sent = await this.request(method, path, { body, key });
       const { answer } = sent;
       uncertain ||= sent.uncertain;
       if (answer.status === 202 && answer.body?.status === 'applying') {
@@ -222,10 +239,18 @@ class Client {
       if (answer.status >= 200 && answer.status < 300) return 'made';
       if (answer.status !== 409) throw failure(method, path, answer);
       if (exists && (await exists())) return uncertain ? 'made' : 'found';
-      // The same key still running (here or in a run that stopped) answers 409 until it ends.
+      // The same key still running (here or in a run that stopped) answers 409 until it ends. After an attempt
+      // lost in transit, so may what it left: a large group create stays hidden, its id taken, until it is
+      // published, or rolled back once its lease has passed; a repeat then makes it.
       const stillRunning = /still running/i.test(String(answer.body?.detail));
-      if (!(uncertain || stillRunning) || Date.now() >= until) throw failure(method, path, answer);
-      await pause(2000);
+      if (!(uncertain || stillRunning)) throw failure(method, path, answer);
+      if (Date.now() >= until) {
+        const waited = `an earlier attempt, lost in transit, still holds it after ${duration(APPLYING_FOR_MS)}`;
+        throw new SeedError(`${failure(method, path, answer).message} (${waited})`);
+      }
+      if (!said) say(`${method} ${path}: an earlier attempt is still under way on the service; waiting for it to end`);
+      said = true;
+      await pause(5000);
     }
   }
 }
@@ -308,7 +333,6 @@ async function main() {
   const { prefix, concurrency } = options;
   const client = new Client(options.url, options.token.value);
   await preflight(client, options.url, options.token);
-  const bulkConcurrency = Math.max(1, Math.floor(concurrency / 2));
   const tallies = new Map<string, Tally>();
   const tally = (kind: string, outcome: Outcome, n = 1) => {
     const entry = tallies.get(kind) ?? { made: 0, found: 0 };
@@ -382,7 +406,7 @@ async function main() {
     }
     const memberBar = progress('memberships', placed.length);
     memberBar.tick(tallies.get('memberships')?.found ?? 0);
-    await eachLimited(moves, bulkConcurrency, async ({ department, ids }) => {
+    await eachLimited(moves, 1, async ({ department, ids }) => {
       await client.write('POST', `/v2/departments/${department}/users`, { user_ids: ids });
       tally('memberships', 'made', ids.length);
       memberBar.tick(ids.length);
@@ -391,7 +415,7 @@ async function main() {
 
     // Group g gets every user whose number is a multiple of g + 2, so groups overlap and differ in size; then one
     // user more through G4 (a repeat of it changes nothing). Group names are unique: they carry the prefix.
-    await step('groups', options.groups, bulkConcurrency, async (g, bar) => {
+    await step('groups', options.groups, 1, async (g, bar) => {
       const id = `${prefix}-g${g}`;
       const path = `/v2/groups/${id}?users=false`;
       const exists = async () => {
@@ -416,20 +440,21 @@ async function main() {
       bar.tick();
     });
   } catch (error) {
-    summary(options, tallies, client, started);
+    if (barOpen) process.stderr.write('\n');
+    summary(options, tallies, client, started, false);
     throw error;
   }
-  summary(options, tallies, client, started);
+  summary(options, tallies, client, started, true);
 }
 
-function summary(options: ReturnType<typeof readOptions>, tallies: Map<string, Tally>, client: Client, started: number) {
+function summary(options: ReturnType<typeof readOptions>, tallies: Map<string, Tally>, client: Client, started: number, finished: boolean) {
   const rows = [...tallies];
   const made = rows.reduce((sum, [, t]) => sum + t.made, 0);
   const lines = [`Seed of ${options.url} (ids ${options.prefix}-…) took ${duration(Date.now() - started)}:`];
   for (const [kind, t] of rows) {
     lines.push(`  ${kind.padEnd(12)} ${String(t.made).padStart(6)} made  ${String(t.found).padStart(6)} already there`);
   }
-  if (made === 0 && rows.length > 0) lines.push('  Nothing new: everything asked for was already there.');
+  if (finished && made === 0) lines.push('  Nothing new: everything asked for was already there.');
   const retries = [...client.retries].map(([reason, n]) => `${n} × ${reason}`).join(', ');
   if (retries) lines.push(`  Retried with the same Idempotency-Key after ${retries}.`);
   if (client.backgroundChanges) lines.push(`  ${client.backgroundChanges} changes answered 202 and finished in the background.`);

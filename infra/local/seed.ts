@@ -16,7 +16,7 @@
 import { createHash } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { keptWriteToken, localDataDir, tokensFile } from './tokens';
+import { keptWriteToken, localDataDir, tokensFile, TokensFileError } from './tokens';
 
 const HELP = `npm run seed -- [options]: fills the local stack (npm start) with test data through its API.
 
@@ -58,6 +58,9 @@ function duration(ms: number): string {
   if (ms < 60_000) return `${(ms / 1000).toFixed(1)} s`;
   return `${Math.floor(ms / 60_000)} min ${Math.round((ms % 60_000) / 1000)} s`;
 }
+
+/** Whether the seed got past its checks and began to write: a stop then leaves work for the next run. */
+let writing = false;
 
 /** Whether a bar is drawn on the terminal's last line, which a note or the summary must first end. */
 let barOpen = false;
@@ -333,6 +336,7 @@ async function main() {
   const { prefix, concurrency } = options;
   const client = new Client(options.url, options.token.value);
   await preflight(client, options.url, options.token);
+  writing = true;
   const tallies = new Map<string, Tally>();
   const tally = (kind: string, outcome: Outcome, n = 1) => {
     const entry = tallies.get(kind) ?? { made: 0, found: 0 };
@@ -462,7 +466,12 @@ function summary(options: ReturnType<typeof readOptions>, tallies: Map<string, T
 }
 
 main().catch((error: Error) => {
-  if (!(error instanceof SeedError)) console.error(error);
-  console.error(`\nseed stopped: ${error.message}\nWhat it made stays; run it again with the same arguments to finish.`);
+  const mistake =
+    error instanceof SeedError ||
+    error instanceof TokensFileError ||
+    String((error as NodeJS.ErrnoException).code).startsWith('ERR_PARSE_ARGS');
+  if (!mistake) console.error(error);
+  const hint = writing ? '\nWhat it made stays; run it again with the same arguments to finish.' : ' (npm run seed -- --help)';
+  console.error(`\nseed stopped: ${error.message}${hint}`);
   process.exit(1);
 });

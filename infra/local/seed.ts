@@ -242,13 +242,14 @@ class Client {
       if (answer.status >= 200 && answer.status < 300) return 'made';
       if (answer.status !== 409) throw failure(method, path, answer);
       if (exists && (await exists())) return uncertain ? 'made' : 'found';
-      // The same key still running (here or in a run that stopped) answers 409 until it ends. After an attempt
-      // lost in transit, so may what it left: a large group create stays hidden, its id taken, until it is
-      // published, or rolled back once its lease has passed; a repeat then makes it.
+      // The same key still running (here or in a run that stopped) answers 409 until it ends. So does an id taken
+      // by an item not yet visible: a large group create stays hidden until it is published, or rolled back once
+      // its lease has passed (its request may have died, here or in a run that stopped); a repeat then makes it.
       const stillRunning = /still running/i.test(String(answer.body?.detail));
-      if (!(uncertain || stillRunning)) throw failure(method, path, answer);
+      const hiddenId = exists !== undefined && answer.body?.field === 'id';
+      if (!(uncertain || stillRunning || hiddenId)) throw failure(method, path, answer);
       if (Date.now() >= until) {
-        const waited = `an earlier attempt, lost in transit, still holds it after ${duration(APPLYING_FOR_MS)}`;
+        const waited = `an earlier attempt still holds it after ${duration(APPLYING_FOR_MS)}`;
         throw new SeedError(`${failure(method, path, answer).message} (${waited})`);
       }
       if (!said) say(`${method} ${path}: an earlier attempt is still under way on the service; waiting for it to end`);

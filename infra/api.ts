@@ -62,8 +62,8 @@ const ACCESS_LOG_FORMAT = AccessLogFormat.custom(
 /**
  * One invoke permission per function, for any route of this API, rather
  * than one per route key: a route is served under up to four keys (GET and
- * HEAD, each with its `.json` form), and a permission each would take the
- * stack towards CloudFormation's 500 resources as routes are added. Every
+ * HEAD, each with its `.json` form), and a permission each would fill a
+ * template towards CloudFormation's 500 resources as routes are added. Every
  * route of this API is the service's own, so the wider source grants nothing
  * another caller could use.
  */

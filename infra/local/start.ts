@@ -30,6 +30,12 @@ import { localDataDir, localTokens, TOKENS_FILE_NAME, TokensFileError, type Loca
 
 const projectRoot = fileURLToPath(new URL('../../', import.meta.url));
 
+/**
+ * How long the local services may take to answer before npm start gives up: a person would rather wait than see it
+ * fail, and DynamoDB Local's JVM took 43 s to answer on a loaded 2-core machine.
+ */
+const SERVICES_START_TIMEOUT_MS = 120_000;
+
 /** A mistake in the settings: reported as one line, without a stack. */
 class SettingError extends Error {}
 
@@ -127,7 +133,11 @@ async function main(): Promise<void> {
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
 
-  const servicesStarting = startLocalServices({ dataDir: settings.dataDir, ports: settings.servicePorts });
+  const servicesStarting = startLocalServices({
+    dataDir: settings.dataDir,
+    ports: settings.servicePorts,
+    startTimeoutMs: SERVICES_START_TIMEOUT_MS,
+  });
   servicesStarting.catch(() => {}); // awaited below, after the build
   const prepared = await prepareStack(projectRoot, settings.context);
   services = await servicesStarting;

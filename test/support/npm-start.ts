@@ -6,7 +6,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
 export const projectRoot = fileURLToPath(new URL('../../', import.meta.url));
-export const START_TIMEOUT_MS = 60_000;
+/** Past npm start's own wait for its services (two minutes), so that its own message is what a failure shows. */
+export const START_TIMEOUT_MS = 150_000;
 
 export interface StartedService {
   child: ChildProcess;

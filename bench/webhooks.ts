@@ -442,11 +442,7 @@ function judge(spec: RunSpec, o: Observed): { row: WebhookRow; segments: Webhook
   const segments: WebhookSegment[] = [];
   if (parts.settle.length > 0)
     segments.push(
-      segment(
-        '1 at',
-        parts.settle,
-        "the entry's at against its answer (the request's own tail: the feed waits for no settling)",
-      ),
+      segment('1 at', parts.settle, "the entry's at against its answer (the request's own tail: the feed waits for no settling)"),
       segment(
         '2 feed and poll',
         parts.poll,

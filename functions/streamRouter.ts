@@ -15,18 +15,17 @@ const SEQUENCE_DEADLINE_MS = 60_000;
  * entries onto the change bus, report jobs and rule work to their workers. Failed records are reported
  * (ReportBatchItemFailures) and the mapping retries from the earliest.
  */
-export const handler = withMetrics(
-  async (event: DynamoDBStreamEvent): Promise<DynamoDBBatchResponse> =>
-    routeRecords(event.Records, {
-      sequence: (entries) => sequenceEntries(entries, { deadlineMs: SEQUENCE_DEADLINE_MS }),
-      publish: publishChanges,
-      invoke: invokeAsync,
-      workers: backgroundFunctions.filter(isStreamRouted).map((job) => ({
-        name: job.name,
-        items: job.trigger.tableItems,
-        functionName: resourceName(job.trigger.functionVariable as ResourceSetting),
-      })),
-    }),
+export const handler = withMetrics(async (event: DynamoDBStreamEvent): Promise<DynamoDBBatchResponse> =>
+  routeRecords(event.Records, {
+    sequence: (entries) => sequenceEntries(entries, { deadlineMs: SEQUENCE_DEADLINE_MS }),
+    publish: publishChanges,
+    invoke: invokeAsync,
+    workers: backgroundFunctions.filter(isStreamRouted).map((job) => ({
+      name: job.name,
+      items: job.trigger.tableItems,
+      functionName: resourceName(job.trigger.functionVariable as ResourceSetting),
+    })),
+  }),
 );
 
 /**

@@ -134,10 +134,7 @@ const ALL_BUT_PUT = ITEM_WRITE_ACTIONS.filter((action) => action !== 'dynamodb:P
  */
 export function fencedWrites({ sequencer = false } = {}): TableStatement[] {
   return [
-    deny(
-      sequencer ? ALL_BUT_PUT.filter((action) => action !== 'dynamodb:UpdateItem') : ALL_BUT_PUT,
-      [AUDIT_KEY_PREFIX],
-    ),
+    deny(sequencer ? ALL_BUT_PUT.filter((action) => action !== 'dynamodb:UpdateItem') : ALL_BUT_PUT, [AUDIT_KEY_PREFIX]),
     sequencer ? deny(ALL_BUT_PUT, [FEED_KEY_PREFIX]) : deny(ITEM_WRITE_ACTIONS, [FEED_KEY_PREFIX, FEED_HEAD_KEY_PREFIX]),
     deny(ITEM_WRITE_ACTIONS, [SCIM_TOKEN_KEY_PREFIX]),
   ];

@@ -40,14 +40,16 @@ import {
   FilterCriteria,
   FilterRule,
   StartingPosition,
+  type DestinationConfig,
+  type DestinationOptions,
   type DlqDestinationConfig,
+  type IDestination,
   type IEventSourceDlq,
   type IEventSourceMapping,
   type IFunction,
 } from 'aws-cdk-lib/aws-lambda';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
-import { SqsDestination } from 'aws-cdk-lib/aws-lambda-destinations';
 import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import { Queue, QueueEncryption, type IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
@@ -147,7 +149,7 @@ export class BackgroundJob extends Construct {
       this.function.configureAsyncInvoke({
         retryAttempts: 2,
         maxEventAge: Duration.hours(6),
-        onFailure: new SqsDestination(this.deadLetterQueue),
+        onFailure: new SendOnlyDestination(this.deadLetterQueue),
       });
     }
 
@@ -217,7 +219,10 @@ export class BackgroundJob extends Construct {
       maxRecordAge: Duration.days(1),
       onFailure: new SendOnlyDeadLetterQueue(this.deadLetterQueue),
       filters: [
-        FilterCriteria.filter({ eventName: FilterRule.isEqual('INSERT'), dynamodb: { NewImage: { type: { S: FilterRule.or(...trigger.tableStream.inserts) } } } }),
+        FilterCriteria.filter({
+          eventName: FilterRule.isEqual('INSERT'),
+          dynamodb: { NewImage: { type: { S: FilterRule.or(...trigger.tableStream.inserts) } } },
+        }),
         ...routed.map(({ job }) => itemFilter(job.trigger.tableItems)),
       ],
     });
@@ -290,6 +295,19 @@ class SendOnlyDeadLetterQueue implements IEventSourceDlq {
 
   bind(_target: IEventSourceMapping, targetHandler: IFunction): DlqDestinationConfig {
     targetHandler.addToRolePolicy(new PolicyStatement({ actions: ['sqs:SendMessage'], resources: [this.queue.queueArn] }));
+    return { destination: this.queue.queueArn };
+  }
+}
+
+/**
+ * An asynchronous invocation's on-failure destination with only what Lambda uses to send a failed event there,
+ * sqs:SendMessage; SqsDestination grants the function's role GetQueueAttributes and GetQueueUrl too.
+ */
+class SendOnlyDestination implements IDestination {
+  constructor(private readonly queue: IQueue) {}
+
+  bind(_scope: Construct, fn: IFunction, _options?: DestinationOptions): DestinationConfig {
+    fn.addToRolePolicy(new PolicyStatement({ actions: ['sqs:SendMessage'], resources: [this.queue.queueArn] }));
     return { destination: this.queue.queueArn };
   }
 }

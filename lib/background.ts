@@ -140,7 +140,8 @@ export const backgroundFunctions: readonly BackgroundFunction[] = [
 
 export const isQueueTriggered = (job: BackgroundFunction): job is BackgroundFunction & { trigger: QueueTrigger } => 'queue' in job.trigger;
 /** A function the StreamRouter hands stream records to. */
-export const isStreamRouted = (job: BackgroundFunction): job is BackgroundFunction & { trigger: StreamRouted } => 'tableItems' in job.trigger;
+export const isStreamRouted = (job: BackgroundFunction): job is BackgroundFunction & { trigger: StreamRouted } =>
+  'tableItems' in job.trigger;
 /** The function whose event source mapping reads the table's stream. */
 export const isStreamReader = (job: BackgroundFunction): job is BackgroundFunction & { trigger: StreamReader } =>
   'tableStream' in job.trigger;

@@ -138,7 +138,10 @@ export async function transactWriteOrRefusals(writes: Write[]): Promise<Refusal[
 export async function transactWrite(writes: Write[]): Promise<void> {
   const [refusal] = await transactWriteOrRefusals(writes);
   if (!refusal) return;
-  throw writes[refusal.index]?.explain?.(refusal.stored) ?? new ContentionError('The request conflicts with the current state; retry the request.');
+  throw (
+    writes[refusal.index]?.explain?.(refusal.stored) ??
+    new ContentionError('The request conflicts with the current state; retry the request.')
+  );
 }
 
 /** A single (non-transactional) conditional write whose condition failed. */

@@ -87,12 +87,10 @@ async function fanOut(change: AuditEntry, deps: DeliveryDeps): Promise<void> {
   const webhooks = await listStoredWebhooks();
   if (webhooks.length === 0) return;
   const healths = await webhookHealths(webhooks.map((webhook) => webhook.id));
-  const receivers = webhooks.filter(
-    (webhook) => {
-      const health = healths.get(webhook.id)!;
-      return !health.disabled_at && matchesFilters(webhook, change) && !leftToReplay(webhook, change.at, health.replayed_until);
-    },
-  );
+  const receivers = webhooks.filter((webhook) => {
+    const health = healths.get(webhook.id)!;
+    return !health.disabled_at && matchesFilters(webhook, change) && !leftToReplay(webhook, change.at, health.replayed_until);
+  });
   // Every receiver is attempted even when one fails to record: the message fails after, and is delivered again.
   const settled = await Promise.allSettled(receivers.map((webhook) => deliver(webhook, healths.get(webhook.id)!, change, 1, deps)));
   const failed = settled.find((result) => result.status === 'rejected');

@@ -145,7 +145,7 @@ describe('the sequencer', () => {
     expect(await sequenceEntries(pending)).toBe(0);
   });
 
-  it('stops a page at a gap in a shard\'s numbers, and gives the rest once the gap is filled', async () => {
+  it("stops a page at a gap in a shard's numbers, and gives the rest once the gap is filled", async () => {
     await record('gap', 'user', 'g0');
     await sequencePending();
     const start = await readChanges({ since: 'now', count: 10, resourceTypes: [], excludeActors: [] });

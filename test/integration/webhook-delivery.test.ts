@@ -345,7 +345,7 @@ describe('pause and resume', () => {
     expect(queue).toEqual([]);
   });
 
-  it('hands the window over at the feed\'s end: a change of the window that reaches the feed after the replay is the fan-out\'s', async () => {
+  it("hands the window over at the feed's end: a change of the window that reaches the feed after the replay is the fan-out's", async () => {
     const hook = await newWebhook();
     const update = (status: 'active' | 'paused') =>
       updateWebhook(ctx, hook.id, { status }, { enqueue, now, policy: { allowLocal: true, resolver: loopback } });

@@ -14,7 +14,6 @@
  * The feed is in no index: it is read only by its own key, strongly
  * consistent.
  */
-import { batchGetItems } from '../db/batch';
 import { Condition, Update } from '../db/expression';
 import * as attr from '../db/item-kind';
 import { getItem } from '../db/items';
@@ -115,12 +114,8 @@ const headOf = (item: Item | undefined): FeedHead => (item ? headKind.read(item)
 /** A shard's head, read strongly consistent (the transaction that moved it has committed every entry below it). */
 export const readHead = async (shard: number): Promise<FeedHead> => headOf(await getItem(headKind.key(shard)));
 
-/** Every shard's head, strongly consistent. */
-export async function readHeads(shards: number): Promise<FeedHead[]> {
-  const keys = Array.from({ length: shards }, (_, shard) => headKind.key(shard));
-  const items = await batchGetItems(keys, { consistent: true });
-  return keys.map((key) => headOf(items.find((item) => item.pk === key.pk)));
-}
+/** Every shard's head, strongly consistent: a read by key each, at once (a batch costs the same units, and needs a grant more). */
+export const readHeads = (shards: number): Promise<FeedHead[]> => Promise.all(Array.from({ length: shards }, (_, shard) => readHead(shard)));
 
 /** The place of the last entry of a head (where a reader starts to get only what comes after). */
 export const headPosition = (head: FeedHead): FeedPosition => (head.next > 1 ? feedPosition(head.last, head.next - 1) : '');

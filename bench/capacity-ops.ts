@@ -135,16 +135,14 @@ export async function runCapacityScenario(client: Doc, table: string): Promise<C
     { operation: 'listAudit', run: () => invoke('listAudit', { query: { count: '100', since: auditSince } }) },
     // The change feed's sequencer, as the StreamRouter runs it on stream records: one entry alone, then ten of one
     // shard in one transaction (setup: what the scenario recorded before is placed first, unmetered).
-    ...[1, 10].map(
-      (n): Op => ({
-        operation: `sequencing (${n} ${n === 1 ? 'entry' : 'entries'} of a shard)`,
-        setup: async () => {
-          await sequencePending();
-          sequenced = await pendingEntriesOfShard0(n);
-        },
-        run: () => sequenceEntries(sequenced),
-      }),
-    ),
+    ...[1, 10].map((n): Op => ({
+      operation: `sequencing (${n} ${n === 1 ? 'entry' : 'entries'} of a shard)`,
+      setup: async () => {
+        await sequencePending();
+        sequenced = await pendingEntriesOfShard0(n);
+      },
+      run: () => sequenceEntries(sequenced),
+    })),
     // SCIM: invoked as the SCIM authorizer lets them through (the token's id in the authorizer context; the
     // authorizer's own read is cached by API Gateway per token and is no part of a route's cost).
     {

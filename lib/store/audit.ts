@@ -65,19 +65,21 @@ export function auditShard(id: string): number {
 
 const auditSortKeyOf = (at: string, id: string) => `${at}${KEY_SEPARATOR}${id}`;
 
+/** An entry's attributes as the lists give them: of the trail's items, and of the change feed's copies (lib/store/feed.ts). */
+export const AUDIT_ENTRY_ATTRIBUTES = {
+  id: attr.string,
+  at: attr.string,
+  actor: attr.string,
+  operation: attr.string,
+  resource_type: attr.oneOf(RESOURCE_TYPES),
+  resource_id: attr.string,
+  changes: attr.orElse(attr.map, Object.freeze({})),
+};
+
 const auditKind = attr.itemKind({
   type: 'audit',
   key: (at: string, id: string): Key => ({ pk: `${AUDIT_KEY_PREFIX}${auditShard(id)}`, sk: auditSortKeyOf(at, id) }),
-  attributes: {
-    id: attr.string,
-    at: attr.string,
-    actor: attr.string,
-    operation: attr.string,
-    resource_type: attr.oneOf(RESOURCE_TYPES),
-    resource_id: attr.string,
-    changes: attr.orElse(attr.map, Object.freeze({})),
-    request_id: attr.optional(attr.string),
-  },
+  attributes: { ...AUDIT_ENTRY_ATTRIBUTES, request_id: attr.optional(attr.string) },
   indexAttributes: {
     gsi1pk: attr.optional(attr.string),
     gsi1sk: attr.string,

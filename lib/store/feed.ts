@@ -20,8 +20,8 @@ import { getItem } from '../db/items';
 import { queryPage } from '../db/query';
 import { PRIMARY_KEY, type Item, type Key } from '../db/table';
 import { put, update, type Write } from '../db/transact';
-import { RESOURCE_TYPES } from '../schemas/enums';
 import type { AuditEntry } from '../schemas/responses';
+import { AUDIT_ENTRY_ATTRIBUTES } from './audit';
 import { KEY_SEPARATOR } from '../text';
 
 /** Partition keys of feed entries and of the shards' heads (the stack lets only the sequencers write them). */
@@ -48,16 +48,7 @@ export const seqAt = (position: FeedPosition) => (position === '' ? 0 : Number(p
 const feedKind = attr.itemKind({
   type: 'feed',
   key: (shard: number, position: FeedPosition): Key => ({ pk: `${FEED_KEY_PREFIX}${shard}`, sk: position }),
-  attributes: {
-    seq: attr.number,
-    id: attr.string,
-    at: attr.string,
-    actor: attr.string,
-    operation: attr.string,
-    resource_type: attr.oneOf(RESOURCE_TYPES),
-    resource_id: attr.string,
-    changes: attr.orElse(attr.map, Object.freeze({})),
-  },
+  attributes: { seq: attr.number, ...AUDIT_ENTRY_ATTRIBUTES },
   indexAttributes: {},
 });
 
@@ -115,7 +106,8 @@ const headOf = (item: Item | undefined): FeedHead => (item ? headKind.read(item)
 export const readHead = async (shard: number): Promise<FeedHead> => headOf(await getItem(headKind.key(shard)));
 
 /** Every shard's head, strongly consistent: a read by key each, at once (a batch costs the same units, and needs a grant more). */
-export const readHeads = (shards: number): Promise<FeedHead[]> => Promise.all(Array.from({ length: shards }, (_, shard) => readHead(shard)));
+export const readHeads = (shards: number): Promise<FeedHead[]> =>
+  Promise.all(Array.from({ length: shards }, (_, shard) => readHead(shard)));
 
 /** The place of the last entry of a head (where a reader starts to get only what comes after). */
 export const headPosition = (head: FeedHead): FeedPosition => (head.next > 1 ? feedPosition(head.last, head.next - 1) : '');

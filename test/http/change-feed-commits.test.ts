@@ -18,7 +18,7 @@ import { db, tableName } from '../../lib/db/client';
 import { userItem } from '../../lib/store/users';
 import { cellCounterName } from '../../lib/users/counters';
 import { useApi } from '../support/api';
-import { createDepartment, unique } from '../support/fixtures';
+import { auditSince, createDepartment, unique } from '../support/fixtures';
 
 /** The transaction to hold: the one whose audit entry names this resource, for this long. */
 let hold: { resourceId: string; ms: number; heldAt?: number } | undefined;
@@ -87,18 +87,6 @@ function follow(since: string, stopped: () => boolean) {
   return { seen, done };
 }
 
-/** Every audit entry at or after `since`, by GET /v2/audit's cursor. */
-async function trailSince(since: string): Promise<any[]> {
-  const all: any[] = [];
-  for (let cursor: string | null = null; ;) {
-    const page = await api.get(`/v2/audit?count=1000&since=${since}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
-    expect(page.status, page.text).toBe(200);
-    all.push(...page.body.entries);
-    cursor = page.body.next_cursor;
-    if (cursor === null) return all;
-  }
-}
-
 /**
  * Once every request has answered: waits until the feed holds every entry of the trail since `since` and the trail
  * has stopped growing (a change answered 503 past the gateway's 30 s may still be writing), then checks that the
@@ -109,7 +97,7 @@ async function expectEveryEntryOnce(since: string, reader: ReturnType<typeof fol
   let trail: any[] = [];
   let stableSince = Date.now();
   while (Date.now() < lastAnswer + 60_000) {
-    const now = await trailSince(since);
+    const now = await auditSince(api, since);
     if (now.length !== trail.length) stableSince = Date.now();
     trail = now;
     const allSeen = trail.every((entry) => reader.seen.some((s) => s.entry.id === entry.id));
@@ -120,7 +108,7 @@ async function expectEveryEntryOnce(since: string, reader: ReturnType<typeof fol
   await sleep(1000);
   stop();
   await reader.done;
-  trail = await trailSince(since);
+  trail = await auditSince(api, since);
   const seenIds = reader.seen.map((s) => s.entry.id as string);
   const counts = new Map<string, number>();
   for (const id of seenIds) counts.set(id, (counts.get(id) ?? 0) + 1);

@@ -28,7 +28,7 @@
 import { describe, expect, it } from 'vitest';
 import { auditShard } from '../../lib/store/audit';
 import { useApi, type ApiResponse } from '../support/api';
-import { unique } from '../support/fixtures';
+import { auditSince, unique } from '../support/fixtures';
 import { patchOps, scimClient, USER_SCHEMA } from '../support/scim';
 
 const api = useApi();
@@ -222,18 +222,6 @@ async function walkAgain(since: string): Promise<any[]> {
   }
 }
 
-/** Every audit entry at or after `since`, newest first, walked by GET /v2/audit's cursor. */
-async function auditSince(since: string): Promise<any[]> {
-  const all: any[] = [];
-  for (let cursor: string | null = null; ;) {
-    const page = await api.get(`/v2/audit?count=1000&since=${since}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
-    expect(page.status, page.text).toBe(200);
-    all.push(...page.body.entries);
-    cursor = page.body.next_cursor;
-    if (cursor === null) return all;
-  }
-}
-
 const countBy = <T>(items: T[], key: (item: T) => string) => {
   const counts = new Map<string, number>();
   for (const item of items) counts.set(key(item), (counts.get(key(item)) ?? 0) + 1);
@@ -274,7 +262,7 @@ describe('the change feed under 8 racing writers', () => {
       const seenIds = seen.map((s) => s.entry.id as string);
       const repeated = [...countBy(seenIds, (id) => id)].filter(([, n]) => n > 1).map(([id]) => id);
       expect(repeated, 'entries the feed gave twice').toEqual([]);
-      const trail = await auditSince(start);
+      const trail = await auditSince(api, start);
       const trailIds = new Set(trail.map((e) => e.id as string));
       const skipped = trail.filter((e) => !seenIds.includes(e.id));
       expect(

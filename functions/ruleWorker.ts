@@ -1,10 +1,10 @@
 import type { DynamoDBStreamEvent } from 'aws-lambda';
-import { runRuleWorkAsItComes, runRuleWorkPatiently } from '../lib/groups/rule-follow';
+import { runRuleWorkAsItComes, runRuleWorkPatiently } from '../lib/groups/rule-work';
 import { withMetrics } from '../lib/metrics';
 
 /**
  * Triggered by the table's stream for rule work (a user's cell changed, or a
- * group's rule is to be applied: lib/groups/rule-follow.ts). Work that must
+ * group's rule is to be applied: lib/groups/rule-work.ts). Work that must
  * wait (its group is being changed, contention) is tried again for a few
  * seconds; still waiting, it stays in the table and the maintenance function
  * runs it once older than a minute. Its record is not reported failed: a

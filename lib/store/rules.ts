@@ -1,5 +1,5 @@
 /**
- * The items that make rule groups follow user changes (lib/groups/rule-follow.ts):
+ * The items that make rule groups follow user changes (lib/groups/rule-work.ts runs them):
  *
  * | item       | pk                          | sk          | byName index                               |
  * |------------|-----------------------------|-------------|--------------------------------------------|

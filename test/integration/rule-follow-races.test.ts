@@ -16,7 +16,7 @@ import { createDepartment } from '../../lib/departments/departments';
 import { addUserToDepartment, removeUserFromDepartment } from '../../lib/departments/membership';
 import { createGroup } from '../../lib/groups/create';
 import { getGroupWithUsers } from '../../lib/groups/groups';
-import { runPendingRuleWork, runRuleWork, runStaleRuleWork } from '../../lib/groups/rule-follow';
+import { runPendingRuleWork, runRuleWork, runStaleRuleWork } from '../../lib/groups/rule-work';
 import { findGroupItem, groupKey } from '../../lib/store/groups';
 import { groupRuleWorkWrite, pendingRuleWork, readRuleWork } from '../../lib/store/rules';
 import { createUser, deleteUser, updateUser } from '../../lib/users/commands';

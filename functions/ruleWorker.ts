@@ -1,5 +1,5 @@
 import type { DynamoDBStreamEvent } from 'aws-lambda';
-import { runRuleWorkAsItComes, runRuleWorkPatiently } from '../lib/groups/rule-work';
+import { runRuleWorkAsItComes, runStreamedRuleWork } from '../lib/groups/rule-work';
 import { withMetrics } from '../lib/metrics';
 
 /**
@@ -11,15 +11,13 @@ import { withMetrics } from '../lib/metrics';
  * rule's apply can hold a group longer than a shard should stall, and the
  * retries would end in the dead-letter queue, and its alarm, though nothing
  * failed. A throw (the database failing) makes the mapping retry the batch,
- * bisected, then send it to the dead-letter queue.
+ * bisected, then send it to the dead-letter queue. Only the records of rule
+ * work written (not deleted) are work: whatever hands it the stream's records
+ * (a mapping filtered to them, or one reader routing every record), the rest
+ * are skipped.
  */
 export const handler = withMetrics(async (event: DynamoDBStreamEvent): Promise<void> => {
-  for (const record of event.Records) {
-    const image = record.dynamodb?.NewImage;
-    const subject = image?.subject?.S;
-    const id = image?.subject_id?.S;
-    if ((subject === 'user' || subject === 'users' || subject === 'group') && id) await runRuleWorkPatiently(subject, id);
-  }
+  await runStreamedRuleWork(event.Records.map((record) => record.dynamodb?.NewImage));
 });
 
 /** `npm start` and the tests have no stream: they call this instead (infra/local/background.ts). */

@@ -26,7 +26,15 @@ import { forEachConcurrently } from '../db/batch';
 import { ContentionError } from '../db/errors';
 import { transactWrite } from '../db/transact';
 import { log } from '../log';
-import { finishRuleWorkWrite, pendingRuleWork, readRuleWork, WorkRewritten, type RuleWork, type RuleWorkSubject } from '../store/rules';
+import {
+  announcedRuleWork,
+  finishRuleWorkWrite,
+  pendingRuleWork,
+  readRuleWork,
+  WorkRewritten,
+  type RuleWork,
+  type RuleWorkSubject,
+} from '../store/rules';
 import { applyGroupRule } from './rule-apply';
 import { TryAgain } from './rule-decision';
 import { followUser, followUsers } from './rule-follow';
@@ -66,6 +74,14 @@ export async function runRuleWorkPatiently(subject: RuleWorkSubject, id: string,
     if (await runRuleWork(subject, id)) return true;
     if (Date.now() + pause > deadline) return false;
     await sleep(pause);
+  }
+}
+
+/** The stream's records, one after the other: each that announces rule work written is run patiently (others are skipped). */
+export async function runStreamedRuleWork(newImages: Array<Record<string, { S?: string }> | undefined>): Promise<void> {
+  for (const image of newImages) {
+    const work = announcedRuleWork(image);
+    if (work) await runRuleWorkPatiently(work.subject, work.id);
   }
 }
 

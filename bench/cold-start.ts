@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { buildFunctions, bundleFunctions } from '../infra/build';
 import { ACCESS_TOKEN_TRIGGER } from '../lib/auth/group-scopes';
-import { backgroundFunctions, isQueueTriggered } from '../lib/background';
+import { backgroundFunctions, isQueueTriggered, isStreamReader } from '../lib/background';
 import { FALLBACK_FUNCTION, routes } from '../lib/routes';
 import { median, progress, ratio, round, runNode } from './support/util';
 
@@ -18,7 +18,14 @@ import { median, progress, ratio, round, runNode } from './support/util';
  * The AWS clients a function uses; `s3`: the S3 client alone (a function that neither presigns nor uploads);
  * `metrics`: it writes business metrics with Powertools Metrics (lib/metrics.ts), as every pipeline that records them does.
  */
-export type ClientSet = Record<'dynamodb' | 'presign' | 'upload' | 'ses', boolean> & { s3?: boolean; sqs?: boolean; metrics?: boolean };
+export type ClientSet = Record<'dynamodb' | 'presign' | 'upload' | 'ses', boolean> & {
+  s3?: boolean;
+  sqs?: boolean;
+  /** EventBridge and Lambda: the StreamRouter publishes change events and invokes workers. */
+  events?: boolean;
+  lambda?: boolean;
+  metrics?: boolean;
+};
 
 /** `noClientBytes`: what a function with no AWS client may add to its (empty) floor. */
 export const COLD_START_GOALS = { bytes: 1.32, import: 1.25, noClientBytes: 4096 };
@@ -67,6 +74,8 @@ export function stackFunctions(projectRoot: string): FunctionEntry[] {
         upload: fn.reportsBucket === 'write',
         ses: Boolean(fn.sendsEmail),
         sqs: isQueueTriggered(fn),
+        events: isStreamReader(fn),
+        lambda: isStreamReader(fn),
       });
       return entry(fn.name, fn.handler, 'background', clients);
     }),
@@ -85,9 +94,10 @@ export function stackFunctions(projectRoot: string): FunctionEntry[] {
   return entries;
 }
 
-export function baselineName({ dynamodb, s3, presign, upload, ses, sqs, metrics }: ClientSet): string {
+export function baselineName({ dynamodb, s3, presign, upload, ses, sqs, events, lambda, metrics }: ClientSet): string {
   const names = [
     ...[dynamodb && 'ddb', s3 && !presign && !upload && 's3', presign && 's3+presign', upload && 's3+upload', ses && 'ses', sqs && 'sqs'],
+    ...[events && 'events', lambda && 'lambda'],
     metrics && 'metrics',
   ];
   return names.filter(Boolean).join('+') || 'none';
@@ -101,6 +111,8 @@ const CLIENT_PACKAGES: Record<Exclude<keyof ClientSet, 'metrics'>, string> = {
   upload: '@aws-sdk/lib-storage',
   ses: '@aws-sdk/client-ses',
   sqs: '@aws-sdk/client-sqs',
+  events: '@aws-sdk/client-eventbridge',
+  lambda: '@aws-sdk/client-lambda',
 };
 
 const CLIENT_KEYS = Object.keys(CLIENT_PACKAGES) as Array<keyof typeof CLIENT_PACKAGES>;
@@ -143,7 +155,7 @@ export function floorClients(declared: ClientSet | undefined, bundled: ClientSet
  * The floor's source: a handler that makes each client on first use (as the service does) and sends one command
  * through it; with `metrics`, that loads Powertools Metrics on first use (as lib/metrics.ts does) and writes one metric.
  */
-export function baselineSource({ dynamodb, s3, presign, upload, ses, sqs, metrics }: ClientSet): string {
+export function baselineSource({ dynamodb, s3, presign, upload, ses, sqs, events, lambda, metrics }: ClientSet): string {
   const imports: string[] = [];
   const calls: string[] = [];
   if (metrics) {
@@ -187,6 +199,16 @@ export function baselineSource({ dynamodb, s3, presign, upload, ses, sqs, metric
     calls.push(
       "out.push(await new SQSClient({}).send(new SendMessageBatchCommand({ QueueUrl: process.env.QUEUE_URL, Entries: [{ Id: '1', MessageBody: 'x' }] })));",
     );
+  }
+  if (events) {
+    imports.push("import { EventBridgeClient, PutEventsCommand } from '@aws-sdk/client-eventbridge';");
+    calls.push(
+      "out.push(await new EventBridgeClient({}).send(new PutEventsCommand({ Entries: [{ Source: 'x', DetailType: 'x', Detail: '{}' }] })));",
+    );
+  }
+  if (lambda) {
+    imports.push("import { InvokeCommand, LambdaClient } from '@aws-sdk/client-lambda';");
+    calls.push("out.push(await new LambdaClient({}).send(new InvokeCommand({ FunctionName: 'x', InvocationType: 'Event' })));");
   }
   return [
     ...imports,

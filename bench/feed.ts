@@ -2,17 +2,20 @@
  * The change feed (docs/performance.md "Change feed"), `npm run bench -- --only=feed`:
  *
  * (a) a page of GET /v2/changes (count 100) through its handler, metered, at each trail size (10,000 and 100,000
- *     entries, loaded directly as lib/store/audit.ts writes them, in a table of their own): from the start, from the
+ *     entries, loaded directly as lib/store/audit.ts writes them and the change feed's sequencer places them, in a
+ *     table of their own): from the start, from the
  *     middle, one cursor on, a rare resource type; GET /v2/audit's first page beside it (it merges the same
  *     AUDIT_SHARDS shards, newest first). Goal: flat between the sizes (≤ 1.2×); beside it, RCU over the page's minimum, the
  *     returned entries as one strongly consistent read (the feed must read consistently; the audit list need not).
  * (b) changes a second written with the trail in AUDIT_SHARDS base-table partitions against the old layout (one
  *     index partition, `AUDIT` of byName, for every entry), measured on DynamoDB Local, which has no per-partition
  *     limit (so both are bound by Local's CPU alone, and say nothing of AWS), and on paper from DynamoDB's
- *     documented limits: 1,000 WCU/s per partition, a transactional write 2 WCU per KB, an index write 1 WCU per KB.
+ *     documented limits: 1,000 WCU/s per partition, a transactional write 2 WCU per KB, an index write 1 WCU per KB
+ *     (the sequencer's part, which takes each entry's pending mark off and so rewrites it, counted on paper).
  */
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { randomUUID } from 'node:crypto';
+import type { Item } from '../lib/db/table';
 import type { AuditInput } from '../lib/store/audit';
 import { batchGet, batchPut, inTableOfItsOwn, rawClient, type Doc } from './support/dataset';
 import { prng } from './support/list-dataset';
@@ -96,6 +99,22 @@ function trailEntries(n: number, prefix: string): Array<AuditInput & { at: strin
   return entries;
 }
 
+/** The feed's items of a trail loaded directly, as the sequencer would have appended them: each shard in `at` order. */
+async function feedItemsOf(audit: Item[]): Promise<Item[]> {
+  const { shardOfAuditItem, toAuditEntry } = await import('../lib/store/audit');
+  const { feedHeadItem, feedItem } = await import('../lib/store/feed');
+  const heads = new Map<number, { next: number; last: string }>();
+  const items = [...audit]
+    .sort((a, b) => (String(a.sk) < String(b.sk) ? -1 : 1))
+    .map((entry) => {
+      const shard = shardOfAuditItem(entry);
+      const head = heads.get(shard) ?? { next: 1, last: '' };
+      heads.set(shard, { next: head.next + 1, last: String(entry.at) });
+      return feedItem(shard, head.next, String(entry.at), toAuditEntry(entry));
+    });
+  return [...items, ...[...heads].map(([shard, head]) => feedHeadItem(shard, head))];
+}
+
 /** Each page request at one trail size, in a table of its own (lib/ reads TABLE_NAME at each call). */
 async function measurePages(env: Record<string, string>, client: Doc, entries: number): Promise<FeedPageRow[]> {
   return inTableOfItsOwn(env, `${env.TABLE_NAME}-feed-${entries}`, async (table) => {
@@ -104,10 +123,14 @@ async function measurePages(env: Record<string, string>, client: Doc, entries: n
     const { measure, meterCapacity } = await import('./support/capacity');
     const { lambdaContext, loadHandler, routeEvent, routeOf } = await import('./support/lambda');
     const started = performance.now();
-    const items = auditItemsFor(trailEntries(entries, `f${entries}-`));
+    const audit = auditItemsFor(trailEntries(entries, `f${entries}-`));
+    const feed = await feedItemsOf(audit);
+    const items = [...audit, ...feed];
     for (let done = 0; done < items.length; done += 10_000) await batchPut(client, table, items.slice(done, done + 10_000), 16);
     progress(`feed: ${entries} trail entries loaded in ${round((performance.now() - started) / 1000, 0)} s`);
-    const keys = new Map(items.map((item) => [String(item.id), { pk: String(item.pk), sk: String(item.sk) }]));
+    // What each list's page reads: the feed's copies for GET /v2/changes, the trail's entries for GET /v2/audit.
+    const keysOf = (of: Item[]) => new Map(of.map((item) => [String(item.id), { pk: String(item.pk), sk: String(item.sk) }]));
+    const keyed = { listChanges: keysOf(feed.filter((item) => item.type === 'feed')), listAudit: keysOf(audit) };
 
     meterCapacity();
     const call = async (operationId: 'listChanges' | 'listAudit', query: Record<string, string>) => {
@@ -159,7 +182,7 @@ async function measurePages(env: Record<string, string>, client: Doc, entries: n
       const stored = await batchGet(
         client,
         table,
-        returned.map((entry) => keys.get(entry.id)!),
+        returned.map((entry) => keyed[operation].get(entry.id)!),
       );
       const minRcu = returned.length
         ? queryUnits(
@@ -232,7 +255,7 @@ async function measureWrites(env: Record<string, string>, client: Doc, options: 
 
 export interface FeedPaper {
   entry_bytes: number;
-  /** Per entry: its put in the transaction, and each index partition it is copied to. */
+  /** Per entry: its put in the transaction, and each index partition it is copied to (twice each: the sequencer's mark removal rewrites them). */
   wcu_base: number;
   wcu_index: number;
   before_changes_per_second: number;
@@ -249,10 +272,12 @@ export function onPaper(entryBytes: number, shards: number): FeedPaper {
   return {
     ...{ entry_bytes: entryBytes, wcu_base: wcuBase, wcu_index: wcuIndex },
     before_changes_per_second: PARTITION_WCU_PER_SECOND / wcuIndex,
-    trail_changes_per_second: (shards * PARTITION_WCU_PER_SECOND) / wcuBase,
-    one_actor_per_second: PARTITION_WCU_PER_SECOND / wcuIndex,
-    one_operation_per_second: PARTITION_WCU_PER_SECOND / wcuIndex,
-    one_resource_index_per_second: PARTITION_WCU_PER_SECOND / wcuIndex,
+    // The entry's put, then the sequencer's removal of its pending mark (a transactional rewrite).
+    trail_changes_per_second: (shards * PARTITION_WCU_PER_SECOND) / (2 * wcuBase),
+    // Each index entry put, then rewritten by the mark's removal (the projection is every attribute).
+    one_actor_per_second: PARTITION_WCU_PER_SECOND / (2 * wcuIndex),
+    one_operation_per_second: PARTITION_WCU_PER_SECOND / (2 * wcuIndex),
+    one_resource_index_per_second: PARTITION_WCU_PER_SECOND / (2 * wcuIndex),
   };
 }
 

@@ -4,7 +4,7 @@
  * counters or index attributes, those are the places to change.
  */
 import type { AccountRole } from '../../lib/schemas/enums';
-import { auditPut, type AuditInput } from '../../lib/store/audit';
+import { auditItem, type AuditInput } from '../../lib/store/audit';
 
 /** An entry of the dataset: written as of its own time, not the time it is loaded. */
 type DatasetAuditEntry = AuditInput & { at: string };
@@ -294,12 +294,14 @@ export function groupItemsFor(users: number, prefix: string): { items: Item[]; c
   return { items, counters: { [GROUPS_COUNTER]: n } };
 }
 
-/** Audit items, as lib/store/audit.ts auditPut writes them (the same one-place rule as `itemsFor`, for the audit trail). */
+/**
+ * Audit items, as lib/store/audit.ts writes them (the same one-place rule as `itemsFor`, for the audit trail), and as
+ * the change feed's sequencer leaves them: placed, their pending mark off (the feed's own items: bench/feed.ts).
+ */
 export function auditItemsFor(entries: DatasetAuditEntry[]): Item[] {
   return entries.map(({ at, ...entry }) => {
-    const item = auditPut(entry, async () => {}).stamped!.item(at);
-    if (!('Put' in item) || !item.Put?.Item) throw new Error('auditPut no longer makes a Put: adapt auditItemsFor');
-    return item.Put.Item as Item;
+    const { gsi1pk: _pending, ...placed } = auditItem(entry, at);
+    return placed;
   });
 }
 

@@ -1,5 +1,5 @@
 /**
- * The console (issue 27's quality bars; docs/performance.md "Console"): per screen, the time until it is interactive
+ * The console (its quality bars: docs/performance.md "Console"): per screen, the time until it is interactive
  * in Debian's Chromium, the API calls it makes and the read units they cost, over the list dataset
  * (support/list-dataset.ts) loaded into a table of its own; and the console's JavaScript and CSS gzipped.
  *
@@ -29,7 +29,7 @@ import type { Page, Request } from 'playwright-core';
 import { inTableOfItsOwn } from './support/dataset';
 import { exitOnError, median, progress, projectRoot, round, runNode, sizeLabel, sleep, summarize } from './support/util';
 
-/** Issue 27: the first screen interactive within 1 s, each screen's calls reading about a page, ≤ 150 KB gzipped. */
+/** The first screen interactive within 1 s, each screen's calls reading about a page, ≤ 150 KB gzipped. */
 export const CONSOLE_GOALS = { interactiveMs: 1000, pages: 2, gzipKb: 150 } as const;
 /** How long the page stays settled before it counts as settled (a gap between two requests is shorter). */
 const QUIET_MS = 300;

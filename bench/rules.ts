@@ -1,5 +1,5 @@
 /**
- * Rule-based groups (docs/performance.md "Rule-based groups"), `npm run bench -- --only=rules`: issue 29's bench rows.
+ * Rule-based groups (docs/performance.md "Rule-based groups"), `npm run bench -- --only=rules`.
  *
  * At each size (10,000 and 100,000 users: the lists' dataset, bench/support/list-dataset.ts, in a table of its own,
  * plus one department of 5,000 users built by bench/support/dataset.ts), through the handlers, metered as the other

@@ -37,7 +37,7 @@ const SIZES = quick
       ...{ importRuns: 11, overheadRuns: 40, overheadWarmup: 5, bulkUsers: 1_000, bulkRuns: 5 },
       report: { users: [10_000, 100_000], runs: { departments: 3, groups: 2 }, g1Runs: 11 },
       list: { users: [10_000, 100_000], departments: 1_000, runs: 5 },
-      // The list dataset at its larger size only: what issue 27's goals name.
+      // The list dataset at its larger size only: what the console's goals name.
       console: { users: [100_000], departments: 1_000, runs: 5 },
       feed: { entries: [10_000, 100_000], writers: 16, seconds: 8, rounds: 3 },
       webhooks: { changes: 200, retryChanges: 40, writers: 4 },

@@ -1,5 +1,5 @@
 /**
- * The change feed's promise under load (issue 28): a reader walking
+ * The change feed's promise under load (the contract's): a reader walking
  * GET /v2/changes by cursor while 8 writers make 2,000 changes through the API
  * sees every change exactly once, in order, each within 10 seconds of its
  * request's answer.

@@ -24,7 +24,7 @@ export interface ChangeRecord {
 
 /**
  * An entry that committed later than its promise: a change feed reader may have passed its place
- * (lib/changes/feed.ts). The metric raises the `LateAuditCommits` alarm (README, "Runbook").
+ * (lib/changes/feed.ts). The metric raises the `LateAuditCommits` alarm (docs/operations.md, "Runbook").
  */
 async function lateCommit(at: string, tookMs: number): Promise<void> {
   recordMetric('lateAuditCommits', 1, {});

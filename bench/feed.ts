@@ -24,28 +24,6 @@ export const FEED_GOALS = { flat: 1.2 } as const;
 /** DynamoDB's documented per-partition write limit (base table and each index partition alike). */
 const PARTITION_WCU_PER_SECOND = 1_000;
 
-export interface FeedPageRow {
-  request: string;
-  entries: number;
-  status: number;
-  returned: number;
-  rcu: number;
-  min_rcu: number;
-  over_min: number;
-  calls: string;
-  ms: number;
-  rcu_ratio: number | null;
-  meets_goal: boolean;
-}
-
-export interface FeedWriteRow {
-  layout: string;
-  writers: number;
-  seconds: number;
-  changes_per_second: number;
-  runs: number[];
-}
-
 const NOW_MS = Date.parse('2026-11-22T12:00:00.000Z');
 const DAY_MS = 86_400_000;
 const ACTORS = ['local-admin', 'scim:okta', 'scim:entra', 'hr-sync', 'alice.it', 'bob.it', 'carol.hr', 'dave.ops'];
@@ -53,56 +31,35 @@ const ACTORS = ['local-admin', 'scim:okta', 'scim:entra', 'hr-sync', 'alice.it',
 /** Entries as the service records them: moves, user changes, group adds (90%, 8%, 2%), over the year before NOW. */
 function trailEntries(n: number, prefix: string): Array<AuditInput & { at: string }> {
   const random = prng(`feed-trail:${n}`); // the same trail on every run
-  const entries: Array<AuditInput & { at: string }> = [];
-  for (let i = 0; i < n; i++) {
+  return Array.from({ length: n }, () => {
     const at = new Date(NOW_MS - random() * 365 * DAY_MS).toISOString();
-    const actor = ACTORS[Math.floor(random() ** 2 * ACTORS.length)];
+    const base = { at, actor: ACTORS[Math.floor(random() ** 2 * ACTORS.length)], request_id: randomUUID() };
     const user = `${prefix}u${Math.floor(random() * n)}`;
-    const request_id = randomUUID();
     const draw = random();
     if (draw < 0.9) {
       const department = `${prefix}d${Math.floor(random() * 1000)}`;
-      entries.push({
-        at,
-        actor,
-        operation: 'E2',
-        request_id,
-        resource_type: 'department',
-        resource_id: department,
-        changes: { added_user_ids: [user] },
-      });
-    } else if (draw < 0.98) {
-      entries.push({
-        at,
-        actor,
+      return { ...base, operation: 'E2', resource_type: 'department', resource_id: department, changes: { added_user_ids: [user] } };
+    }
+    if (draw < 0.98)
+      return {
+        ...base,
         operation: 'updateUser',
-        request_id,
         resource_type: 'user',
         resource_id: user,
         changes: { last_name: { from: 'Old', to: 'New' } },
-      });
-    } else {
-      entries.push({
-        at,
-        actor,
-        operation: 'G4',
-        request_id,
-        resource_type: 'group',
-        resource_id: `${prefix}g${Math.floor(random() * 100)}`,
-        changes: { added_user_ids: [user] },
-      });
-    }
-  }
-  return entries;
+      };
+    const group = `${prefix}g${Math.floor(random() * 100)}`;
+    return { ...base, operation: 'G4', resource_type: 'group', resource_id: group, changes: { added_user_ids: [user] } };
+  });
 }
 
 /** Each page request at one trail size, in a table of its own (lib/ reads TABLE_NAME at each call). */
-async function measurePages(env: Record<string, string>, client: Doc, entries: number): Promise<FeedPageRow[]> {
+async function measurePages(env: Record<string, string>, client: Doc, entries: number) {
   return inTableOfItsOwn(env, `${env.TABLE_NAME}-feed-${entries}`, async (table) => {
     process.env.TABLE_NAME = table;
     const { auditItemsFor } = await import('./support/list-dataset');
-    const { measure, meterCapacity } = await import('./support/capacity');
-    const { lambdaContext, loadHandler, routeEvent, routeOf } = await import('./support/lambda');
+    const { meterCapacity, stopMetering } = await import('./support/capacity');
+    const { metered } = await import('./support/lambda');
     const started = performance.now();
     const items = auditItemsFor(trailEntries(entries, `f${entries}-`));
     for (let done = 0; done < items.length; done += 10_000) await batchPut(client, table, items.slice(done, done + 10_000), 16);
@@ -110,50 +67,29 @@ async function measurePages(env: Record<string, string>, client: Doc, entries: n
     const keys = new Map(items.map((item) => [String(item.id), { pk: String(item.pk), sk: String(item.sk) }]));
 
     meterCapacity();
-    const call = async (operationId: 'listChanges' | 'listAudit', query: Record<string, string>) => {
-      const handler = await loadHandler(operationId);
-      const { result, capacity, ms } = await measure(() =>
-        handler(routeEvent(operationId, { query }), lambdaContext(routeOf(operationId).name)),
-      );
-      const body = JSON.parse(result.body ?? '{}') as {
-        changes?: Array<{ id: string }>;
-        entries?: Array<{ id: string }>;
-        next_cursor?: string;
-      };
-      return { status: result.statusCode, body, capacity, ms };
+    type Page = { changes?: Array<{ id: string }>; entries?: Array<{ id: string }>; next_cursor?: string };
+    const call = async (operationId: string, query: Record<string, string>) => {
+      const answer = await metered(operationId, { query }, 10_000);
+      return { ...answer, body: (answer.body ?? {}) as Page };
     };
     // Warm-up: both handlers loaded and the client connected.
     await call('listChanges', { count: '1', since: 'now' });
     await call('listAudit', { count: '1', since: new Date(NOW_MS - DAY_MS).toISOString() });
-
-    const first = await call('listChanges', { count: '100' });
-    const plan: Array<{ request: string; operation: 'listChanges' | 'listAudit'; query: Record<string, string>; consistent: boolean }> = [
-      { request: 'listChanges from the start', operation: 'listChanges', query: { count: '100' }, consistent: true },
-      {
-        request: 'listChanges since the middle',
-        operation: 'listChanges',
-        query: { count: '100', since: new Date(NOW_MS - 182 * DAY_MS).toISOString() },
-        consistent: true,
-      },
-      {
-        request: 'listChanges next_cursor',
-        operation: 'listChanges',
-        query: { count: '100', cursor: first.body.next_cursor ?? '' },
-        consistent: true,
-      },
-      {
-        request: 'listChanges resource_type=group (2%)',
-        operation: 'listChanges',
-        query: { count: '100', resource_type: 'group' },
-        consistent: true,
-      },
-      { request: 'listChanges since=now', operation: 'listChanges', query: { count: '100', since: 'now' }, consistent: true },
-      { request: 'listAudit default', operation: 'listAudit', query: { count: '100' }, consistent: false },
+    const cursor = (await call('listChanges', { count: '100' })).body.next_cursor ?? '';
+    const middle = new Date(NOW_MS - 182 * DAY_MS).toISOString();
+    // The feed must read consistently (its minimum: the entries as one strongly consistent read); the audit list need not.
+    const plan: Array<[request: string, operation: string, query: Record<string, string>, consistent: boolean]> = [
+      ['listChanges from the start', 'listChanges', {}, true],
+      ['listChanges since the middle', 'listChanges', { since: middle }, true],
+      ['listChanges next_cursor', 'listChanges', { cursor }, true],
+      ['listChanges resource_type=group (2%)', 'listChanges', { resource_type: 'group' }, true],
+      ['listChanges since=now', 'listChanges', { since: 'now' }, true],
+      ['listAudit default', 'listAudit', {}, false],
     ];
-    const rows: FeedPageRow[] = [];
-    for (const { request, operation, query, consistent } of plan) {
+    const rows = [];
+    for (const [request, operation, query, consistent] of plan) {
       const runs = [];
-      for (let run = 0; run < 3; run++) runs.push(await call(operation, query));
+      for (let run = 0; run < 3; run++) runs.push(await call(operation, { count: '100', ...query }));
       const last = runs[runs.length - 1];
       const returned = last.body.changes ?? last.body.entries ?? [];
       const stored = await batchGet(
@@ -171,15 +107,15 @@ async function measurePages(env: Record<string, string>, client: Doc, entries: n
       rows.push({
         ...{ request, entries, status: last.status, returned: returned.length, rcu, min_rcu: minRcu },
         ...{ over_min: minRcu ? round(rcu / minRcu, 2) : 0, calls: last.capacity.calls, ms: round(median(runs.map((r) => r.ms)), 1) },
-        ...{ rcu_ratio: null, meets_goal: false },
+        ...{ rcu_ratio: null as number | null, meets_goal: false },
       });
       progress(`feed ${entries}: ${request}: ${returned.length} entries, ${rcu} RCU (min ${minRcu})`);
     }
-    const { stopMetering } = await import('./support/capacity');
     stopMetering();
     return rows;
   });
 }
+type FeedPageRow = Awaited<ReturnType<typeof measurePages>>[number];
 
 /** Writers each sending one-entry transactions for `seconds`; answers the changes committed a second. */
 async function writeRate(client: Doc, table: string, itemOf: (n: number) => Record<string, unknown>, writers: number, seconds: number) {
@@ -220,7 +156,7 @@ async function measureWrites(env: Record<string, string>, client: Doc, options: 
       runs.single.push(round(await writeRate(client, table, oldItem, options.writers, options.seconds), 0));
       progress(`feed writes: round ${round_ + 1}: ${runs.sharded.at(-1)}/s sharded, ${runs.single.at(-1)}/s single partition`);
     }
-    const row = (layout: string, values: number[]): FeedWriteRow => ({
+    const row = (layout: string, values: number[]) => ({
       ...{ layout, writers: options.writers, seconds: options.seconds, changes_per_second: median(values), runs: values },
     });
     return {
@@ -230,20 +166,8 @@ async function measureWrites(env: Record<string, string>, client: Doc, options: 
   });
 }
 
-export interface FeedPaper {
-  entry_bytes: number;
-  /** Per entry: its put in the transaction, and each index partition it is copied to. */
-  wcu_base: number;
-  wcu_index: number;
-  before_changes_per_second: number;
-  trail_changes_per_second: number;
-  one_actor_per_second: number;
-  one_operation_per_second: number;
-  one_resource_index_per_second: number;
-}
-
 /** (b) on paper, from the per-partition limit and an entry's size. */
-export function onPaper(entryBytes: number, shards: number): FeedPaper {
+export function onPaper(entryBytes: number, shards: number) {
   const wcuBase = 2 * writeUnits(entryBytes); // transactional
   const wcuIndex = writeUnits(entryBytes); // an index's copy is an ordinary write (the projection is every attribute)
   return {
@@ -259,7 +183,7 @@ export function onPaper(entryBytes: number, shards: number): FeedPaper {
 export async function measureFeed(
   env: Record<string, string>,
   sizes: { entries: number[]; writers: number; seconds: number; rounds: number },
-): Promise<{ pages: FeedPageRow[]; writes: FeedWriteRow[]; paper: FeedPaper }> {
+) {
   const client = rawClient();
   const original = process.env.TABLE_NAME;
   try {

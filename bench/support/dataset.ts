@@ -88,10 +88,6 @@ export async function batchGet(client: Doc, table: string, keys: Key[], options:
   return found;
 }
 
-/**
- * `prefix` makes every id and name unique in the table; `unassignedUsers` are in no department; group members are
- * taken round-robin from all users; `emailClaims: false` writes no claims (no report reads them).
- */
 /** Every item a Query matches, page after page. */
 export async function queryAll(client: Doc, input: QueryCommandInput): Promise<Record<string, unknown>[]> {
   const items: Record<string, unknown>[] = [];
@@ -105,6 +101,10 @@ export async function queryAll(client: Doc, input: QueryCommandInput): Promise<R
 }
 
 type DatasetSizes = Record<'departments' | 'usersPerDepartment' | 'unassignedUsers' | 'groups' | 'usersPerGroup', number>;
+/**
+ * `prefix` makes every id and name unique in the table; `unassignedUsers` are in no department; group members are
+ * taken round-robin from all users; `emailClaims: false` writes no claims (no report reads them).
+ */
 export type DatasetSpec = DatasetSizes & { prefix: string; emailClaims?: boolean };
 export type GroupRecord = { id: string; name: string; generation: string; members: string[] };
 

@@ -21,6 +21,14 @@ export function runNode(
   });
 }
 
+/** Runs `bench/<script>` in a fresh process with `env` added, and answers the JSON its last line of output holds. */
+export async function jsonChild<T>(script: string, env: Record<string, string>, show?: 'progress'): Promise<T> {
+  const { code, out, err } = await runNode(['--import', 'tsx', `bench/${script}`], { env: { ...process.env, ...env }, show });
+  const line = out.trim().split('\n').pop() ?? '';
+  if (code !== 0 || !/^[[{]/.test(line)) throw new Error(`bench/${script} failed (exit ${code}): ${out.slice(-500)} ${err.slice(-1500)}`);
+  return JSON.parse(line) as T;
+}
+
 export const round = (value: number, digits = 1) => Number(value.toFixed(digits));
 export const pad = (n: number, width: number) => String(n).padStart(width, '0');
 
@@ -29,6 +37,12 @@ export function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   const middle = Math.floor(sorted.length / 2);
   return sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+}
+
+/** The value at or below which `p`% of `values` lie (nearest rank); null for none. */
+export function percentile(values: number[], p: number): number | null {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted.length ? Math.round(sorted[Math.max(0, Math.ceil((p / 100) * sorted.length) - 1)]) : null;
 }
 
 export const ratio = (value: number, base: number) => (base > 0 ? value / base : Number.POSITIVE_INFINITY);

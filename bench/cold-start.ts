@@ -60,8 +60,8 @@ export function stackFunctions(projectRoot: string): FunctionEntry[] {
     }),
     // The `$default` route's function: no client, so its floor is the empty handler.
     entry(FALLBACK_FUNCTION.name, FALLBACK_FUNCTION.handler, 'route', uses({})),
+    // A queue-triggered function sends to its queue too (retries).
     ...backgroundFunctions.map((fn) => {
-      // A queue-triggered function sends to its queue too (retries).
       const clients = uses({
         dynamodb: true,
         upload: fn.reportsBucket === 'write',
@@ -76,11 +76,12 @@ export function stackFunctions(projectRoot: string): FunctionEntry[] {
   ];
   const known = new Set(entries.map(({ handler }) => handler));
   const dir = join(projectRoot, 'functions');
-  for (const file of readdirSync(dir)
+  for (const handler of readdirSync(dir)
     .filter((name) => name.endsWith('.ts'))
-    .sort()) {
-    const handler = file.slice(0, -3);
-    if (!known.has(handler) && exportsHandler(readFileSync(join(dir, file), 'utf8'))) entries.push(entry(handler, handler, 'module'));
+    .sort()
+    .map((file) => file.slice(0, -3))) {
+    if (!known.has(handler) && exportsHandler(readFileSync(join(dir, `${handler}.ts`), 'utf8')))
+      entries.push(entry(handler, handler, 'module'));
   }
   return entries;
 }
@@ -95,16 +96,10 @@ export function baselineName({ dynamodb, s3, presign, upload, ses, sqs, metrics 
 
 /** The packages that make each client, as esbuild's metafile names them. */
 const CLIENT_PACKAGES: Record<Exclude<keyof ClientSet, 'metrics'>, string> = {
-  dynamodb: '@aws-sdk/client-dynamodb',
-  s3: '@aws-sdk/client-s3',
-  presign: '@aws-sdk/s3-request-presigner',
-  upload: '@aws-sdk/lib-storage',
-  ses: '@aws-sdk/client-ses',
-  sqs: '@aws-sdk/client-sqs',
+  ...{ dynamodb: '@aws-sdk/client-dynamodb', s3: '@aws-sdk/client-s3', presign: '@aws-sdk/s3-request-presigner' },
+  ...{ upload: '@aws-sdk/lib-storage', ses: '@aws-sdk/client-ses', sqs: '@aws-sdk/client-sqs' },
 };
-
 const CLIENT_KEYS = Object.keys(CLIENT_PACKAGES) as Array<keyof typeof CLIENT_PACKAGES>;
-
 /** The library every pipeline that records business metrics carries (lib/metrics.ts). */
 const METRICS_PACKAGE = '@aws-lambda-powertools/metrics';
 
@@ -121,9 +116,7 @@ const hasAnyClient = (clients: ClientSet) => CLIENT_KEYS.some((key) => clients[k
  * when they differ; with Powertools Metrics when the bundle holds it (no table declares it: it comes with the pipeline).
  */
 export function floorClients(declared: ClientSet | undefined, bundled: ClientSet): { clients: ClientSet; note?: string } {
-  if (!declared) {
-    return { clients: bundled, note: `in neither table: floor from the clients its bundle holds (${baselineName(bundled)})` };
-  }
+  if (!declared) return { clients: bundled, note: `in neither table: floor from the clients its bundle holds (${baselineName(bundled)})` };
   const clients = uses({
     ...Object.fromEntries(CLIENT_KEYS.map((key) => [key, Boolean(declared[key]) && bundled[key]])),
     metrics: bundled.metrics,
@@ -144,59 +137,32 @@ export function floorClients(declared: ClientSet | undefined, bundled: ClientSet
  * through it; with `metrics`, that loads Powertools Metrics on first use (as lib/metrics.ts does) and writes one metric.
  */
 export function baselineSource({ dynamodb, s3, presign, upload, ses, sqs, metrics }: ClientSet): string {
-  const imports: string[] = [];
-  const calls: string[] = [];
-  if (metrics) {
-    calls.push(
-      `const { Metrics } = await import('${METRICS_PACKAGE}');`,
-      "const metrics = new Metrics({ namespace: 'Floor', serviceName: 'floor' });",
-      "metrics.addMetric('floor', 'Count', 1);",
-      'metrics.publishStoredMetrics();',
-    );
-  }
-  if (dynamodb) {
-    imports.push("import { DynamoDBClient } from '@aws-sdk/client-dynamodb';");
-    imports.push("import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';");
-    calls.push(
-      'const db = DynamoDBDocumentClient.from(new DynamoDBClient({}));',
-      "out.push((await db.send(new GetCommand({ TableName: process.env.TABLE_NAME, Key: { pk: 'x', sk: 'x' } }))).Item);",
-    );
-  }
-  if (s3 || presign || upload) {
-    const commands = [presign && 'GetObjectCommand', s3 && !presign && !upload && 'HeadObjectCommand'].filter(Boolean);
-    imports.push(`import { S3Client${commands.map((c) => `, ${c}`).join('')} } from '@aws-sdk/client-s3';`);
-    calls.push('const s3 = new S3Client({});');
-    if (commands.includes('HeadObjectCommand')) {
-      calls.push("out.push(await s3.send(new HeadObjectCommand({ Bucket: process.env.BUCKET, Key: 'x' })));");
-    }
-  }
-  if (presign) {
-    imports.push("import { getSignedUrl } from '@aws-sdk/s3-request-presigner';");
-    calls.push("out.push(await getSignedUrl(s3, new GetObjectCommand({ Bucket: process.env.BUCKET, Key: 'x' }), { expiresIn: 60 }));");
-  }
-  if (upload) {
-    imports.push("import { Upload } from '@aws-sdk/lib-storage';");
-    calls.push("out.push(await new Upload({ client: s3, params: { Bucket: process.env.BUCKET, Key: 'x', Body: 'x' } }).done());");
-  }
-  if (ses) {
-    imports.push("import { SESClient, SendRawEmailCommand } from '@aws-sdk/client-ses';");
-    calls.push("out.push(await new SESClient({}).send(new SendRawEmailCommand({ RawMessage: { Data: new TextEncoder().encode('x') } })));");
-  }
-  if (sqs) {
-    imports.push("import { SQSClient, SendMessageBatchCommand } from '@aws-sdk/client-sqs';");
-    calls.push(
-      "out.push(await new SQSClient({}).send(new SendMessageBatchCommand({ QueueUrl: process.env.QUEUE_URL, Entries: [{ Id: '1', MessageBody: 'x' }] })));",
-    );
-  }
-  return [
-    ...imports,
-    'export const handler = async () => {',
-    '  const out = [];',
-    ...calls.map((line) => `  ${line}`),
-    '  return { statusCode: 200, body: JSON.stringify(out.length) };',
-    '};',
-    '',
-  ].join('\n');
+  const s3Commands = [presign && 'GetObjectCommand', s3 && !presign && !upload && 'HeadObjectCommand'].filter(Boolean);
+  const bucket = "{ Bucket: process.env.BUCKET, Key: 'x'";
+  const parts: Array<[boolean | undefined, string[], string[]]> = [
+    [metrics, [], [`const { Metrics } = await import('${METRICS_PACKAGE}');`, "const metrics = new Metrics({ namespace: 'Floor', serviceName: 'floor' });", "metrics.addMetric('floor', 'Count', 1);", 'metrics.publishStoredMetrics();']], // prettier-ignore
+    [dynamodb, ["import { DynamoDBClient } from '@aws-sdk/client-dynamodb';", "import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';"], ['const db = DynamoDBDocumentClient.from(new DynamoDBClient({}));', "out.push((await db.send(new GetCommand({ TableName: process.env.TABLE_NAME, Key: { pk: 'x', sk: 'x' } }))).Item);"]], // prettier-ignore
+    [s3 || presign || upload, [`import { S3Client${s3Commands.map((c) => `, ${c}`).join('')} } from '@aws-sdk/client-s3';`], ['const s3 = new S3Client({});', ...(s3Commands.includes('HeadObjectCommand') ? [`out.push(await s3.send(new HeadObjectCommand(${bucket} })));`] : [])]], // prettier-ignore
+    [
+      presign,
+      ["import { getSignedUrl } from '@aws-sdk/s3-request-presigner';"],
+      [`out.push(await getSignedUrl(s3, new GetObjectCommand(${bucket} }), { expiresIn: 60 }));`],
+    ],
+    [
+      upload,
+      ["import { Upload } from '@aws-sdk/lib-storage';"],
+      [`out.push(await new Upload({ client: s3, params: ${bucket}, Body: 'x' } }).done());`],
+    ],
+    [ses, ["import { SESClient, SendRawEmailCommand } from '@aws-sdk/client-ses';"], ["out.push(await new SESClient({}).send(new SendRawEmailCommand({ RawMessage: { Data: new TextEncoder().encode('x') } })));"]], // prettier-ignore
+    [sqs, ["import { SQSClient, SendMessageBatchCommand } from '@aws-sdk/client-sqs';"], ["out.push(await new SQSClient({}).send(new SendMessageBatchCommand({ QueueUrl: process.env.QUEUE_URL, Entries: [{ Id: '1', MessageBody: 'x' }] })));"]], // prettier-ignore
+  ];
+  const used = parts.filter(([wanted]) => wanted);
+  const calls = used.flatMap(([, , lines]) => lines).map((line) => `  ${line}`);
+  const [start, end] = [
+    'export const handler = async () => {\n  const out = [];',
+    '  return { statusCode: 200, body: JSON.stringify(out.length) };\n};\n',
+  ];
+  return [...used.flatMap(([, imports]) => imports), start, ...calls, end].join('\n');
 }
 
 /** Packages with more output bytes than in the floor, largest difference first. */
@@ -257,11 +223,8 @@ export type BundledFunction = Awaited<ReturnType<typeof bundleStack>>[number];
 export async function bundleStack(projectRoot: string, outDir: string, only?: string[]) {
   const functions = stackFunctions(projectRoot).filter((fn) => !only || only.some((name) => fn.named(name)));
   if (functions.length === 0) throw new Error(`no function is named ${only?.join(', ')}`);
-  const bundles = await buildFunctions(
-    projectRoot,
-    join(outDir, 'out'),
-    functions.map((fn) => fn.handler),
-  );
+  const handlers = functions.map((fn) => fn.handler);
+  const bundles = await buildFunctions(projectRoot, join(outDir, 'out'), handlers);
   // Each function's floor: the clients its table declares that its bundle holds.
   const floors = new Map(functions.map((fn) => [fn.handler, floorClients(fn.declared, bundledClients(bundles.get(fn.handler)!.packages))]));
   const baselines = new Map<string, ClientSet>();
@@ -310,10 +273,11 @@ export async function measureColdStart(projectRoot: string, options: { runs: num
     const missed = bundled.flatMap((b, i) => (pairedRatio(samples[i], 'ms') > COLD_START_GOALS.import ? [i] : []));
     const confirmations = new Map<number, PairedSamples>();
     if (missed.length > 0) {
+      const label = `confirmation of ${missed.map((i) => bundled[i].fn.name).join(', ')}`;
       const again = await pairedImports(
         missed.map((i) => bundled[i]),
         options.runs * 2,
-        `confirmation of ${missed.map((i) => bundled[i].fn.name).join(', ')}`,
+        label,
       );
       missed.forEach((i, k) => confirmations.set(i, again[k]));
     }
@@ -331,12 +295,8 @@ export async function measureColdStart(projectRoot: string, options: { runs: num
         ...{ name: fn.name, handler: fn.handler, kind: fn.kind, ...b },
         bytes_ratio: round(ratio(b.bytes, b.baseline_bytes), 2),
         // Medians of the imports' wall and CPU time (user + system), and the floor's.
-        import_ms: round(importMs, 1),
-        baseline_import_ms: round(baselineMs, 1),
-        import_ratio: round(paired('ms'), 2),
-        import_cpu_ms: round(importCpu, 1),
-        baseline_import_cpu_ms: round(baselineCpu, 1),
-        import_cpu_ratio: round(paired('cpu'), 2),
+        ...{ import_ms: round(importMs, 1), baseline_import_ms: round(baselineMs, 1), import_ratio: round(paired('ms'), 2) },
+        ...{ import_cpu_ms: round(importCpu, 1), baseline_import_cpu_ms: round(baselineCpu, 1), import_cpu_ratio: round(paired('cpu'), 2) },
         runs: options.runs,
         ...(confirmation && { confirmation_import_ratio: round(confirmedRatio!, 2), confirmation_runs: confirmation.file.length }),
         meets_goal: b.bytes <= b.bytes_limit && importRatio <= COLD_START_GOALS.import,

@@ -4,8 +4,8 @@
  * set: the handlers' warm state, client and caches included, does not cross sizes); the parent pairs the sizes (judge).
  */
 import { batchGet, inTableOfItsOwn, queryAll, type Doc } from './support/dataset';
-import { consumedUnits, itemSize, query as queryUnits } from './support/units';
-import { exitOnError, median, progress, round, runNode, sizeLabel, sleep, summarize } from './support/util';
+import { itemSize, query as queryUnits } from './support/units';
+import { exitOnError, jsonChild, median, progress, round, sizeLabel } from './support/util';
 
 export const LIST_GOALS = { ratio: 1.2, overMin: 2, ms: 300 } as const;
 /** A call slower than SLOW_CALL_MS runs once; handlers are told they have Lambda's longest left, so a slow list is
@@ -106,12 +106,13 @@ export async function measureListScale(env: Record<string, string>, sizes: ListS
     const spec: ChildSpec = { users, departments: sizes.departments, runs: sizes.runs };
     await inTableOfItsOwn(env, `${env.TABLE_NAME}-list-${users}`, async (table) => {
       progress(`list: ${users} users in ${sizes.departments} departments, in table ${table} (a fresh process)`);
-      const { code, out } = await runNode(['--import', 'tsx', 'bench/list-scale.ts'], {
-        env: { ...process.env, ...env, TABLE_NAME: table, BENCH_LIST_CHILD: JSON.stringify(spec) },
-        show: 'progress',
-      });
-      if (code !== 0) throw new Error(`list: the child for ${users} users failed (exit ${code})`);
-      rows.push(...(JSON.parse(out.trim().split('\n').pop()!) as ListScaleRow[]));
+      rows.push(
+        ...(await jsonChild<ListScaleRow[]>(
+          'list-scale.ts',
+          { ...env, TABLE_NAME: table, BENCH_LIST_CHILD: JSON.stringify(spec) },
+          'progress',
+        )),
+      );
     });
   }
   return judge(rows, sizes.users);
@@ -164,8 +165,11 @@ export function listScaleTable(rows: ListScaleRow[], sizes: number[]): { headers
   return { headers, lines };
 }
 
-/** `counterRcu`: of `rcu`, what reading counters (and a department item) cost. */
-type Call = Record<'status' | 'rcu' | 'counterRcu' | 'calls' | 'ms', number> & { body?: Record<string, unknown>; commands: string[] };
+/** `counterRcu`: of `rcu`, what reading counters (and a department item) cost; `commands`: as `GetItem Query×2`. */
+type Call = Record<'status' | 'rcu' | 'counterRcu' | 'calls' | 'scans' | 'ms', number> & {
+  body?: Record<string, unknown>;
+  commands: string;
+};
 type Caller = (operationId: string, params: Record<string, string> | undefined, query: Record<string, string>) => Promise<Call>;
 
 const addNote = (row: ListScaleRow, note: string) => (row.note = row.note ? `${row.note}; ${note}` : note);
@@ -176,9 +180,8 @@ async function child(): Promise<void> {
   // lib/ modules only now (they read the environment on first use).
   const { rawClient } = await import('./support/dataset');
   const { DATASET_NOW, loadListDataset } = await import('./support/list-dataset');
-  const { measure, meterCapacity } = await import('./support/capacity');
-  const { lambdaContext, loadHandler, routeEvent, routeOf } = await import('./support/lambda');
-  const { db } = await import('../lib/db/client');
+  const { meterCapacity } = await import('./support/capacity');
+  const { metered, routeOf } = await import('./support/lambda');
 
   const client = rawClient();
   const size = sizeLabel(users);
@@ -188,44 +191,19 @@ async function child(): Promise<void> {
   progress(`list ${size}: loaded ${data.items} items in ${seconds} s; largest department ${data.largest.id} (${data.largest.users} users)`);
 
   meterCapacity();
-  let log: string[] = [];
-  let counterRcu = 0;
-  // Calls in flight after the answer (e.g. middy's early timeout does not stop the work) would be charged to the
-  // next request: wait for them.
-  let inFlight = 0;
-  db().middlewareStack.add(
-    (next, context) => async (args) => {
-      log.push(context.commandName ?? 'unknown');
-      inFlight++;
-      try {
-        const result = await next(args);
-        // Lists read items from indexes only; what they read from the table itself is counters (and a department).
-        if (!(args.input as { IndexName?: string }).IndexName) counterRcu += consumedUnits(result.output);
-        return result;
-      } finally {
-        inFlight--;
-      }
-    },
-    { step: 'initialize', name: 'listScaleCommandLog' },
-  );
-
   const call: Caller = async (operationId, params, query) => {
-    const handler = await loadHandler(operationId);
-    log = [];
-    counterRcu = 0;
-    const { result, capacity, ms } = await measure(() =>
-      handler(routeEvent(operationId, { params, query }), lambdaContext(routeOf(operationId).name, HANDLER_TIMEOUT_MS)).catch(
-        (error: unknown) => ({ statusCode: 599, body: JSON.stringify({ thrown: String(error) }) }),
-      ),
-    );
-    let body: Record<string, unknown> | undefined;
-    try {
-      body = JSON.parse(result.body ?? '') as Record<string, unknown>;
-    } catch {}
-    if (inFlight > 0)
-      progress(`list ${size}: ${operationId} ${JSON.stringify(query)}: ${inFlight} DynamoDB call(s) still in flight; waiting`);
-    while (inFlight > 0) await sleep(50);
-    return { status: result.statusCode, body, rcu: capacity.rcu, counterRcu, calls: log.length, commands: log, ms };
+    const { status, body, capacity, ms } = await metered(operationId, { params, query }, HANDLER_TIMEOUT_MS);
+    // Lists read items from indexes only; what they read from the table itself is counters (and a department).
+    return {
+      status,
+      body,
+      rcu: capacity.rcu,
+      counterRcu: capacity.table_rcu,
+      calls: capacity.count,
+      commands: capacity.calls,
+      scans: capacity.scans,
+      ms,
+    };
   };
 
   const paramsOf = (operation: string) => (operation === 'listDepartmentUsers' ? { department_id: data.largest.id } : undefined);
@@ -269,7 +247,7 @@ async function child(): Promise<void> {
       calls: mid('calls'),
       ms: round(mid('ms'), 1),
     });
-    Object.assign(row, { commands: summarize(first.commands), scans: first.commands.filter((c) => c === 'ScanCommand').length });
+    Object.assign(row, { commands: first.commands, scans: first.scans });
     const timeout = (routeOf(operation).timeoutSeconds ?? DEPLOYED_TIMEOUT_S) * 1000;
     if (calls.some((c) => c.ms > timeout)) addNote(row, `over the deployed ${timeout / 1000} s Lambda timeout (a 503 in AWS)`);
     if (first.status === 200 && first.body) {

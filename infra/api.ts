@@ -62,8 +62,8 @@ const ACCESS_LOG_FORMAT = AccessLogFormat.custom(
 /**
  * One invoke permission per function, for any route of this API, rather
  * than one per route key: a route is served under up to four keys (GET and
- * HEAD, each with its `.json` form), and a permission each would take the
- * stack towards CloudFormation's 500 resources as routes are added. Every
+ * HEAD, each with its `.json` form), and a permission each would fill a
+ * template towards CloudFormation's 500 resources as routes are added. Every
  * route of this API is the service's own, so the wider source grants nothing
  * another caller could use.
  */
@@ -117,21 +117,32 @@ export class ServiceApi extends Construct {
     (this.stage.node.defaultChild as CfnStage).routeSettings = this.routeThrottles;
   }
 
-  /** Serves `route` with `handler` under each of its route keys (HEAD too for a GET), behind the scope its access level demands. */
-  addRoute(route: Route, handler: IFunction): void {
+  /**
+   * Serves `route` with `handler` under each of its route keys (HEAD too for a GET), behind the scope its access
+   * level demands. The routes, their integration and the invoke permission are made in `scope`, the function's
+   * nested stack (infra/route-stack.ts), so that a route costs the root template nothing; the authorizers stay with
+   * the API, and the nested stack names them and the API by parameters.
+   */
+  addRoute(route: Route, handler: IFunction, scope: Construct): void {
     const integration = new HttpLambdaIntegration(`${route.name}Integration`, handler, API_SCOPED_PERMISSION);
-    const scope = requiredScope(route.access);
+    const scopeName = requiredScope(route.access);
     const auth =
       route.access === 'scim'
         ? { authorizer: this.scimAuthorizer }
-        : scope
-          ? { authorizer: this.authorizer, authorizationScopes: [scope] }
+        : scopeName
+          ? { authorizer: this.authorizer, authorizationScopes: [scopeName] }
           : {};
-    const methods = servedMethods(route).map((method) => HttpMethod[method]);
     for (const path of servedPaths(route)) {
-      const added = this.httpApi.addRoutes({ path, methods, integration, ...auth });
-      // A stage's route settings name route keys that must exist first.
-      if (route.throttle) this.stage.node.addDependency(...added);
+      for (const method of servedMethods(route)) {
+        const added = new HttpRoute(scope, `${method}${path}`, {
+          httpApi: this.httpApi,
+          routeKey: HttpRouteKey.with(path, HttpMethod[method]),
+          integration,
+          ...auth,
+        });
+        // A stage's route settings name route keys that must exist first (CloudFormation: the stage waits for the nested stack).
+        if (route.throttle) this.stage.node.addDependency(added);
+      }
     }
     if (route.throttle) {
       for (const key of routeKeys(route)) {

@@ -9,7 +9,7 @@
  * concerns, and for IAM5 with the exact finding (the one resource pattern),
  * so a new wildcard elsewhere is still reported.
  */
-import { type CfnElement, type Stack, Validations } from 'aws-cdk-lib';
+import { type CfnElement, Names, type Stack, Validations } from 'aws-cdk-lib';
 import { CfnRoute } from 'aws-cdk-lib/aws-apigatewayv2';
 import { UserPool } from 'aws-cdk-lib/aws-cognito';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
@@ -17,7 +17,8 @@ import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import type { IConstruct } from 'constructs';
-import { FALLBACK_FUNCTION, routeKeys, routes } from '../lib/routes';
+import { FALLBACK_FUNCTION, type Route, routeKeys, routes } from '../lib/routes';
+import { tableStatementsFor } from './access';
 import { FUNCTION_RUNTIME } from './bundling';
 
 const BASIC_EXECUTION_ROLE = 'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole]';
@@ -38,9 +39,10 @@ export interface NagSubject extends Stack {
   readonly backgroundJobs: ReadonlyMap<string, { function: NodejsFunction; deadLetterQueue: IQueue; changeRuleDeadLetterQueue?: IQueue }>;
   readonly scimAuthorizerFunction: NodejsFunction;
   readonly accessTokenScopesFunction?: NodejsFunction;
-  readonly functionRoles: { readonly all: readonly IConstruct[] };
   readonly changeEvents: { deadLetterQueue: IQueue };
   readonly api: IConstruct;
+  /** The nested stacks of the routes (infra/route-stack.ts), which name the table and bucket by parameters. */
+  readonly routeStacks: ReadonlyMap<string, Stack & { readonly routes: readonly Route[] }>;
 }
 
 export function acknowledgeNagFindings(stack: NagSubject): void {
@@ -53,8 +55,8 @@ export function acknowledgeNagFindings(stack: NagSubject): void {
     stack.scimAuthorizerFunction,
     ...(stack.accessTokenScopesFunction ? [stack.accessTokenScopesFunction] : []),
   ];
-  // The route functions' roles are shared by identical grants (infra/function-roles.ts); the others are their own.
-  for (const subject of [...functions, ...stack.functionRoles.all]) {
+  // Each function's role is its own, a child of the function: the acknowledgement on the function covers it.
+  for (const subject of functions) {
     acknowledge(
       subject,
       BASIC_EXECUTION_ROLE,
@@ -63,7 +65,7 @@ export function acknowledgeNagFindings(stack: NagSubject): void {
         "table, its stream or the reports bucket's reports/ prefix (asserted per function in test/infra).",
     );
   }
-  for (const subject of [...functions, ...stack.functionRoles.all]) {
+  for (const subject of functions) {
     acknowledge(
       subject,
       'AwsSolutions-IAM5[Resource::*]',
@@ -84,20 +86,35 @@ export function acknowledgeNagFindings(stack: NagSubject): void {
     }
   }
 
-  acknowledge(
-    stack,
-    `AwsSolutions-IAM5[Resource::<${logicalId(stack.table)}.Arn>/index/*]`,
-    "The wildcard is the index part of this one table's ARN: it covers only the table's own global secondary indexes " +
-      '(lib/db/table.ts), which the list queries read, and no other table. The actions with it are listed one by one ' +
-      '(infra/access.ts): no dynamodb:*, no Scan.',
+  // The root names the table and bucket by logical id; a nested stack by the parameter CDK makes for the reference
+  // (`referenceto<the resource's unique id>Arn`), the same in each.
+  const arnIn = (scope: Stack, resource: IConstruct) =>
+    scope === stack ? `${logicalId(resource)}.Arn` : `referenceto${Names.nodeUniqueId((resource.node.defaultChild as CfnElement).node)}Arn`;
+  // Each where it occurs: the root (background functions), and the route stacks whose routes read indexes
+  // (a table statement not narrowed to items) or sign report downloads.
+  const routeStacks = [...stack.routeStacks.values()];
+  const readsIndexes = routeStacks.filter((scope) =>
+    scope.routes.some((route) => tableStatementsFor(route).some((statement) => statement.items === undefined)),
   );
-  acknowledge(
-    stack,
-    `AwsSolutions-IAM5[Resource::<${logicalId(stack.reportsBucket)}.Arn>/reports/*]`,
-    'Report objects get their key when a report is created (reports/<type>/<id>.csv), so no fixed ARN can name them; the ' +
-      "wildcard stays within the reports/ prefix of the service's own bucket. Only the report worker may write there " +
-      '(PutObject, AbortMultipartUpload) and only the report routes may read (GetObject, to sign download links).',
-  );
+  const signsReports = routeStacks.filter((scope) => scope.routes.some((route) => route.reportsBucket === 'presign'));
+  for (const scope of [stack, ...readsIndexes]) {
+    acknowledge(
+      scope,
+      `AwsSolutions-IAM5[Resource::<${arnIn(scope, stack.table)}>/index/*]`,
+      "The wildcard is the index part of this one table's ARN: it covers only the table's own global secondary indexes " +
+        '(lib/db/table.ts), which the list queries read, and no other table. The actions with it are listed one by one ' +
+        '(infra/access.ts): no dynamodb:*, no Scan.',
+    );
+  }
+  for (const scope of [stack, ...signsReports]) {
+    acknowledge(
+      scope,
+      `AwsSolutions-IAM5[Resource::<${arnIn(scope, stack.reportsBucket)}>/reports/*]`,
+      'Report objects get their key when a report is created (reports/<type>/<id>.csv), so no fixed ARN can name them; the ' +
+        "wildcard stays within the reports/ prefix of the service's own bucket. Only the report worker may write there " +
+        '(PutObject, AbortMultipartUpload) and only the report routes may read (GetObject, to sign download links).',
+    );
+  }
 
   acknowledge(
     stack.reportsBucket,
@@ -123,7 +140,8 @@ export function acknowledgeNagFindings(stack: NagSubject): void {
     );
   }
 
-  for (const route of stack.api.node.findAll().filter((node): node is CfnRoute => node instanceof CfnRoute)) {
+  // The fallback's route is the API's own; the others are in the route stacks.
+  for (const route of stack.node.findAll().filter((node): node is CfnRoute => node instanceof CfnRoute)) {
     if (route.routeKey === FALLBACK_FUNCTION.routeKey) {
       acknowledge(
         route,

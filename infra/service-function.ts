@@ -2,13 +2,13 @@
  * One Lambda function of the service (a route's or a background one):
  * bundled from `functions/<handler>.ts`, with its own log group or the one
  * given (the route functions share one: see infra/stack.ts), X-Ray active
- * tracing (its AWS SDK calls are subsegments: lib/tracing.ts) and exactly the
- * table access it is given.
+ * tracing (its AWS SDK calls are subsegments: lib/tracing.ts), and a role of
+ * its own holding exactly the table access it is given (and what its caller
+ * adds with addToRolePolicy).
  */
 import { join } from 'node:path';
 import type { Duration } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
-import type { IRole } from 'aws-cdk-lib/aws-iam';
 import { type CfnFunction, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { type ILogGroup, LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
@@ -32,11 +32,6 @@ export interface ServiceFunctionProps {
   description: string;
   /** What it may and may not do on the table (infra/access.ts; none: no access). */
   tableStatements: readonly TableStatement[];
-  /**
-   * A role that already holds this function's grants (infra/function-roles.ts); `tableStatements`
-   * are then not granted again. Without one the function gets a role of its own.
-   */
-  role?: IRole;
   /** Defaults to FUNCTION_TIMEOUT (route functions answer within API Gateway's limit). */
   timeout?: Duration;
   /** A log group shared with other functions; without one the function gets its own. */
@@ -53,7 +48,7 @@ export class ServiceFunction extends Construct {
   constructor(
     scope: Construct,
     id: string,
-    { handler, description, tableStatements, role, timeout, logGroup: sharedLogGroup, projectRoot, environment, table }: ServiceFunctionProps,
+    { handler, description, tableStatements, timeout, logGroup: sharedLogGroup, projectRoot, environment, table }: ServiceFunctionProps,
   ) {
     super(scope, id);
     // An explicit log group, rather than the `logRetention` option, avoids a
@@ -73,14 +68,12 @@ export class ServiceFunction extends Construct {
       bundling: functionBundling(handler),
       environment,
       logGroup,
-      role,
       // Adds xray:PutTraceSegments and xray:PutTelemetryRecords to the role (X-Ray has no resource-level permissions).
       tracing: Tracing.ACTIVE,
     });
 
     (this.function.node.defaultChild as CfnFunction).addMetadata(SOURCE_METADATA, handler);
 
-    if (role) return;
     for (const statement of tablePolicyStatements(table, tableStatements)) this.function.addToRolePolicy(statement);
   }
 }

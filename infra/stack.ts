@@ -3,6 +3,10 @@
  * one Lambda function per entry of the route table (lib/routes.ts), the
  * fallback function of the `$default` route, one function per background
  * entry (lib/background.ts) with its trigger, and the change events.
+ *
+ * The routes live in one nested stack per tag of the route table
+ * (infra/route-stack.ts); everything else, and every output, is in this root
+ * stack, so that no template grows with the route table as a whole.
  */
 import { fileURLToPath } from 'node:url';
 import { CfnOutput, Duration, Stack, type StackProps } from 'aws-cdk-lib';
@@ -17,8 +21,8 @@ import type { Construct } from 'constructs';
 import { consoleSignInEnvironment, loadConfig, SERVICE_NAME } from '../lib/config';
 import { ACCESS_TOKEN_TRIGGER } from '../lib/auth/group-scopes';
 import { backgroundFunctions, WEBHOOK_DELIVERY } from '../lib/background';
-import { FALLBACK_FUNCTION, routes } from '../lib/routes';
-import { SCIM_AUTHORIZER_STATEMENTS, tableStatementsFor } from './access';
+import { FALLBACK_FUNCTION, type Route, routes as routeTable } from '../lib/routes';
+import { SCIM_AUTHORIZER_STATEMENTS } from './access';
 import { ServiceAlarms } from './alarms';
 import { ServiceApi } from './api';
 import { ServiceDashboard } from './dashboard';
@@ -26,9 +30,9 @@ import { ApiAuth, CONSOLE_SCOPES, type ExternalConsoleClient, type ExternalIssue
 import { BackgroundJob } from './background';
 import { ChangeEvents } from './change-events';
 import { acknowledgeNagFindings } from './nag';
-import { FunctionRoles } from './function-roles';
 import { LOG_RETENTION, ServiceFunction } from './service-function';
 import { LogGroup } from 'aws-cdk-lib/aws-logs';
+import { RouteStack, routesByTag, routeStackId } from './route-stack';
 import { createReportsBucket, createTable } from './storage';
 
 export interface DeptAdminStackProps extends StackProps {
@@ -56,6 +60,8 @@ export interface DeptAdminStackProps extends StackProps {
   throttle?: Required<ThrottleSettings>;
   /** Directory holding `functions/` and `package-lock.json`; tests point it at placeholders. */
   projectRoot?: string;
+  /** The routes to serve: the route table (lib/routes.ts); the quota test gives a larger one. */
+  routes?: readonly Route[];
 }
 
 export const DEFAULT_THROTTLE: Required<ThrottleSettings> = { rateLimit: 50, burstLimit: 100 };
@@ -81,8 +87,8 @@ export class DeptAdminStack extends Stack {
   readonly scimAuthorizerFunction: NodejsFunction;
   /** The Cognito pool's pre-token-generation trigger (functions/accessTokenScopes.ts); none with an external issuer. */
   readonly accessTokenScopesFunction?: NodejsFunction;
-  /** The roles the route functions, the fallback and the authorizer share by identical grants. */
-  readonly functionRoles: FunctionRoles;
+  /** The nested stack of each tag of the route table, by tag. */
+  readonly routeStacks = new Map<string, RouteStack>();
   /** The CloudWatch dashboard: API, table, functions and the business metrics (infra/dashboard.ts). */
   readonly dashboard: Dashboard;
 
@@ -93,13 +99,11 @@ export class DeptAdminStack extends Stack {
     const reportsBucket = createReportsBucket(this, 'ReportsBucket');
     const environment = functionEnvironment(props, table, reportsBucket);
     const projectRoot = props.projectRoot ?? REPOSITORY_ROOT;
-    const roles = new FunctionRoles(this, 'FunctionRoles', { table, reportsBucket });
-    this.functionRoles = roles;
+    const routes = props.routes ?? routeTable;
     const scimAuthorizerFunction = new ServiceFunction(this, 'ScimAuthorizer', {
       handler: 'scimAuthorizer',
       description: 'SCIM routes: checks the SCIM token of each request (lib/scim/tokens.ts)',
       tableStatements: SCIM_AUTHORIZER_STATEMENTS,
-      role: roles.roleFor({ table: SCIM_AUTHORIZER_STATEMENTS }),
       projectRoot,
       environment,
       table,
@@ -107,13 +111,11 @@ export class DeptAdminStack extends Stack {
     this.scimAuthorizerFunction = scimAuthorizerFunction;
     const external = externalIssuer(props);
     if (!external) {
-      // No table, bucket or other access: it reads the groups Cognito sends it (lib/auth/group-scopes.ts). Made
-      // after the SCIM authorizer: roles are numbered as first asked for, and these grants (none) came second before.
+      // No table, bucket or other access: it reads the groups Cognito sends it (lib/auth/group-scopes.ts).
       this.accessTokenScopesFunction = new ServiceFunction(this, ACCESS_TOKEN_TRIGGER.name, {
         handler: ACCESS_TOKEN_TRIGGER.handler,
         description: ACCESS_TOKEN_TRIGGER.summary,
         tableStatements: [],
-        role: roles.roleFor({ table: [] }),
         projectRoot,
         environment,
         table,
@@ -163,41 +165,30 @@ export class DeptAdminStack extends Stack {
     const signIn = consoleUrl ? auth.signInConsole(consoleUrl) : undefined;
     const signInEnvironment = signIn ? consoleSignInEnvironment(signIn) : {};
 
-    // One log group for every route function, not one each: 60-odd fewer resources keep the stack under
-    // CloudFormation's 500, and every line names its function (Powertools' function_name) for Logs Insights.
+    // One log group for every route function, not one each: every line names its function (Powertools'
+    // function_name) for Logs Insights, and a route adds no log group to watch.
     const routeLogs = new LogGroup(this, 'RouteFunctionLogs', { retention: LOG_RETENTION });
-    for (const route of routes) {
-      const sendsToQueue = route.webhookQueue === 'send';
-      const grants = {
-        table: tableStatementsFor(route),
-        readsReports: route.reportsBucket === 'presign',
-        ...(sendsToQueue ? { sendsTo: webhookQueue } : {}),
-      };
-      const routeEnvironment = {
-        ...environment,
-        ...(route.consoleSignIn ? signInEnvironment : {}),
-        ...(sendsToQueue ? { [WEBHOOK_DELIVERY.trigger.queue.urlVariable]: webhookQueue.queueUrl } : {}),
-      };
-      const { function: handler } = new ServiceFunction(this, route.name, {
-        handler: route.name,
-        logGroup: routeLogs,
-        description: `${route.label ? `${route.name} (${route.label})` : route.name}: ${route.method} ${route.path}`,
-        tableStatements: grants.table,
-        role: roles.roleFor(grants),
-        timeout: route.timeoutSeconds === undefined ? undefined : Duration.seconds(route.timeoutSeconds),
-        projectRoot,
-        environment: routeEnvironment,
+    for (const [tag, tagRoutes] of routesByTag(routes)) {
+      const routeStack = new RouteStack(this, routeStackId(tag), {
+        tag,
+        routes: tagRoutes,
+        api,
+        environment,
+        signInEnvironment,
+        webhookQueue,
         table,
+        reportsBucket,
+        logGroup: routeLogs,
+        projectRoot,
       });
-      api.addRoute(route, handler);
-      this.routeFunctions.set(route.name, handler);
+      this.routeStacks.set(tag, routeStack);
+      for (const [name, handler] of routeStack.functions) this.routeFunctions.set(name, handler);
     }
     // No table, bucket or other access: it answers from the route table bundled with it.
     this.fallbackFunction = new ServiceFunction(this, FALLBACK_FUNCTION.name, {
       handler: FALLBACK_FUNCTION.handler,
       description: `${FALLBACK_FUNCTION.name}: ${FALLBACK_FUNCTION.routeKey}`,
       tableStatements: [],
-      role: roles.roleFor({ table: [] }),
       projectRoot,
       environment,
       table,

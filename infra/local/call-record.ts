@@ -1,8 +1,14 @@
 /**
  * The suite's record of AWS calls (written by infra/local/aws-calls.ts, one
  * pair of files per checker) read back at the end of a run: every call a
- * role refused, and every action a role grants that none of its functions
- * used, less those infra/unused-grants.ts justifies.
+ * role refused, and every action granted that no function holding the same
+ * grants used, less those infra/unused-grants.ts justifies.
+ *
+ * Each function has a role of its own, but functions of one kind hold the
+ * same grants (every read route the read actions, and so on: infra/access.ts),
+ * so an action is weighed per set of identical grants: it is needed if any
+ * function granted it that way uses it. Per role, every read route that never
+ * happens to call BatchGetItem would fail the run for a grant its kind needs.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -36,8 +42,10 @@ export function readCallRecord(directory: string): CallRecord {
   return { functions: [...functions.values()], calls };
 }
 
+/** What the functions holding one set of grants used of it. */
 export interface RoleUse {
-  roleLogicalId: string;
+  /** The roles that hold these grants, one per function. */
+  roleLogicalIds: string[];
   handlers: string[];
   used: string[];
   /** Granted, unused, and justified. */
@@ -54,14 +62,20 @@ export interface CallReport {
 }
 
 export function callReport(record: CallRecord, reasons: readonly UnusedGrantReason[] = UNUSED_GRANT_REASONS): CallReport {
-  const roles = new Map<string, FunctionGrants[]>();
-  for (const fn of record.functions) roles.set(fn.roleLogicalId, [...(roles.get(fn.roleLogicalId) ?? []), fn]);
+  const groups = new Map<string, FunctionGrants[]>();
+  for (const fn of record.functions) {
+    const key = JSON.stringify([fn.statements, [...fn.managedPolicyArns].sort()]);
+    groups.set(key, [...(groups.get(key) ?? []), fn]);
+  }
   const usedReasons = new Set<UnusedGrantReason>();
-  const report: RoleUse[] = [...roles].map(([roleLogicalId, functions]) => {
+  const report: RoleUse[] = [...groups.values()].map((functions) => {
     const handlers = functions.map((fn) => fn.handler).sort();
+    const roleLogicalIds = [...new Set(functions.map((fn) => fn.roleLogicalId))].sort();
     const used = [
       ...new Set(
-        record.calls.filter((call) => call.roleLogicalId === roleLogicalId && call.decision === 'Allowed').map((call) => call.action),
+        record.calls
+          .filter((call) => roleLogicalIds.includes(call.roleLogicalId) && call.decision === 'Allowed')
+          .map((call) => call.action),
       ),
     ].sort();
     const granted = [...new Set(functions.flatMap((fn) => grantedActions(fn)))].sort();
@@ -77,10 +91,10 @@ export function callReport(record: CallRecord, reasons: readonly UnusedGrantReas
       if (reason) justified.push({ action, reason: reason.reason });
       else unjustified.push(action);
     }
-    return { roleLogicalId, handlers, used, justified, unjustified };
+    return { roleLogicalIds, handlers, used, justified, unjustified };
   });
   return {
-    roles: report.sort((a, b) => a.roleLogicalId.localeCompare(b.roleLogicalId)),
+    roles: report.sort((a, b) => a.handlers[0].localeCompare(b.handlers[0])),
     denied: record.calls.filter((call) => call.decision !== 'Allowed'),
     idleReasons: reasons.filter((reason) => !usedReasons.has(reason)),
   };
@@ -96,11 +110,11 @@ export function formatCallReport(report: CallReport): string {
   }
   lines.push('', `## Granted but unused, not justified: ${report.roles.reduce((sum, role) => sum + role.unjustified.length, 0)}`);
   for (const role of report.roles.filter((entry) => entry.unjustified.length > 0)) {
-    lines.push(`- ${role.roleLogicalId} (${role.handlers.join(', ')}): ${role.unjustified.join(', ')}`);
+    lines.push(`- ${role.handlers.join(', ')}: ${role.unjustified.join(', ')}`);
   }
-  lines.push('', '## Each role');
+  lines.push('', '## Each set of grants, and the functions (each with its own role) that hold it');
   for (const role of report.roles) {
-    lines.push('', `### ${role.roleLogicalId}: ${role.handlers.join(', ')}`);
+    lines.push('', `### ${role.handlers.join(', ')}`);
     lines.push(`- used: ${role.used.join(', ') || 'nothing'}`);
     for (const { action, reason } of role.justified) lines.push(`- unused, justified: ${action}: ${reason}`);
     for (const action of role.unjustified) lines.push(`- UNUSED, NOT JUSTIFIED: ${action}`);

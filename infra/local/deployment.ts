@@ -6,7 +6,10 @@
  * function makes against exactly those policies; neither keeps a list of its
  * own that could drift from infra/.
  *
- * The template refers to resources by CloudFormation intrinsics (`Ref`,
+ * The stack is a root template and one nested template per tag of the route
+ * table; this reads their flat view (infra/templates.ts), where a nested
+ * template's references to the root's resources are followed to them. The
+ * template refers to resources by CloudFormation intrinsics (`Ref`,
  * `Fn::GetAtt`, `Fn::Join`); `resolveDeployment` turns them into the local
  * stand-ins' names and ARNs in a fixed local account and region.
  */
@@ -17,13 +20,9 @@ import { App } from 'aws-cdk-lib';
 import { stackPropsFromContext } from '../context';
 import { DeptAdminStack, REPOSITORY_ROOT } from '../stack';
 import { SOURCE_METADATA } from '../service-function';
+import { type CfnResource, flattenTemplates, synthesizedTemplates } from '../templates';
 
 type CfnValue = unknown;
-interface CfnResource {
-  Type: string;
-  Properties?: Record<string, unknown>;
-  Metadata?: Record<string, unknown>;
-}
 
 /** An IAM policy statement as the template holds it, intrinsics resolved. */
 export interface PolicyStatement {
@@ -87,8 +86,8 @@ export function synthesizeDeployment(context: StackContext = {}, projectRoot = R
   const cdkJson = JSON.parse(readFileSync(join(projectRoot, 'cdk.json'), 'utf8')) as { context?: Record<string, unknown> };
   const app = new App({ context: { ...cdkJson.context, ...context, 'aws:cdk:bundling-stacks': [] } });
   const stack = new DeptAdminStack(app, 'DeptAdminStack', { ...stackPropsFromContext(app.node), projectRoot });
-  const template = app.synth().getStackByName(stack.stackName).template as { Resources: Record<string, CfnResource> };
-  return describeTemplate(template.Resources);
+  const assembly = app.synth();
+  return describeTemplate(flattenTemplates(synthesizedTemplates(stack, assembly.directory)).Resources);
 }
 
 const LAMBDA_DEFAULT_TIMEOUT_SECONDS = 3;

@@ -1,19 +1,15 @@
 /**
- * The synthesized CloudFormation template of DeptAdminStack.
- *
- * Bundling is skipped (`aws:cdk:bundling-stacks: []`), but NodejsFunction
- * still insists that each entry file exists and lies under the project root,
- * so the stack is pointed at a throw-away project root holding one
- * placeholder per handler. The feature flags are those of cdk.json, so the
- * template is the one `cdk synth` makes.
+ * The synthesized CloudFormation templates of DeptAdminStack, read as one:
+ * the root and its nested route stacks in their flat view (infra/templates.ts),
+ * where a nested template's parameters are followed to the root's resources
+ * they name. Synthesized as test/infra/synth.ts says: bundling skipped,
+ * placeholder handlers, cdk.json's flags.
  *
  * Routes are followed to their functions through the template itself
  * (route → integration → function → role → policies), never by logical-id
  * naming, so the per-route assertions check the real wiring.
  */
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -44,11 +40,14 @@ import { reportKey } from '../../lib/store/reports';
 import { scimTokenKey } from '../../lib/store/scim-tokens';
 import { userKey } from '../../lib/store/users';
 import { webhookKey } from '../../lib/store/webhooks';
-import { DEFAULT_THROTTLE, DeptAdminStack, REPOSITORY_ROOT } from '../../infra/stack';
+import { DEFAULT_THROTTLE, DeptAdminStack } from '../../infra/stack';
 import { describeTemplate, LOCAL_ACCOUNT, LOCAL_REGION, resolveDeployment, type LocalFunction } from '../../infra/local/deployment';
 import { evaluateCall, roleStatements } from '../../infra/local/iam';
 import { isWildcardOnlyAction } from '@cloud-copilot/iam-simulate';
 import { describeRequest } from '../../infra/local/aws-calls';
+import { routeStackId } from '../../infra/route-stack';
+import type { SynthesizedTemplate } from '../../infra/templates';
+import { placeholderProject, synthesize } from './synth';
 
 type Json = any; // CloudFormation fragments: free-form by nature.
 interface Resource {
@@ -61,27 +60,8 @@ interface Resource {
 const SYNTH_TIMEOUT_MS = 120_000;
 const EXTERNAL_ISSUER = 'https://login.example.com/';
 
-const cdkJsonContext = JSON.parse(readFileSync(join(REPOSITORY_ROOT, 'cdk.json'), 'utf8')).context;
-
-/** A project root with a placeholder for every handler, so the test does not depend on functions/. */
-function placeholderProject(): string {
-  const root = mkdtempSync(join(tmpdir(), 'dept-admin-stack-test-'));
-  mkdirSync(join(root, 'functions'));
-  // Every module of functions/: the routes', the background functions' and any other (the SCIM authorizer).
-  const modules = readdirSync(join(REPOSITORY_ROOT, 'functions')).filter((file) => file.endsWith('.ts'));
-  for (const handler of new Set(
-    [...routes.map((route) => route.name), ...backgroundFunctions.map((fn) => fn.handler)].concat(modules.map((file) => file.slice(0, -3))),
-  )) {
-    writeFileSync(join(root, 'functions', `${handler}.ts`), 'export const handler = async () => ({ statusCode: 200 });\n');
-  }
-  writeFileSync(join(root, 'package-lock.json'), '{}\n');
-  return root;
-}
-
 function synth(projectRoot: string, context: Record<string, unknown> = {}): Template {
-  const app = new App({ context: { ...cdkJsonContext, 'aws:cdk:bundling-stacks': [], ...context } });
-  const stack = new DeptAdminStack(app, 'DeptAdminStack', { ...stackPropsFromContext(app.node), projectRoot });
-  return Template.fromStack(stack);
+  return synthesize(projectRoot, context).template;
 }
 
 // --- reading the template -------------------------------------------------
@@ -151,6 +131,8 @@ function integrationOfTarget(target: Json): string {
 
 const asList = <T>(value: T | T[]): T[] => (Array.isArray(value) ? value : [value]);
 const sorted = (values: readonly string[]) => [...values].sort();
+/** CloudFormation values in a fixed order: IAM policy minimization orders a statement's resources by their rendering. */
+const sortedJson = (values: readonly Json[]) => sorted(values.map((value) => JSON.stringify(value))).map((text) => JSON.parse(text));
 
 /**
  * Active tracing's grant, the same in every role (xray:PutTraceSegments and PutTelemetryRecords on '*'): asserted
@@ -209,6 +191,8 @@ const statementsOfFunction = (functionId: string): Json[] =>
 
 let projectRoot: string;
 let template: Template;
+/** The default stack's templates one by one: the root first, then the nested route stacks. */
+let templates: SynthesizedTemplate[];
 let wiring: Map<Route, RouteWiring>;
 let externalTemplate: Template;
 /** An external issuer with the console's client there (context console*). */
@@ -221,7 +205,7 @@ const DEPLOYED_TABLE_ARN = `arn:aws:dynamodb:${LOCAL_REGION}:${LOCAL_ACCOUNT}:ta
 
 beforeAll(() => {
   projectRoot = placeholderProject();
-  template = synth(projectRoot);
+  ({ template, templates } = synthesize(projectRoot));
   wiring = wiringOf(template);
   deployedFunctions = resolveDeployment(describeTemplate(template.toJSON().Resources), {
     tableName: DEPLOYED_TABLE,
@@ -445,7 +429,7 @@ describe('functions', () => {
 
   it('logs the route functions to one shared log group and each background function to its own, all with a retention', () => {
     const logGroups = resourcesOf(template, 'AWS::Logs::LogGroup');
-    // One group for the routes keeps the stack under CloudFormation's 500 resources (infra/stack.ts).
+    // One group for every route function: a route adds no log group to watch (infra/stack.ts).
     const used = [...wiring.values()].map(({ func }) => refTarget(func.Properties.LoggingConfig.LogGroup));
     expect(new Set(used).size).toBe(1);
     const backgroundLogGroups = backgroundFunctions.map((job) =>
@@ -457,8 +441,7 @@ describe('functions', () => {
     for (const id of [...backgroundLogGroups, ...used]) expect(logGroups[id].Properties.RetentionInDays).toBe(LOG_RETENTION);
   });
 
-  it('stays within CloudFormation’s 500 resources per stack: one invoke permission per function, not per route key', () => {
-    expect(Object.keys(template.toJSON().Resources).length).toBeLessThan(500);
+  it('grants one invoke permission per function, not per route key', () => {
     const functionIds = [...new Set([...wiring.values()].map(({ functionId }) => functionId)), fallbackFunctionId(template)];
     // The route functions' and the fallback's (the SCIM authorizer has its own, for the authorizer).
     const permissions = Object.values(resourcesOf(template, 'AWS::Lambda::Permission')).filter(
@@ -481,6 +464,87 @@ describe('functions', () => {
       );
       expect(granted.length).toBeGreaterThan(0);
     }
+  });
+});
+
+describe('composition: the routes of each tag in a nested stack, the rest in the root', () => {
+  const resourcesAt = (path: string) => templates.find((entry) => entry.path === path)!.template.Resources;
+
+  it('makes one nested stack per tag of the route table, and no other', () => {
+    expect(templates[0].path).toBe('DeptAdminStack');
+    const nested = templates.slice(1).map(({ path, parent }) => {
+      expect(parent!.path, path).toBe('DeptAdminStack');
+      return path;
+    });
+    expect(nested.sort()).toEqual([...new Set(routes.map((route) => `DeptAdminStack/${routeStackId(route.tag)}`))].sort());
+  });
+
+  it("puts each route's function, role, invoke permission, integration and API routes in the nested stack of its tag", () => {
+    for (const [route, { functionId, roleId }] of wiring) {
+      const own = Object.entries(resourcesAt(`DeptAdminStack/${routeStackId(route.tag)}`));
+      const ids = new Set(own.map(([id]) => id));
+      expect(ids.has(functionId) && ids.has(roleId), route.name).toBe(true);
+      const integrations = own.filter(
+        ([, r]) => r.Type === 'AWS::ApiGatewayV2::Integration' && getAttTarget(r.Properties!.IntegrationUri) === functionId,
+      );
+      expect(integrations, route.name).toHaveLength(1);
+      const permissions = own.filter(
+        ([, r]) => r.Type === 'AWS::Lambda::Permission' && getAttTarget(r.Properties!.FunctionName) === functionId,
+      );
+      expect(permissions, route.name).toHaveLength(1);
+      const keys = own.filter(([, r]) => r.Type === 'AWS::ApiGatewayV2::Route').map(([, r]) => r.Properties!.RouteKey as string);
+      for (const key of routeKeys(route)) expect(keys, route.name).toContain(key);
+    }
+  });
+
+  it('holds nothing but routes and their functions in a nested stack: the shared resources and every output are in the root', () => {
+    const perRoute = [
+      'AWS::Lambda::Function',
+      'AWS::IAM::Role',
+      'AWS::IAM::Policy',
+      'AWS::Lambda::Permission',
+      'AWS::ApiGatewayV2::Integration',
+      'AWS::ApiGatewayV2::Route',
+    ];
+    for (const { path, template: nested } of templates.slice(1)) {
+      for (const [id, resource] of Object.entries(nested.Resources)) expect(perRoute, `${path}: ${id}`).toContain(resource.Type);
+      expect(nested.Outputs ?? {}, path).toEqual({});
+    }
+    const root = Object.values(templates[0].template.Resources).map((resource) => resource.Type);
+    for (const type of [
+      'AWS::DynamoDB::Table',
+      'AWS::S3::Bucket',
+      'AWS::ApiGatewayV2::Api',
+      'AWS::ApiGatewayV2::Stage',
+      'AWS::ApiGatewayV2::Authorizer',
+      'AWS::Cognito::UserPool',
+      'AWS::Events::EventBus',
+      'AWS::CloudWatch::Dashboard',
+    ])
+      expect(root, type).toContain(type);
+    // The outputs the README and docs/deployment.md name.
+    expect(Object.keys(templates[0].template.Outputs ?? {}).sort()).toEqual(
+      [
+        'ApiUrl',
+        'ConsoleUrl',
+        'TableName',
+        'ReportsBucketName',
+        'AlarmTopicArn',
+        'DashboardName',
+        'ChangeEventBusName',
+        'JwtIssuer',
+        'UserPoolId',
+        'UserPoolClientId',
+        'TokenUrl',
+        'ConsoleGroups',
+      ].sort(),
+    );
+  });
+
+  it('gives every function a role of its own', () => {
+    const functions = Object.values(resourcesOf(template, 'AWS::Lambda::Function'));
+    const roles = new Set(functions.map((func) => getAttTarget(func.Properties.Role)));
+    expect(roles.size).toBe(functions.length);
   });
 });
 
@@ -621,7 +685,7 @@ describe('IAM', () => {
           expect(asList(statement.Resource)).toEqual([tableArn]);
         } else {
           expect(statement.Effect).toBe('Allow');
-          expect(asList(statement.Resource)).toEqual([tableArn, { 'Fn::Join': ['', [tableArn, '/index/*']] }]);
+          expect(sortedJson(asList(statement.Resource))).toEqual(sortedJson([tableArn, { 'Fn::Join': ['', [tableArn, '/index/*']] }]));
         }
       }
     },
@@ -1022,13 +1086,16 @@ describe('API', () => {
       expect(route.throttle!.rate).toBeLessThan(DEFAULT_THROTTLE.rateLimit);
       expect(route.throttle!.burst).toBeLessThan(DEFAULT_THROTTLE.burstLimit);
     }
-    // Route settings name route keys that must exist before the stage is updated.
-    const routeIds = Object.entries(template.findResources('AWS::ApiGatewayV2::Route'))
-      .filter(([, r]) => (r as { Properties: { RouteKey: string } }).Properties.RouteKey in expected)
-      .map(([id]) => id);
-    expect(routeIds).toHaveLength(Object.keys(expected).length);
-    const dependsOn = (template.toJSON().Resources[stageId].DependsOn ?? []) as string[];
-    for (const id of routeIds) expect(dependsOn).toContain(id);
+    // Route settings name route keys that must exist before the stage is updated: the stage waits for the nested
+    // stacks that hold them.
+    const holders = templates.filter(({ template: of }) =>
+      Object.values(of.Resources).some((r) => r.Type === 'AWS::ApiGatewayV2::Route' && (r.Properties?.RouteKey as string) in expected),
+    );
+    expect(holders.map(({ path }) => path).sort()).toEqual(
+      [...new Set(throttled.map((route) => `DeptAdminStack/${routeStackId(route.tag)}`))].sort(),
+    );
+    const dependsOn = (templates[0].template.Resources[stageId].DependsOn ?? []) as string[];
+    for (const { parent } of holders) expect(dependsOn).toContain(parent!.logicalId);
   });
 
   it('keeps CORS closed unless origins are given', () => {
@@ -1203,9 +1270,8 @@ describe('console sign-in (Cognito)', () => {
         SourceArn: { 'Fn::GetAtt': [poolId, 'Arn'] },
       },
     ]);
-    // It touches no data: the fallback's role, which grants nothing but its logs and traces.
+    // It touches no data: its role grants nothing but its logs and traces.
     expect(statementsOfFunction(functionId)).toEqual([]);
-    expect(trigger.Properties.Role).toEqual(resourcesOf(template, 'AWS::Lambda::Function')[fallbackFunctionId(template)].Properties.Role);
   });
 
   it("gives the console page's function, and no other, the hosted login's settings", () => {

@@ -1,7 +1,7 @@
 /**
  * The end-of-run report of AWS calls (infra/local/call-record.ts): what each
- * role granted and no function used, and which of that infra/unused-grants.ts
- * justifies, for which functions.
+ * set of identical grants granted and no function holding it used, and which
+ * of that infra/unused-grants.ts justifies, for which functions.
  */
 import { describe, expect, it } from 'vitest';
 import type { RecordedCall } from '../../infra/local/aws-calls';
@@ -35,21 +35,26 @@ describe('the report of AWS calls', () => {
         { Effect: 'Allow', Action: ['dynamodb:GetItem', 'dynamodb:Query'], Resource: '*' },
         sendToQueue,
       ]),
-      grants('createUser', 'WriterRole', [{ Effect: 'Allow', Action: 'dynamodb:*', Resource: '*' }, sendToQueue]),
-      grants('updateUser', 'WriterRole', [{ Effect: 'Allow', Action: 'dynamodb:*', Resource: '*' }, sendToQueue]),
+      grants('createUser', 'CreateUserRole', [{ Effect: 'Allow', Action: 'dynamodb:*', Resource: '*' }, sendToQueue]),
+      grants('updateUser', 'UpdateUserRole', [{ Effect: 'Allow', Action: 'dynamodb:*', Resource: '*' }, sendToQueue]),
     ],
     calls: [
       call('reportWorker', 'WorkerRole', 'dynamodb:GetItem'),
       call('reportWorker', 'WorkerRole', 'dynamodb:Query', 'ImplicitlyDenied'),
-      call('updateUser', 'WriterRole', 'dynamodb:PutItem'),
+      call('updateUser', 'UpdateUserRole', 'dynamodb:PutItem'),
     ],
   };
   const report = callReport(record);
-  const role = (id: string) => report.roles.find((entry) => entry.roleLogicalId === id)!;
+  const role = (id: string) => report.roles.find((entry) => entry.roleLogicalIds.includes(id))!;
 
-  it('counts an action as used by any function of the role, and a pattern as used by any action it names', () => {
-    expect(role('WriterRole')).toMatchObject({ handlers: ['createUser', 'updateUser'], used: ['dynamodb:PutItem'] });
-    expect(role('WriterRole').unjustified).not.toContain('dynamodb:*');
+  it('counts an action as used by any function holding the same grants, and a pattern as used by any action it names', () => {
+    expect(role('CreateUserRole')).toBe(role('UpdateUserRole'));
+    expect(role('CreateUserRole')).toMatchObject({
+      roleLogicalIds: ['CreateUserRole', 'UpdateUserRole'],
+      handlers: ['createUser', 'updateUser'],
+      used: ['dynamodb:PutItem'],
+    });
+    expect(role('CreateUserRole').unjustified).not.toContain('dynamodb:*');
   });
 
   it('does not count a refused call as a use, and lists it', () => {
@@ -59,8 +64,8 @@ describe('the report of AWS calls', () => {
 
   it('applies a reason to the roles of the functions it names only', () => {
     expect(role('WorkerRole').justified.map((entry) => entry.action)).toContain('sqs:SendMessage');
-    expect(role('WriterRole').unjustified).toEqual(['sqs:SendMessage']);
-    for (const id of ['WorkerRole', 'WriterRole']) {
+    expect(role('CreateUserRole').unjustified).toEqual(['sqs:SendMessage']);
+    for (const id of ['WorkerRole', 'CreateUserRole']) {
       expect(role(id).justified.map((entry) => entry.action)).toEqual(
         expect.arrayContaining(['logs:CreateLogGroup', 'logs:CreateLogStream', 'logs:PutLogEvents']),
       );

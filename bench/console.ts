@@ -297,8 +297,7 @@ async function child(): Promise<void> {
   const problems = stack.problems();
   if (problems.some((p) => p.startsWith('refused by its role')))
     throw new Error(`AWS calls refused by their function's role:\n${problems.join('\n')}`);
-  if (problems.length > 0)
-    for (const row of rows) row.note = [row.note, `function errors: ${problems.slice(0, 3).join(' | ')}`].filter(Boolean).join('; ');
+  for (const row of rows) row.note = [row.note, stack.problemNote()].filter(Boolean).join('; ') || undefined;
   process.stdout.write(`${JSON.stringify(rows)}\n`);
 }
 

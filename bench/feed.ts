@@ -1,28 +1,19 @@
 /**
- * The change feed (docs/performance.md "Change feed"), `npm run bench -- --only=feed`:
- *
- * (a) a page of GET /v2/changes (count 100) through its handler, metered, at each trail size (10,000 and 100,000
- *     entries, loaded directly as lib/store/audit.ts writes them, in a table of their own): from the start, from the
- *     middle, one cursor on, a rare resource type; GET /v2/audit's first page beside it (it merges the same
- *     AUDIT_SHARDS shards, newest first). Goal: flat between the sizes (≤ 1.2×); beside it, RCU over the page's minimum, the
- *     returned entries as one strongly consistent read (the feed must read consistently; the audit list need not).
- * (b) changes a second written with the trail in AUDIT_SHARDS base-table partitions against the old layout (one
- *     index partition, `AUDIT` of byName, for every entry), measured on DynamoDB Local, which has no per-partition
- *     limit (so both are bound by Local's CPU alone, and say nothing of AWS), and on paper from DynamoDB's
- *     documented limits: 1,000 WCU/s per partition, a transactional write 2 WCU per KB, an index write 1 WCU per KB.
+ * The change feed (docs/performance.md "Change feed"), `npm run bench -- --only=feed`: a page of GET /v2/changes
+ * (count 100) through its handler, metered, at each trail size (loaded directly as lib/store/audit.ts writes it, in a
+ * table of its own): from the start, from the middle, one cursor on, a rare resource type; GET /v2/audit's first page
+ * beside it (it merges the same shards, newest first). Goal: flat between the sizes (≤ 1.2×); beside it, RCU over the
+ * page's minimum, the returned entries as one strongly consistent read (the feed must read consistently; the audit
+ * list need not).
  */
-import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { randomUUID } from 'node:crypto';
 import type { AuditInput } from '../lib/store/audit';
-import { batchGet, batchPut, inTableOfItsOwn, rawClient, type Doc } from './support/dataset';
+import { batchGet, inTableOfItsOwn, putMany, rawClient, type Doc } from './support/dataset';
 import { prng } from './support/list-dataset';
-import { itemSize, query as queryUnits, writeUnits } from './support/units';
+import { itemSize, query as queryUnits } from './support/units';
 import { median, progress, round } from './support/util';
 
 export const FEED_GOALS = { flat: 1.2 } as const;
-
-/** DynamoDB's documented per-partition write limit (base table and each index partition alike). */
-const PARTITION_WCU_PER_SECOND = 1_000;
 
 const NOW_MS = Date.parse('2026-11-22T12:00:00.000Z');
 const DAY_MS = 86_400_000;
@@ -40,14 +31,8 @@ function trailEntries(n: number, prefix: string): Array<AuditInput & { at: strin
       const department = `${prefix}d${Math.floor(random() * 1000)}`;
       return { ...base, operation: 'E2', resource_type: 'department', resource_id: department, changes: { added_user_ids: [user] } };
     }
-    if (draw < 0.98)
-      return {
-        ...base,
-        operation: 'updateUser',
-        resource_type: 'user',
-        resource_id: user,
-        changes: { last_name: { from: 'Old', to: 'New' } },
-      };
+    const changes = { last_name: { from: 'Old', to: 'New' } };
+    if (draw < 0.98) return { ...base, operation: 'updateUser', resource_type: 'user', resource_id: user, changes };
     const group = `${prefix}g${Math.floor(random() * 100)}`;
     return { ...base, operation: 'G4', resource_type: 'group', resource_id: group, changes: { added_user_ids: [user] } };
   });
@@ -60,10 +45,8 @@ async function measurePages(env: Record<string, string>, client: Doc, entries: n
     const { auditItemsFor } = await import('./support/list-dataset');
     const { meterCapacity, stopMetering } = await import('./support/capacity');
     const { metered } = await import('./support/lambda');
-    const started = performance.now();
     const items = auditItemsFor(trailEntries(entries, `f${entries}-`));
-    for (let done = 0; done < items.length; done += 10_000) await batchPut(client, table, items.slice(done, done + 10_000), 16);
-    progress(`feed: ${entries} trail entries loaded in ${round((performance.now() - started) / 1000, 0)} s`);
+    await putMany(client, table, items, `feed: ${entries} trail entries`);
     const keys = new Map(items.map((item) => [String(item.id), { pk: String(item.pk), sk: String(item.sk) }]));
 
     meterCapacity();
@@ -92,17 +75,9 @@ async function measurePages(env: Record<string, string>, client: Doc, entries: n
       for (let run = 0; run < 3; run++) runs.push(await call(operation, { count: '100', ...query }));
       const last = runs[runs.length - 1];
       const returned = last.body.changes ?? last.body.entries ?? [];
-      const stored = await batchGet(
-        client,
-        table,
-        returned.map((entry) => keys.get(entry.id)!),
-      );
-      const minRcu = returned.length
-        ? queryUnits(
-            stored.map((item) => itemSize(item)),
-            consistent,
-          ).rcu
-        : 0;
+      const wanted = returned.map((entry) => keys.get(entry.id)!);
+      const sizes = (await batchGet(client, table, wanted)).map((item) => itemSize(item));
+      const minRcu = returned.length ? queryUnits(sizes, consistent).rcu : 0;
       const rcu = median(runs.map((r) => r.capacity.rcu));
       rows.push({
         ...{ request, entries, status: last.status, returned: returned.length, rcu, min_rcu: minRcu },
@@ -117,81 +92,13 @@ async function measurePages(env: Record<string, string>, client: Doc, entries: n
 }
 type FeedPageRow = Awaited<ReturnType<typeof measurePages>>[number];
 
-/** Writers each sending one-entry transactions for `seconds`; answers the changes committed a second. */
-async function writeRate(client: Doc, table: string, itemOf: (n: number) => Record<string, unknown>, writers: number, seconds: number) {
-  const until = performance.now() + seconds * 1000;
-  let committed = 0;
-  let n = 0;
-  await Promise.all(
-    Array.from({ length: writers }, async () => {
-      while (performance.now() < until) {
-        const Item = itemOf(n++);
-        await client.send(
-          new TransactWriteCommand({ TransactItems: [{ Put: { TableName: table, Item } }], ClientRequestToken: randomUUID() }),
-        );
-        committed++;
-      }
-    }),
-  );
-  return committed / seconds;
-}
-
-/** (b) on DynamoDB Local: the new layout's items against the old layout's, alternating, `rounds` times each. */
-async function measureWrites(env: Record<string, string>, client: Doc, options: { writers: number; seconds: number; rounds: number }) {
-  return inTableOfItsOwn(env, `${env.TABLE_NAME}-feed-writes`, async (table) => {
-    process.env.TABLE_NAME = table;
-    const { auditItemsFor } = await import('./support/list-dataset');
-    const { AUDIT_SHARDS } = await import('../lib/store/audit');
-    const template = trailEntries(1, 'w-')[0];
-    const newItem = (n: number) => auditItemsFor([{ ...template, at: new Date().toISOString(), request_id: `r${n}` }])[0];
-    // The layout before the shards (git show 2dde83e~1:lib/store/audit.ts): one item per partition in the table,
-    // every entry in the index partition `AUDIT` of byName.
-    const oldItem = (n: number) => {
-      const item = newItem(n);
-      return { ...item, pk: `AUDIT#${String(item.id)}`, sk: 'AUDIT', gsi1pk: 'AUDIT' };
-    };
-    const runs = { sharded: [] as number[], single: [] as number[] };
-    for (let round_ = 0; round_ < options.rounds; round_++) {
-      runs.sharded.push(round(await writeRate(client, table, newItem, options.writers, options.seconds), 0));
-      runs.single.push(round(await writeRate(client, table, oldItem, options.writers, options.seconds), 0));
-      progress(`feed writes: round ${round_ + 1}: ${runs.sharded.at(-1)}/s sharded, ${runs.single.at(-1)}/s single partition`);
-    }
-    const row = (layout: string, values: number[]) => ({
-      ...{ layout, writers: options.writers, seconds: options.seconds, changes_per_second: median(values), runs: values },
-    });
-    return {
-      rows: [row(`${AUDIT_SHARDS} base-table shards (now)`, runs.sharded), row('one index partition AUDIT (before)', runs.single)],
-      entryBytes: itemSize(newItem(0)),
-    };
-  });
-}
-
-/** (b) on paper, from the per-partition limit and an entry's size. */
-export function onPaper(entryBytes: number, shards: number) {
-  const wcuBase = 2 * writeUnits(entryBytes); // transactional
-  const wcuIndex = writeUnits(entryBytes); // an index's copy is an ordinary write (the projection is every attribute)
-  return {
-    ...{ entry_bytes: entryBytes, wcu_base: wcuBase, wcu_index: wcuIndex },
-    before_changes_per_second: PARTITION_WCU_PER_SECOND / wcuIndex,
-    trail_changes_per_second: (shards * PARTITION_WCU_PER_SECOND) / wcuBase,
-    one_actor_per_second: PARTITION_WCU_PER_SECOND / wcuIndex,
-    one_operation_per_second: PARTITION_WCU_PER_SECOND / wcuIndex,
-    one_resource_index_per_second: PARTITION_WCU_PER_SECOND / wcuIndex,
-  };
-}
-
-export async function measureFeed(
-  env: Record<string, string>,
-  sizes: { entries: number[]; writers: number; seconds: number; rounds: number },
-) {
+export async function measureFeed(env: Record<string, string>, sizes: { entries: number[] }) {
   const client = rawClient();
   const original = process.env.TABLE_NAME;
   try {
     const pages: FeedPageRow[] = [];
     for (const entries of sizes.entries) pages.push(...(await measurePages(env, client, entries)));
-    const { rows: writes, entryBytes } = await measureWrites(env, client, sizes);
-    const { AUDIT_SHARDS } = await import('../lib/store/audit');
-    return { pages: judge(pages, Math.min(...sizes.entries)), writes, paper: onPaper(entryBytes, AUDIT_SHARDS) };
+    return judge(pages, Math.min(...sizes.entries));
   } finally {
     process.env.TABLE_NAME = original;
     client.destroy();
@@ -199,15 +106,15 @@ export async function measureFeed(
 }
 
 /**
- * Each request's RCU over its minimum at each size against the smallest size's. The goal is the issue's: flat (a
- * page costs the same however long the trail). `over_min` is shown beside it: a page of the feed is one strongly
- * consistent Query per shard, each rounded up to a whole read unit, so AUDIT_SHARDS units is its floor whatever it returns.
+ * Each request's RCU over its minimum at each size against the smallest size's: flat, a page costs the same however
+ * long the trail. (A feed page is one strongly consistent Query per shard, each rounded up to a whole read unit, so
+ * AUDIT_SHARDS units is its floor whatever it returns: `over_min` is shown, not judged.)
  */
 function judge(rows: FeedPageRow[], smallest: number): FeedPageRow[] {
   const base = new Map(rows.filter((r) => r.entries === smallest).map((r) => [r.request, r]));
+  const perMin = (r: FeedPageRow) => (r.min_rcu ? r.rcu / r.min_rcu : r.rcu);
   return rows.map((row) => {
     const reference = base.get(row.request)!;
-    const perMin = (r: FeedPageRow) => (r.min_rcu ? r.rcu / r.min_rcu : r.rcu);
     const ratio = row.entries === smallest ? null : round(perMin(row) / Math.max(perMin(reference), 1e-9), 2);
     // An empty page (since=now) reads nothing at either size.
     const flat = ratio === null || ratio <= FEED_GOALS.flat || (row.rcu === 0 && reference.rcu === 0);

@@ -14,13 +14,14 @@ import {
   batchPut,
   inTableOfItsOwn,
   loadDataset as loadSmall,
+  putMany,
   rawClient,
   sendCounterWrites,
   type Doc,
 } from './support/dataset';
 import { metered, type Invocation } from './support/lambda';
 import { itemSize, writeUnits } from './support/units';
-import { median, percentile, pool, progress, round, sleep } from './support/util';
+import { latencies, median, percentile, pool, progress, round, sleep } from './support/util';
 
 export const RULE_GOALS = { previewPages: 2, flat: 1.2, patchRatio: 1.2, followMs: 5_000 } as const;
 
@@ -43,25 +44,12 @@ async function loadDataset(client: Doc, table: string, users: number, department
   const built = itemsFor(dataset.users, dataset.departments);
   // No e-mail or user-name claims: nothing here reads or changes them, and they are half the items.
   const items = built.items.filter((item) => item.type !== 'email' && item.type !== 'user_name');
-  for (let done = 0; done < items.length; done += 20_000) {
-    await batchPut(client, table, items.slice(done, done + 20_000), 16);
-    progress(
-      `rules ${users}: ${Math.min(done + 20_000, items.length)}/${items.length} items (${round((performance.now() - started) / 1000, 0)} s)`,
-    );
-  }
+  await putMany(client, table, items, `rules ${users}`);
   await addCounters(client, table, built.counters);
   await sendCounterWrites(client, table, built.counterWrites);
-  const department = async (prefix: string, members: number) =>
-    (
-      await loadSmall(client, table, {
-        prefix,
-        departments: 1,
-        usersPerDepartment: members,
-        unassignedUsers: 0,
-        groups: 0,
-        usersPerGroup: 0,
-      })
-    ).departments[0];
+  const none = { departments: 1, unassignedUsers: 0, groups: 0, usersPerGroup: 0 };
+  const department = async (prefix: string, usersPerDepartment: number) =>
+    (await loadSmall(client, table, { ...none, prefix, usersPerDepartment })).departments[0];
   const applyDepartment = await department(`r${users}a-`, APPLY_USERS);
   // The existing rule group's department: the same few users at every size (the dry run answers its members too).
   const fewDepartment = await department(`r${users}e-`, 10);
@@ -376,13 +364,13 @@ async function measureFollow(env: Record<string, string>, options: { changes: nu
         const of = [...delays].filter(([user]) => kindOf.get(user) === kind).map(([, ms]) => ms);
         return `${kind} p50 ${of.length ? Math.round(median(of)) : '-'} ms`;
       });
-      const [p99, problems] = [percentile(values, 99), stack.problems()];
+      const p99 = percentile(values, 99);
       return {
         ...{ changes: options.changes, writers: options.writers, rule_groups: Object.keys(groups).length, reflected: values.length },
-        ...{ p50_ms: percentile(values, 50), p99_ms: p99, max_ms: values.length ? Math.max(...values) : null },
+        ...latencies(values),
         ...{ committed_p50_ms: percentile(committed, 50), committed_p99_ms: percentile(committed, 99), by_kind: byKind.join('; ') },
         meets_goal: values.length === options.changes && p99 !== null && p99 < RULE_GOALS.followMs,
-        ...(problems.length ? { note: `${problems.length} function errors: ${problems.slice(0, 3).join(' | ')}` } : {}),
+        note: stack.problemNote(),
       };
     } finally {
       client.destroy();

@@ -11,7 +11,7 @@ import type { SQSEvent } from 'aws-lambda';
 import { Webhook } from 'standardwebhooks';
 import { inTableOfItsOwn } from './support/dataset';
 import { startStack, type Stack } from './support/stack';
-import { median, percentile, pool, progress, round, sleep } from './support/util';
+import { latencies, percentile, pool, progress, round, sleep } from './support/util';
 
 /** The contract: a change is in the feed within 10 s of its answer and the first attempt follows; a retry within 10 s more. */
 export const WEBHOOK_GOALS = { deliveredMs: 10_000, retryMs: 10_000 } as const;
@@ -22,6 +22,7 @@ export type WebhookSizes = { changes: number; retryChanges: number; writers: num
 const [WAIT_AFTER_WRITES_MS, GRACE_MS] = [60_000, 6_000];
 
 type Entry = { id: string; at: string; operation: string; resource_id: string; changes: Record<string, unknown> };
+type Delivery = { change_id: string; attempt: number; at: string };
 type Arrival = { id: string; arrivedAt: number; status: number; verified: boolean; entry?: Entry };
 /** A delivery message the mapping handed the function: what it carried, when SQS got it, when the function did. */
 type Received = { kind: string; changeId: string; attempt: number; sentAt: number; receivedAt: number };
@@ -131,12 +132,7 @@ async function measureRun(stack: Stack, received: Received[], receiver: Awaited<
   };
   await walk<Entry>(stack, '/v2/changes', `since=${encodeURIComponent(since)}`, 'changes', inRun);
   const attemptsAt = new Map<string, number>();
-  for (const d of await walk<{ change_id: string; attempt: number; at: string }>(
-    stack,
-    `/v2/webhooks/${hook.id}/deliveries`,
-    '',
-    'deliveries',
-  )) {
+  for (const d of await walk<Delivery>(stack, `/v2/webhooks/${hook.id}/deliveries`, '', 'deliveries')) {
     const key = `${d.change_id}#${d.attempt}`;
     attemptsAt.set(key, Math.min(attemptsAt.get(key) ?? Infinity, Date.parse(d.at)));
   }
@@ -154,14 +150,14 @@ type Observed = {
   settleMs: number;
 };
 
-async function judge(spec: RunSpec, o: Observed) {
+function judge(spec: RunSpec, o: Observed) {
   const ids = new Set([...o.changes.values()].map((entry) => entry.id));
   const byId = new Map<string, Arrival[]>();
   for (const arrival of o.arrivals) if (ids.has(arrival.id)) byId.set(arrival.id, [...(byId.get(arrival.id) ?? []), arrival]);
   const firstReceived = (id: string, attempt: number) =>
     o.received.filter((r) => r.changeId === id && r.attempt === attempt).sort((a, b) => a.receivedAt - b.receivedAt)[0];
   const queuedTwice = [...ids].filter((id) => o.received.filter((r) => r.changeId === id && r.kind === 'change').length > 1);
-  const [latencies, firstAttempts, gaps] = [[] as number[], [] as number[], [] as number[]];
+  const [arrivalMs, firstAttempts, gaps] = [[] as number[], [] as number[], [] as number[]];
   // Per change, from its answer: each segment of its path to its first attempt, and for a failed one on to its retry.
   const parts: number[][] = Array.from({ length: 9 }, () => []);
   const counts = { delivered: 0, exactly: 0, duplicates: 0, unverified: 0 };
@@ -178,7 +174,7 @@ async function judge(spec: RunSpec, o: Observed) {
     // A retry is told from a duplicate first attempt (same webhook-id) by the time the log gives its start.
     const retryAt = o.attemptsAt.get(`${entry.id}#2`);
     const arrival = spec.failFirst ? succeeded.find((a) => retryAt !== undefined && a.arrivedAt >= retryAt) : succeeded[0];
-    if (arrival) latencies.push(arrival.arrivedAt - answeredAt);
+    if (arrival) arrivalMs.push(arrival.arrivedAt - answeredAt);
     const [first, queued, attemptAt] = [arrivals[0], firstReceived(entry.id, 1), o.attemptsAt.get(`${entry.id}#1`)];
     firstAttempts.push(first.arrivedAt - answeredAt);
     const settledAt = Date.parse(entry.at) + o.settleMs;
@@ -193,12 +189,12 @@ async function judge(spec: RunSpec, o: Observed) {
       if (path) [...path, arrival.arrivedAt - retryAt].forEach((ms, i) => parts[5 + i].push(ms));
     }
   }
-  const [p99, gapP99] = [percentile(latencies, 99), percentile(gaps, 99)];
+  const [p99, gapP99] = [percentile(arrivalMs, 99), percentile(gaps, 99)];
   const boundMs = WEBHOOK_GOALS.deliveredMs + (spec.failFirst ? WEBHOOK_GOALS.retryMs : 0);
   const row = {
     ...{ run: spec.run, changes: spec.changes, writers: spec.writers, writes_per_second: round(spec.changes / o.writeSeconds, 1) },
     ...{ ...counts, missing: spec.changes - counts.delivered, queued_twice: queuedTwice.length },
-    ...{ p50_ms: percentile(latencies, 50), p99_ms: p99, max_ms: latencies.length ? Math.max(...latencies) : null },
+    ...latencies(arrivalMs),
     ...{ first_attempt_p50_ms: percentile(firstAttempts, 50), retry_gap_p50_ms: percentile(gaps, 50), retry_gap_p99_ms: gapP99 },
     goal: spec.failFirst
       ? `all, verified, at attempt 2; retry gap p99 ≤ ${WEBHOOK_GOALS.retryMs / 1000} s; p99 ≤ ${boundMs / 1000} s`
@@ -211,42 +207,10 @@ async function judge(spec: RunSpec, o: Observed) {
       (!spec.failFirst || (gapP99 !== null && gapP99 <= WEBHOOK_GOALS.retryMs && gaps.length === spec.changes)),
     note: undefined as string | undefined,
   };
-  const { localPollMs } = (await import('../lib/background')).WEBHOOK_DELIVERY.trigger;
-  const what = [
-    `the feed returns an entry ${o.settleMs / 1000} s after its at (at − answer is the request's own tail)`,
-    `pollLocally, every ${localPollMs} ms: its wait and its feed read, until SQS has the change`,
-    "the mapping's receive (200 ms after an empty one, ~40 ms each) until it invokes the function",
-    "a free sandbox, the webhooks' and health reads, the batch's earlier messages",
-    'the address check, signing, the POST until the receiver has the body',
-    'the 500 read, the failure noted, the retry sent with its delay',
-    "SQS's DelaySeconds (5 s, whole seconds) and the mapping's receive",
-    'a free sandbox, the webhook and health reads',
-    'the second POST until the receiver has the body',
-  ];
-  const names = [
-    'settle',
-    'local poll',
-    'queue',
-    'fan-out',
-    'attempt',
-    'failure → retry queued',
-    'retry delay',
-    'retry fan-out',
-    'retry attempt',
-  ];
+  // What each segment is: docs/performance.md "Webhook delivery", "Where the time goes".
+  const names = 'settle,local poll,queue,fan-out,attempt,failure → retry queued,retry delay,retry fan-out,retry attempt'.split(',');
   const segments = parts.flatMap((values, i) =>
-    values.length === 0
-      ? []
-      : [
-          {
-            run: spec.run,
-            segment: `${i + 1} ${names[i]}`,
-            p50_ms: Math.round(median(values)),
-            p99_ms: percentile(values, 99),
-            max_ms: Math.max(...values),
-            what: what[i],
-          },
-        ],
+    values.length ? [{ run: spec.run, segment: `${i + 1} ${names[i]}`, ...latencies(values) }] : [],
   );
   return { row, segments };
 }
@@ -282,11 +246,7 @@ export async function measureWebhooks(env: Record<string, string>, sizes: Webhoo
         );
       }
       const sandboxes = stack.host.coldStarts().filter((start) => start.handler === WEBHOOK_DELIVERY.handler).length;
-      const problems = stack.problems();
-      const note = [
-        `${sandboxes} delivery-function sandboxes`,
-        ...(problems.length ? [`${problems.length} function errors: ${problems.slice(0, 3).join(' | ')}`] : []),
-      ];
+      const note = [`${sandboxes} delivery-function sandboxes`, stack.problemNote()].filter(Boolean);
       return { rows: results.map(({ row }) => ({ ...row, note: note.join('; ') })), segments: results.flatMap((r) => r.segments) };
     } finally {
       await receiver.close();

@@ -36,7 +36,7 @@ import {
 } from '../../lib/store/users';
 import { foldCase } from '../../lib/text';
 import { cellCounterName } from '../../lib/users/counters';
-import { chunks, pad, pool, progress, sleep } from './util';
+import { chunks, pad, pool, progress, round, sleep } from './util';
 
 export type Doc = DynamoDBDocumentClient;
 
@@ -70,6 +70,15 @@ export async function batchPut(client: Doc, table: string, items: Record<string,
       pending = (result.UnprocessedItems?.[table] as Record<string, unknown>[] | undefined) ?? [];
     }
   });
+}
+
+/** batchPut of many items, 10,000 at a time, 16 requests in flight, with progress after each 10,000 (`label`: what they are). */
+export async function putMany(client: Doc, table: string, items: Record<string, unknown>[], label: string): Promise<void> {
+  const started = performance.now();
+  for (let done = 0; done < items.length;) {
+    await batchPut(client, table, items.slice(done, (done += 10_000)), 16);
+    progress(`${label}: ${Math.min(done, items.length)}/${items.length} items (${round((performance.now() - started) / 1000, 0)} s)`);
+  }
 }
 
 type Key = { pk: string; sk: string };

@@ -14,8 +14,8 @@ import { newGroupItem } from '../../lib/store/groups';
 import { DEPARTMENTS_COUNTER, GROUPS_COUNTER } from '../../lib/store/stats';
 import { departmentCopyItem, membershipOf, userItem, type User } from '../../lib/store/users';
 import { cellCounterName } from '../../lib/users/counters';
-import { addCounters, batchPut, departmentItem, listCounterWrites, sendCounterWrites, type Doc } from './dataset';
-import { pad, progress, round } from './util';
+import { addCounters, departmentItem, listCounterWrites, putMany, sendCounterWrites, type Doc } from './dataset';
+import { pad } from './util';
 
 type Item = Record<string, unknown>;
 
@@ -314,19 +314,10 @@ export async function loadListDataset(client: Doc, table: string, spec: ListData
     if (['user', 'audit', 'department', 'group'].includes(String(item.type)))
       keys.set(String(item.id), { pk: String(item.pk), sk: String(item.sk) });
   }
-  const started = performance.now();
-  /** BatchWriteItem, 16 requests in flight, progress every 10,000 items. */
-  const putAll = async (all: Item[], label: string) => {
-    for (let done = 0; done < all.length;) {
-      await batchPut(client, table, all.slice(done, (done += 10_000)), 16);
-      const seconds = (performance.now() - started) / 1000;
-      progress(`list: ${label}: ${Math.min(done, all.length)}/${all.length} items (${round(seconds, 0)} s)`);
-    }
-  };
-  await putAll(items, `${spec.users} users, ${spec.departments} departments`);
-  await putAll(groups.items, `${groups.counters[GROUPS_COUNTER]} groups`);
+  await putMany(client, table, items, `list: ${spec.users} users, ${spec.departments} departments`);
+  await putMany(client, table, groups.items, `list: ${groups.counters[GROUPS_COUNTER]} groups`);
   await addCounters(client, table, { ...counters, ...groups.counters });
   await sendCounterWrites(client, table, counterWrites);
-  await putAll(audit, `${audit.length} audit entries`);
+  await putMany(client, table, audit, `list: ${audit.length} audit entries`);
   return { ...dataset, keys, items: items.length + audit.length + groups.items.length };
 }

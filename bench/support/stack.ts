@@ -72,6 +72,8 @@ export async function startStack(
     host,
     deployed,
     problems: () => [...problems],
+    /** The errors so far, for a row's note (undefined when none). */
+    problemNote: () => (problems.length ? `${problems.length} function errors: ${problems.slice(0, 3).join(' | ')}` : undefined),
     /** A call through the gateway with the write token (or `token`); a status not `expected` fails the bench. */
     async call(method: string, path: string, body?: unknown, { token = WRITE_TOKEN, expected = [200, 201, 204] } = {}) {
       const type = path.startsWith('/scim/') ? 'application/scim+json' : 'application/json';

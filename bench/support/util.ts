@@ -45,6 +45,11 @@ export function percentile(values: number[], p: number): number | null {
   return sorted.length ? Math.round(sorted[Math.max(0, Math.ceil((p / 100) * sorted.length) - 1)]) : null;
 }
 
+/** The p50, p99 and largest of `values` (ms), as the latency tables show them. */
+export const latencies = (values: number[]) => ({
+  ...{ p50_ms: percentile(values, 50), p99_ms: percentile(values, 99), max_ms: values.length ? Math.max(...values) : null },
+});
+
 export const ratio = (value: number, base: number) => (base > 0 ? value / base : Number.POSITIVE_INFINITY);
 
 /** A dataset size as the tables name it: 10000 as 10k. */

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import type { Page, Request } from 'playwright-core';
-import { inTableOfItsOwn } from './support/dataset';
+import { inTableOfItsOwn } from './support/tables';
 import { exitOnError, jsonChild, median, progress, projectRoot, round, runNode, sizeLabel, sleep, summarize } from './support/util';
 
 /** The first screen interactive within 1 s, each screen's calls reading about a page, ≤ 150 KB gzipped. */
@@ -172,10 +172,10 @@ async function child(): Promise<void> {
   const table = process.env.TABLE_NAME!;
   const size = sizeLabel(users);
   // lib/ modules only now (they read the environment on first use).
-  const { rawClient } = await import('./support/dataset');
+  const { rawClient } = await import('../test/support/measure/dataset');
   const { loadListDataset } = await import('./support/list-dataset');
-  const { meterCapacity } = await import('./support/capacity');
-  const { metered } = await import('./support/lambda');
+  const { meterCapacity } = await import('../test/support/measure/capacity-meter');
+  const { metered } = await import('../test/support/measure/handler-call');
   const { startStack, WRITE_TOKEN } = await import('./support/stack');
   const { createRouter } = await import('../lib/http/router');
   const { routes } = await import('../lib/routes');

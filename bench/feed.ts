@@ -8,9 +8,10 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { AuditInput } from '../lib/store/audit';
-import { batchGet, inTableOfItsOwn, putMany, rawClient, type Doc } from './support/dataset';
+import { rawClient, type Doc } from '../test/support/measure/dataset';
+import { batchGet, inTableOfItsOwn, putMany } from './support/tables';
 import { prng } from './support/list-dataset';
-import { itemSize, query as queryUnits } from './support/units';
+import { itemSize, query as queryUnits } from '../test/support/measure/item-units';
 import { median, progress, round } from './support/util';
 
 export const FEED_GOALS = { flat: 1.2 } as const;
@@ -43,8 +44,8 @@ async function measurePages(env: Record<string, string>, client: Doc, entries: n
   return inTableOfItsOwn(env, `${env.TABLE_NAME}-feed-${entries}`, async (table) => {
     process.env.TABLE_NAME = table;
     const { auditItemsFor } = await import('./support/list-dataset');
-    const { meterCapacity, stopMetering } = await import('./support/capacity');
-    const { metered } = await import('./support/lambda');
+    const { meterCapacity, stopMetering } = await import('../test/support/measure/capacity-meter');
+    const { metered } = await import('../test/support/measure/handler-call');
     const items = auditItemsFor(trailEntries(entries, `f${entries}-`));
     await putMany(client, table, items, `feed: ${entries} trail entries`);
     const keys = new Map(items.map((item) => [String(item.id), { pk: String(item.pk), sk: String(item.sk) }]));

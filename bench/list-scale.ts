@@ -3,8 +3,9 @@
  * Each size loads support/list-dataset.ts into a table of its own from a fresh process (this file with BENCH_LIST_CHILD
  * set: the handlers' warm state, client and caches included, does not cross sizes); the parent pairs the sizes (judge).
  */
-import { batchGet, inTableOfItsOwn, queryAll, type Doc } from './support/dataset';
-import { itemSize, query as queryUnits } from './support/units';
+import { type Doc } from '../test/support/measure/dataset';
+import { batchGet, inTableOfItsOwn, queryAll } from './support/tables';
+import { itemSize, query as queryUnits } from '../test/support/measure/item-units';
 import { exitOnError, jsonChild, median, progress, round, sizeLabel } from './support/util';
 
 export const LIST_GOALS = { ratio: 1.2, overMin: 2, ms: 300 } as const;
@@ -178,10 +179,10 @@ async function child(): Promise<void> {
   const { users, departments, runs } = JSON.parse(process.env.BENCH_LIST_CHILD!) as ChildSpec;
   const table = process.env.TABLE_NAME!;
   // lib/ modules only now (they read the environment on first use).
-  const { rawClient } = await import('./support/dataset');
+  const { rawClient } = await import('../test/support/measure/dataset');
   const { DATASET_NOW, loadListDataset } = await import('./support/list-dataset');
-  const { meterCapacity } = await import('./support/capacity');
-  const { metered, routeOf } = await import('./support/lambda');
+  const { meterCapacity } = await import('../test/support/measure/capacity-meter');
+  const { metered, routeOf } = await import('../test/support/measure/handler-call');
 
   const client = rawClient();
   const size = sizeLabel(users);

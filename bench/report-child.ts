@@ -7,7 +7,7 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { consumedUnits } from './support/units';
+import { consumedUnits } from '../test/support/measure/item-units';
 import { exitOnError, median, timed } from './support/util';
 
 const type = process.env.BENCH_REPORT_TYPE as 'departments' | 'groups';
@@ -57,7 +57,7 @@ function fixedCost() {
 
 async function g1(): Promise<void> {
   const { db } = await import('../lib/db/client');
-  const { prepared } = await import('./support/lambda');
+  const { prepared } = await import('../test/support/measure/handler-call');
   instrument(db());
   const call = await prepared('G1', { params: { group_id: process.env.BENCH_G1_GROUP! } });
   await call();
@@ -74,7 +74,7 @@ async function g1(): Promise<void> {
 
 /** The Queries and BatchGetItems of lib/reports/csv.ts (the raw floor's helpers), nothing else. */
 async function rawRead(): Promise<() => Promise<number>> {
-  const { rawClient } = await import('./support/dataset');
+  const { rawClient } = await import('../test/support/measure/dataset');
   const { memberIds, readUsers } = await import('./support/raw');
   const { departmentList } = await import('../lib/store/departments');
   const { groupList } = await import('../lib/store/groups');

@@ -3,7 +3,8 @@
  * worker in a fresh process (report-child.ts), against a raw read of the same items, alternating; G1 on a group of 10
  * at each size. The goals are judged at the largest size: docs/performance.md "Reports".
  */
-import { inTableOfItsOwn, loadDataset, rawClient } from './support/dataset';
+import { loadDataset, rawClient } from '../test/support/measure/dataset';
+import { inTableOfItsOwn } from './support/tables';
 import { jsonChild, median, progress, ratio, round } from './support/util';
 
 /** Claim, object write, completion: their summed wall time and round trips (the calls of the first run). */

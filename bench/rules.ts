@@ -7,20 +7,11 @@
  */
 import { randomUUID } from 'node:crypto';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { chargedUnits, measure, meterCapacity, stopMetering } from './support/capacity';
-import {
-  addCounters,
-  batchGet,
-  batchPut,
-  inTableOfItsOwn,
-  loadDataset as loadSmall,
-  putMany,
-  rawClient,
-  sendCounterWrites,
-  type Doc,
-} from './support/dataset';
-import { metered, type Invocation } from './support/lambda';
-import { itemSize, writeUnits } from './support/units';
+import { chargedUnits, measure, meterCapacity, stopMetering } from '../test/support/measure/capacity-meter';
+import { addCounters, batchPut, loadDataset as loadSmall, rawClient, sendCounterWrites, type Doc } from '../test/support/measure/dataset';
+import { batchGet, inTableOfItsOwn, putMany } from './support/tables';
+import { metered, type Invocation } from '../test/support/measure/handler-call';
+import { itemSize, writeUnits } from '../test/support/measure/item-units';
 import { latencies, median, percentile, pool, progress, round, sleep } from './support/util';
 
 export const RULE_GOALS = { previewPages: 2, flat: 1.2, patchRatio: 1.2, followMs: 5_000 } as const;

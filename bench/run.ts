@@ -140,11 +140,11 @@ async function measureSections(results: Record<string, unknown>) {
   Object.assign(process.env, env, { POWERTOOLS_LOG_LEVEL: 'SILENT', AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' });
   delete process.env.DEPARTMENT_SEATS;
   try {
-    const client = (await import('./support/dataset')).rawClient();
+    const client = (await import('../test/support/measure/dataset')).rawClient();
     // First, on the empty table: its figures are those of test/integration/capacity.test.ts.
     if (wanted('capacity')) {
-      const figures = (await import('./capacity-minima')).capacityFigures();
-      const rows = await (await import('./capacity-ops')).runCapacityScenario(client, env.TABLE_NAME);
+      const figures = (await import('../test/support/measure/capacity-figures')).capacityFigures();
+      const rows = await (await import('../test/support/measure/capacity-scenario')).runCapacityScenario(client, env.TABLE_NAME);
       results.capacity = rows.map((row) => {
         const { min_rcu, min_wcu } = figures.get(row.operation)!;
         return { ...row, min_rcu, min_wcu, meets_goal: row.scans === 0 && row.rcu <= min_rcu && row.wcu <= min_wcu };

@@ -9,7 +9,7 @@ import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { SQSEvent } from 'aws-lambda';
 import { Webhook } from 'standardwebhooks';
-import { inTableOfItsOwn } from './support/dataset';
+import { inTableOfItsOwn } from './support/tables';
 import { startStack, type Stack } from './support/stack';
 import { latencies, percentile, pool, progress, round, sleep } from './support/util';
 

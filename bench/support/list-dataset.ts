@@ -14,7 +14,8 @@ import { newGroupItem } from '../../lib/store/groups';
 import { DEPARTMENTS_COUNTER, GROUPS_COUNTER } from '../../lib/store/stats';
 import { departmentCopyItem, membershipOf, userItem, type User } from '../../lib/store/users';
 import { cellCounterName } from '../../lib/users/counters';
-import { addCounters, departmentItem, listCounterWrites, putMany, sendCounterWrites, type Doc } from './dataset';
+import { addCounters, departmentItem, listCounterWrites, sendCounterWrites, type Doc } from '../../test/support/measure/dataset';
+import { putMany } from './tables';
 import { pad } from './util';
 
 type Item = Record<string, unknown>;

@@ -28,7 +28,8 @@ import { STATS_PARTITION } from '../../lib/store/stats';
 import { toStoredUser, userKey, userLists } from '../../lib/store/users';
 import { userChangeWrites } from '../../lib/users/changes';
 import { userRepresentation } from '../../lib/users/user';
-import { batchGet, queryAll, type Doc } from './dataset';
+import { type Doc } from '../../test/support/measure/dataset';
+import { batchGet, queryAll } from './tables';
 
 /** Who writes the floor's audit entries: the bench's caller, as the handlers see it (JWT `sub`). */
 const ctx = (operationId: string): ChangeContext => ({ actor: 'bench', operationId, requestId: randomUUID() });

@@ -1,8 +1,9 @@
-/** Small helpers shared by the benchmark sections: statistics, rounding, tables, logging, child processes. */
+/** Small helpers shared by the benchmark sections: statistics, tables, child processes (and the measuring kit's). */
 import { spawn, type SpawnOptions } from 'node:child_process';
-import { join } from 'node:path';
+import { projectRoot } from '../../test/support/measure/util';
 
-export const projectRoot = join(import.meta.dirname, '..', '..');
+/** The kit's own helpers, for the sections to import from one place. */
+export { chunks, pad, pool, progress, projectRoot, round, sleep, summarize, timed } from '../../test/support/measure/util';
 
 /** Runs `node <args>` (or `node`) in the project's root (or `cwd`) to its exit; `show` its stderr or all its output live. */
 export function runNode(
@@ -29,9 +30,6 @@ export async function jsonChild<T>(script: string, env: Record<string, string>, 
   return JSON.parse(line) as T;
 }
 
-export const round = (value: number, digits = 1) => Number(value.toFixed(digits));
-export const pad = (n: number, width: number) => String(n).padStart(width, '0');
-
 /** The median (mean of the two middle values for an even count). */
 export function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
@@ -55,16 +53,6 @@ export const ratio = (value: number, base: number) => (base > 0 ? value / base :
 /** A dataset size as the tables name it: 10000 as 10k. */
 export const sizeLabel = (n: number) => (n % 1000 === 0 ? `${n / 1000}k` : String(n));
 
-/** Wall and CPU time (user + system, of this process) of `work`, in ms. */
-export async function timed<T>(work: () => Promise<T>): Promise<{ result: T; ms: number; cpu: number }> {
-  const cpu = process.cpuUsage();
-  const start = performance.now();
-  const result = await work();
-  const ms = performance.now() - start;
-  const used = process.cpuUsage(cpu);
-  return { result, ms, cpu: (used.user + used.system) / 1000 };
-}
-
 /** A fixed-width text table; numbers are right-aligned. */
 export function table(headers: string[], rows: Array<Array<string | number>>): string {
   const cells = [headers, ...rows.map((row) => row.map(String))];
@@ -73,36 +61,6 @@ export function table(headers: string[], rows: Array<Array<string | number>>): s
   const line = (row: string[]) =>
     row.map((cell, column) => (numeric[column] ? cell.padStart(widths[column]) : cell.padEnd(widths[column]))).join('  ');
   return [line(cells[0]), widths.map((w) => '-'.repeat(w)).join('  '), ...cells.slice(1).map(line)].join('\n');
-}
-
-const started = Date.now();
-
-/** Progress on stderr, so stdout holds only the tables. */
-export function progress(message: string): void {
-  if (process.env.BENCH_QUIET) return;
-  process.stderr.write(`[bench +${round((Date.now() - started) / 1000, 0)}s] ${message}\n`);
-}
-
-export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** Runs `task` over `items`, at most `concurrency` at a time. */
-export async function pool<T>(items: readonly T[], concurrency: number, task: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) await task(items[next++]);
-  };
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(concurrency, items.length)) }, worker));
-}
-
-/** `items` in slices of `size`. */
-export const chunks = <T>(items: readonly T[], size: number) =>
-  Array.from({ length: Math.ceil(items.length / size) }, (_, i) => items.slice(i * size, i * size + size));
-
-/** The DynamoDB commands a request sent, as `GetItem Query×2`: each name once, with its count. */
-export function summarize(commands: string[]): string {
-  const counts = new Map<string, number>();
-  for (const name of commands.map((command) => command.replace(/Command$/, ''))) counts.set(name, (counts.get(name) ?? 0) + 1);
-  return [...counts].map(([name, n]) => (n > 1 ? `${name}×${n}` : name)).join(' ');
 }
 
 /** A script's last line: `work`'s error printed, and exit code 1. */

@@ -6,9 +6,9 @@ import { randomUUID } from 'node:crypto';
 import { pathToFileURL } from 'node:url';
 import { join } from 'node:path';
 import type { Context } from 'aws-lambda';
-import { lambdaContext as localContext } from '../../infra/local/event';
-import { routes, type Route } from '../../lib/routes';
-import { measure } from './capacity';
+import { lambdaContext as localContext } from '../../../infra/local/event';
+import { routes, type Route } from '../../../lib/routes';
+import { measure } from './capacity-meter';
 import { projectRoot } from './util';
 
 /**
@@ -81,7 +81,7 @@ export function lambdaContext(functionName: string, timeoutMs = 10_000): Context
 }
 
 /**
- * One invocation of the route's handler, metered (support/capacity.ts: meterCapacity first) and timed; a handler that
+ * One invocation of the route's handler, metered (capacity-meter.ts: meterCapacity first) and timed; a handler that
  * throws answers 599. The handler is told it has the route's deployed timeout left, unless `timeoutMs` says otherwise.
  */
 export async function metered(operationId: string, invocation: Invocation = {}, timeoutMs?: number) {

@@ -4,10 +4,10 @@
  * client of its own, the meter charges each transaction by DynamoDB's rules from the items it touches, read around it.
  */
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { db } from '../../lib/db/client';
-import { INDEXES, type IndexDefinition, type Key } from '../../lib/db/table';
+import { db } from '../../../lib/db/client';
+import { INDEXES, type IndexDefinition, type Key } from '../../../lib/db/table';
 import type { Doc } from './dataset';
-import { itemSize, writeUnits, type Item } from './units';
+import { itemSize, writeUnits, type Item } from './item-units';
 import { round, sleep, summarize, timed } from './util';
 
 export type Capacity = ReturnType<typeof consumed>;

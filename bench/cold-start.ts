@@ -70,11 +70,8 @@ export async function measureColdStart(projectRoot: string, options: { runs: num
     const confirmations = new Map<number, PairedSamples>();
     if (missed.length > 0) {
       const label = `confirmation of ${missed.map((i) => bundled[i].fn.name).join(', ')}`;
-      const again = await pairedImports(
-        missed.map((i) => bundled[i]),
-        options.runs * 2,
-        label,
-      );
+      const retried = missed.map((i) => bundled[i]);
+      const again = await pairedImports(retried, options.runs * 2, label);
       missed.forEach((i, k) => confirmations.set(i, again[k]));
     }
     return bundled.map(({ fn, file: _file, baseline_file: _floor, no_client: _none, ...b }, i) => {

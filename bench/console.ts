@@ -10,8 +10,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import type { Page, Request } from 'playwright-core';
-import { inTableOfItsOwn } from './support/tables';
-import { exitOnError, jsonChild, median, progress, projectRoot, round, runNode, sizeLabel, sleep, summarize } from './support/util';
+import { childPerSize, type ChildSizes, type ChildSpec } from './support/tables';
+import { exitOnError, median, progress, projectRoot, round, runNode, sizeLabel, sleep, summarize } from './support/util';
 
 /** The first screen interactive within 1 s, each screen's calls reading about a page, ≤ 150 KB gzipped. */
 export const CONSOLE_GOALS = { interactiveMs: 1000, pages: 2, gzipKb: 150 } as const;
@@ -27,8 +27,6 @@ const screenRoutes = (largestDepartment: string) => [
   { screen: 'departments', route: '/departments' },
 ];
 
-export type ConsoleSizes = { users: number[]; departments: number; runs: number };
-
 function newRow(screen: string, route: string, users: number) {
   return {
     ...{ screen, route, users, heading: '', runs: 0, cold_ms: null as number | null, warm_ms: null as number | null },
@@ -42,17 +40,8 @@ function newRow(screen: string, route: string, users: number) {
 }
 export type ConsoleRow = ReturnType<typeof newRow>;
 
-export type ConsoleSize = {
-  files: Array<{ file: string; bytes: number; gzip_bytes: number }>;
-  js_gzip_kb: number;
-  css_gzip_kb: number;
-  gzip_kb: number;
-  budget_kb: number;
-  meets_goal: boolean;
-};
-
 /** The console built as its bundling builds it (console/vite.config.ts), each JavaScript and CSS file gzipped at level 9. */
-export async function measureConsoleSize(): Promise<ConsoleSize> {
+export async function measureConsoleSize() {
   const outDir = mkdtempSync(join(tmpdir(), 'console-bench-'));
   try {
     const vite = join(projectRoot, 'node_modules', '.bin', 'vite');
@@ -78,25 +67,8 @@ export async function measureConsoleSize(): Promise<ConsoleSize> {
   }
 }
 
-type ChildSpec = { users: number; departments: number; runs: number };
-
-export async function measureConsole(env: Record<string, string>, sizes: ConsoleSizes): Promise<ConsoleRow[]> {
-  const rows: ConsoleRow[] = [];
-  for (const users of sizes.users) {
-    const spec: ChildSpec = { users, departments: sizes.departments, runs: sizes.runs };
-    await inTableOfItsOwn(env, `${env.TABLE_NAME}-console-${users}`, async (table) => {
-      progress(`console: ${users} users in ${sizes.departments} departments, in table ${table} (a fresh process)`);
-      rows.push(
-        ...(await jsonChild<ConsoleRow[]>(
-          'console.ts',
-          { ...env, TABLE_NAME: table, BENCH_CONSOLE_CHILD: JSON.stringify(spec) },
-          'progress',
-        )),
-      );
-    });
-  }
-  return rows;
-}
+export const measureConsole = (env: Record<string, string>, sizes: ChildSizes) =>
+  childPerSize<ConsoleRow>(env, 'console', 'console.ts', sizes);
 
 /** What the page itself records: when it last changed (read with Resource Timing at the end). */
 const PAGE_PROBE = `(() => {
@@ -182,13 +154,8 @@ async function child(): Promise<void> {
   const { launchChromium } = await import('../test/support/browser');
 
   const client = rawClient();
-  const started = performance.now();
   const data = await loadListDataset(client, table, { users, departments, prefix: `c${size}-` });
   client.destroy();
-  progress(
-    `console ${size}: loaded ${data.items} items in ${round((performance.now() - started) / 1000, 0)} s; ` +
-      `largest department ${data.largest.id} (${data.largest.users} users)`,
-  );
   // No background jobs: their polling would load the machine the screens are timed on.
   const stack = await startStack(process.env as Record<string, string>, table, { background: false });
   const { host, url: base } = stack;
@@ -258,10 +225,7 @@ async function child(): Promise<void> {
     const mismatched = api.flatMap((request, i) =>
       request.status === replayed[i].status ? [] : [`${request.url} (${request.status}, replayed ${replayed[i].status})`],
     );
-    const rcu = round(
-      replayed.reduce((n, r) => n + r.rcu, 0),
-      1,
-    );
+    const rcu = round(replayed.reduce((n, r) => n + r.rcu, 0));
     const byRoute = summarize(api.map((request) => routeName(request.method, request.url) ?? `unrouted ${request.method}`));
     Object.assign(row, {
       ...{ heading: warm[0].heading, runs, cold_runs_ms: cold.map((c) => c.ms), warm_runs_ms: warm.map((w) => w.ms) },

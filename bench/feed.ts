@@ -9,9 +9,8 @@
 import { randomUUID } from 'node:crypto';
 import type { AuditInput } from '../lib/store/audit';
 import { rawClient, type Doc } from '../test/support/measure/dataset';
-import { batchGet, inTableOfItsOwn, putMany } from './support/tables';
+import { inTableOfItsOwn, pageCost, putMany } from './support/tables';
 import { prng } from './support/list-dataset';
-import { itemSize, query as queryUnits } from '../test/support/measure/item-units';
 import { median, progress, round } from './support/util';
 
 export const FEED_GOALS = { flat: 1.2 } as const;
@@ -75,17 +74,15 @@ async function measurePages(env: Record<string, string>, client: Doc, entries: n
       const runs = [];
       for (let run = 0; run < 3; run++) runs.push(await call(operation, { count: '100', ...query }));
       const last = runs[runs.length - 1];
-      const returned = last.body.changes ?? last.body.entries ?? [];
-      const wanted = returned.map((entry) => keys.get(entry.id)!);
-      const sizes = (await batchGet(client, table, wanted)).map((item) => itemSize(item));
-      const minRcu = returned.length ? queryUnits(sizes, consistent).rcu : 0;
+      const page = await pageCost(client, table, last.body, keys, consistent);
+      const minRcu = page.items ? page.rcu : 0;
       const rcu = median(runs.map((r) => r.capacity.rcu));
       rows.push({
-        ...{ request, entries, status: last.status, returned: returned.length, rcu, min_rcu: minRcu },
+        ...{ request, entries, status: last.status, returned: page.items, rcu, min_rcu: minRcu },
         ...{ over_min: minRcu ? round(rcu / minRcu, 2) : 0, calls: last.capacity.calls, ms: round(median(runs.map((r) => r.ms)), 1) },
         ...{ rcu_ratio: null as number | null, meets_goal: false },
       });
-      progress(`feed ${entries}: ${request}: ${returned.length} entries, ${rcu} RCU (min ${minRcu})`);
+      progress(`feed ${entries}: ${request}: ${page.items} entries, ${rcu} RCU (min ${minRcu})`);
     }
     stopMetering();
     return rows;

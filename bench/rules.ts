@@ -6,10 +6,9 @@
  * stack (support/stack.ts), (4) the follow delay: from a user change's answer until its rule groups show it.
  */
 import { randomUUID } from 'node:crypto';
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { chargedUnits, measure, meterCapacity, stopMetering } from '../test/support/measure/capacity-meter';
 import { addCounters, batchPut, loadDataset as loadSmall, rawClient, sendCounterWrites, type Doc } from '../test/support/measure/dataset';
-import { batchGet, inTableOfItsOwn, putMany } from './support/tables';
+import { batchGet, inTableOfItsOwn, putMany, getItem } from './support/tables';
 import { metered, type Invocation } from '../test/support/measure/handler-call';
 import { itemSize, writeUnits } from '../test/support/measure/item-units';
 import { latencies, median, percentile, pool, progress, round, sleep } from './support/util';
@@ -62,10 +61,6 @@ async function runWorkUntil(done: () => Promise<boolean>, limitMs = 600_000): Pr
   return (performance.now() - started) / 1000;
 }
 
-/** An item as stored, read by the bench's own client (not metered). */
-const getItem = async (client: Doc, table: string, Key: Record<string, unknown>) =>
-  (await client.send(new GetCommand({ TableName: table, Key, ConsistentRead: true }))).Item;
-
 async function groupState(client: Doc, table: string, id: string) {
   const item = await getItem(client, table, (await import('../lib/store/groups')).groupKey(id));
   return { status: item?.rule_status as string | undefined, members: Number(item?.user_count ?? 0) };
@@ -86,12 +81,8 @@ async function loadRuleGroups(client: Doc, table: string, n: number, departments
   for (let g = 0; g < n; g++) {
     const [id, name, department] = [`${prefix}g${g}`, `Rule group ${prefix}${g}`, departments[g % departments.length]];
     const rule = { text: `department_id:${department},account_role:admin`, version: randomUUID() };
-    const group = newGroupItem({ id, name, description: '', external_id: null }, randomUUID(), now, {
-      state: 'active',
-      user_count: 0,
-      version: 1,
-      rule,
-    });
+    const published = { state: 'active' as const, user_count: 0, version: 1, rule };
+    const group = newGroupItem({ id, name, description: '', external_id: null }, randomUUID(), now, published);
     // Their members are not written: a user PATCH in another department reads none of them, and the worker reads only the index.
     items.push(
       { ...group, rule_status: 'current' },
@@ -254,9 +245,8 @@ async function measureFollow(env: Record<string, string>, options: { changes: nu
         schemas: ['urn:ietf:params:scim:api:messages:2.0:PatchOp'],
         Operations: [{ op: 'replace', value: { active: false } }],
       };
-      const kind = (kind: string, joins: string[], leaves: string[], change: (user: string) => Promise<{ answeredAt: number }>) => ({
-        ...{ kind, joins, leaves, change },
-      });
+      type Change = (user: string) => Promise<{ answeredAt: number }>;
+      const kind = (kind: string, joins: string[], leaves: string[], change: Change) => ({ kind, joins, leaves, change });
       const patch = (body: object) => (user: string) => stack.call('PATCH', `/v2/users/${user}`, body);
       const kinds = [
         kind('PATCH account_role', ['managersA'], [], patch({ account_role: 'manager' })),
@@ -334,17 +324,12 @@ async function measureFollow(env: Record<string, string>, options: { changes: nu
       await watcher;
       // When the RuleWorker committed each change's joins and leaves: the `at` of its rule:<group> audit entries.
       const committedAt = new Map<string, number>();
+      type AuditEntry = { at: string; changes: { added_user_ids?: string[]; removed_user_ids?: string[] } };
       for (const id of Object.values(groups)) {
-        for (let cursor = ''; ;) {
-          const query = `query=${encodeURIComponent(`actor:rule:${id}`)}&count=1000${cursor && `&cursor=${encodeURIComponent(cursor)}`}`;
-          const page = (await stack.call('GET', `/v2/audit?${query}`)).body;
-          for (const entry of page.entries as Array<{ at: string; changes: { added_user_ids?: string[]; removed_user_ids?: string[] } }>) {
-            if ((entry.changes.added_user_ids?.length ?? 0) > 1) continue; // the rule's first application
-            for (const user of [...(entry.changes.added_user_ids ?? []), ...(entry.changes.removed_user_ids ?? [])])
-              committedAt.set(user, Math.max(committedAt.get(user) ?? 0, Date.parse(entry.at)));
-          }
-          if (!page.next_cursor || (page.entries as unknown[]).length === 0) break;
-          cursor = String(page.next_cursor);
+        for (const entry of await stack.walk<AuditEntry>('/v2/audit', `query=${encodeURIComponent(`actor:rule:${id}`)}`, 'entries')) {
+          if ((entry.changes.added_user_ids?.length ?? 0) > 1) continue; // the rule's first application
+          for (const user of [...(entry.changes.added_user_ids ?? []), ...(entry.changes.removed_user_ids ?? [])])
+            committedAt.set(user, Math.max(committedAt.get(user) ?? 0, Date.parse(entry.at)));
         }
       }
       const committed = users

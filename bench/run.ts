@@ -57,11 +57,11 @@ function printRows(title: string, rows: object[], spec: string) {
   const columns = spec.split(', ').map((column) => [column.split('=')[0], column.split('=').pop()!]);
   const cell = (value: unknown) =>
     typeof value === 'number' ? value : typeof value === 'boolean' ? (value ? 'yes' : 'NO') : String(value ?? '-');
-  const cells = rows.map((row) => columns.map(([, field]) => cell((row as Record<string, unknown>)[field])));
+  const headers = columns.map(([header]) => header);
   print(
     title,
-    columns.map(([header]) => header),
-    cells,
+    headers,
+    rows.map((row) => columns.map(([, field]) => cell((row as Record<string, unknown>)[field]))),
   );
 }
 /** Each row's note on a line of its own under its table. */

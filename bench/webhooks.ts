@@ -70,18 +70,6 @@ const writeKeys = (entry: Entry): string[] =>
       ? [`patch:${entry.resource_id}`]
       : [];
 
-/** Every entry of a cursor-paged list (`key`: its entries' field), from `first`'s query on. */
-async function walk<T>(stack: Stack, path: string, first: string, key: string, enough: (items: T[]) => boolean = () => false) {
-  const all: T[] = [];
-  for (let query = first; ;) {
-    const page = (await stack.call('GET', `${path}?count=1000&${query}`)).body;
-    const items = page[key] as T[];
-    all.push(...items);
-    if (items.length === 0 || !page.next_cursor || enough(all)) return all;
-    query = `cursor=${encodeURIComponent(String(page.next_cursor))}`;
-  }
-}
-
 type RunSpec = { run: string; changes: number; writers: number; failFirst: boolean };
 
 async function measureRun(stack: Stack, received: Received[], receiver: Awaited<ReturnType<typeof startReceiver>>, spec: RunSpec) {
@@ -130,9 +118,9 @@ async function measureRun(stack: Stack, received: Received[], receiver: Awaited<
     for (const entry of entries) for (const key of writeKeys(entry)) if (answered.has(key)) changes.set(key, entry);
     return changes.size === answered.size;
   };
-  await walk<Entry>(stack, '/v2/changes', `since=${encodeURIComponent(since)}`, 'changes', inRun);
+  await stack.walk<Entry>('/v2/changes', `since=${encodeURIComponent(since)}`, 'changes', inRun);
   const attemptsAt = new Map<string, number>();
-  for (const d of await walk<Delivery>(stack, `/v2/webhooks/${hook.id}/deliveries`, '', 'deliveries')) {
+  for (const d of await stack.walk<Delivery>(`/v2/webhooks/${hook.id}/deliveries`, '', 'deliveries')) {
     const key = `${d.change_id}#${d.attempt}`;
     attemptsAt.set(key, Math.min(attemptsAt.get(key) ?? Infinity, Date.parse(d.at)));
   }

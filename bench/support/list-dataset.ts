@@ -16,7 +16,7 @@ import { departmentCopyItem, membershipOf, userItem, type User } from '../../lib
 import { cellCounterName } from '../../lib/users/counters';
 import { addCounters, departmentItem, listCounterWrites, sendCounterWrites, type Doc } from '../../test/support/measure/dataset';
 import { putMany } from './tables';
-import { pad } from './util';
+import { pad, progress, round } from './util';
 
 type Item = Record<string, unknown>;
 
@@ -196,7 +196,7 @@ export function makeListDataset(spec: ListDatasetSpec) {
   }
   const [largestId, largestSize] = [...sizes].reduce((a, b) => (b[1] > a[1] ? b : a));
 
-  const audit = makeAuditEntries(spec.users, users, departments, random, spec.prefix);
+  const audit = makeAuditEntries(users, departments, random, spec.prefix);
   // `largest`: the department with the most members.
   return { users, departments, largest: { id: largestId, users: largestSize }, audit };
 }
@@ -209,19 +209,14 @@ const ACTORS = [
 const OPERATIONS: Array<[string, number]> = [['createUser', 0.2], ['updateUser', 0.4], ['E2', 0.25], ['E3', 0.05], ['G4', 0.1]]; // prettier-ignore
 const PATCHABLE = ['activated', 'account_role', 'last_name', 'first_name', 'email'] as const;
 
-function makeAuditEntries(
-  n: number,
-  users: User[],
-  departments: ListDepartment[],
-  random: () => number,
-  prefix: string,
-): DatasetAuditEntry[] {
+/** One audit entry per user, over the year before the dataset's now. */
+function makeAuditEntries(users: User[], departments: ListDepartment[], random: () => number, prefix: string): DatasetAuditEntry[] {
   const actor = zipf(ACTORS.length, 1, 1, random);
   const anyUser = () => users[Math.floor(random() * users.length)];
   const anyDepartment = () => departments[Math.floor(random() * departments.length)].id;
   const hex = (length: number) => Array.from({ length }, () => Math.floor(random() * 16).toString(16)).join('');
   const entries: DatasetAuditEntry[] = [];
-  for (let i = 0; i < n; i++) {
+  for (let i = 0; i < users.length; i++) {
     const operation = drawShare(random, OPERATIONS, 'updateUser');
     const at = iso(NOW_MS - random() * 365 * DAY_MS);
     const base = { at, actor: ACTORS[actor()], operation, request_id: `${hex(8)}-${hex(4)}-4${hex(3)}-a${hex(3)}-${hex(12)}` };
@@ -306,6 +301,7 @@ export function auditItemsFor(entries: DatasetAuditEntry[]): Item[] {
 
 /** Makes and loads the dataset; answers it with the key of each user's, department's, group's and audit entry's item by id. */
 export async function loadListDataset(client: Doc, table: string, spec: ListDatasetSpec) {
+  const started = performance.now();
   const dataset = makeListDataset(spec);
   const { items, counters, counterWrites } = itemsFor(dataset.users, dataset.departments);
   const audit = auditItemsFor(dataset.audit);
@@ -320,5 +316,7 @@ export async function loadListDataset(client: Doc, table: string, spec: ListData
   await addCounters(client, table, { ...counters, ...groups.counters });
   await sendCounterWrites(client, table, counterWrites);
   await putMany(client, table, audit, `list: ${audit.length} audit entries`);
-  return { ...dataset, keys, items: items.length + audit.length + groups.items.length };
+  const [loaded, seconds] = [items.length + audit.length + groups.items.length, round((performance.now() - started) / 1000, 0)];
+  progress(`list: loaded ${loaded} items in ${seconds} s; largest department ${dataset.largest.id} (${dataset.largest.users} users)`);
+  return { ...dataset, keys, items: loaded };
 }

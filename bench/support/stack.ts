@@ -89,6 +89,17 @@ export async function startStack(
       }
       return { status: response.status, body: (text ? JSON.parse(text) : {}) as Record<string, unknown>, answeredAt: Date.now() };
     },
+    /** Every entry of a cursor-paged list (`key`: its entries' field), from `first`'s query on, until `enough`. */
+    async walk<T>(path: string, first: string, key: string, enough: (items: T[]) => boolean = () => false) {
+      const all: T[] = [];
+      for (let query = first; ;) {
+        const page = (await this.call('GET', `${path}?count=1000&${query}`)).body;
+        const items = page[key] as T[];
+        all.push(...items);
+        if (items.length === 0 || !page.next_cursor || enough(all)) return all;
+        query = `cursor=${encodeURIComponent(String(page.next_cursor))}`;
+      }
+    },
     async close() {
       await background?.stop();
       await gateway.close();

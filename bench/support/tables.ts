@@ -1,8 +1,9 @@
-/** The bench's own table work on the local DynamoDB: a table per dataset, large loads, and reads that page. */
+/** The bench's own table work on the local DynamoDB: a table per dataset (or per child process), large loads, reads. */
 import { DeleteTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { BatchGetCommand, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, GetCommand, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { batchPut, type Doc } from '../../test/support/measure/dataset';
-import { chunks, pool, progress, round } from './util';
+import { itemSize, query as queryUnits } from '../../test/support/measure/item-units';
+import { chunks, jsonChild, pool, progress, round } from './util';
 
 /** Runs `work` on a fresh table named `table` of the local DynamoDB (`env`), deleted afterwards: Local holds it in memory. */
 export async function inTableOfItsOwn<T>(env: Record<string, string>, table: string, work: (table: string) => Promise<T>): Promise<T> {
@@ -53,4 +54,50 @@ export async function queryAll(client: Doc, input: QueryCommandInput): Promise<R
     startKey = page.LastEvaluatedKey;
   } while (startKey);
   return items;
+}
+
+/** An item as stored, read strongly consistent by the bench's own client (not metered). */
+export const getItem = async (client: Doc, table: string, key: Record<string, unknown>) =>
+  (await client.send(new GetCommand({ TableName: table, Key: key, ConsistentRead: true }))).Item;
+
+/** User counts (smallest first), departments, and timed runs per request, of a section that runs a child per size. */
+export type ChildSizes = { users: number[]; departments: number; runs: number };
+/** What one child measures: one size of `ChildSizes`. */
+export type ChildSpec = Omit<ChildSizes, 'users'> & { users: number };
+
+/**
+ * Each size on a table of its own, measured by `bench/<script>` in a fresh process (BENCH_<NAME>_CHILD set to its
+ * ChildSpec: the handlers' warm state, client and caches included, does not cross sizes); the rows each child printed.
+ */
+export async function childPerSize<Row>(env: Record<string, string>, name: string, script: string, sizes: ChildSizes): Promise<Row[]> {
+  const rows: Row[] = [];
+  for (const users of sizes.users) {
+    await inTableOfItsOwn(env, `${env.TABLE_NAME}-${name}-${users}`, async (table) => {
+      progress(`${name}: ${users} users in ${sizes.departments} departments, in table ${table} (a fresh process)`);
+      const child = { TABLE_NAME: table, [`BENCH_${name.toUpperCase()}_CHILD`]: JSON.stringify({ ...sizes, users }) };
+      rows.push(...(await jsonChild<Row[]>(script, { ...env, ...child }, 'progress')));
+    });
+  }
+  return rows;
+}
+
+/**
+ * What reading a page itself costs: the items of the answer's list, sized as stored (read back by `keys`, their items'
+ * keys by id, unmetered; an item not found is sized from its JSON), as one Query (eventually consistent unless told).
+ */
+export async function pageCost(client: Doc, table: string, body: object, keys: Map<string, Key>, consistent = false) {
+  const isList = (value: unknown): value is Array<Record<string, unknown>> =>
+    Array.isArray(value) && value.every((v) => typeof v === 'object' && v !== null);
+  const returned = Object.values(body).find(isList) ?? [];
+  const wanted = returned.map((item) => keys.get(String(item.id))).filter((key) => key !== undefined);
+  const stored = new Map((await batchGet(client, table, wanted)).map((item) => [`${String(item.pk)}|${String(item.sk)}`, item]));
+  let approximated = 0;
+  const sizes = returned.map((item) => {
+    const key = keys.get(String(item.id));
+    const found = key && stored.get(`${key.pk}|${key.sk}`);
+    if (found) return itemSize(found);
+    approximated++;
+    return Buffer.byteLength(JSON.stringify(item), 'utf8');
+  });
+  return { rcu: queryUnits(sizes, consistent).rcu, items: returned.length, bytes: sizes.reduce((a, b) => a + b, 0), approximated };
 }

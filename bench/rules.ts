@@ -52,7 +52,7 @@ async function loadDataset(client: Doc, table: string, users: number, department
 
 /** Runs the pending rule work, as `npm start`'s poller does every 200 ms, until `done`; answers the seconds it took. */
 async function runWorkUntil(done: () => Promise<boolean>, limitMs = 600_000): Promise<number> {
-  const { runPendingRuleWork } = await import('../lib/groups/rule-follow');
+  const { runPendingRuleWork } = await import('../lib/groups/rule-work');
   const started = performance.now();
   while (!(await done())) {
     if (performance.now() - started > limitMs) throw new Error('rules: the rule work did not finish in time');
@@ -97,7 +97,7 @@ async function loadRuleGroups(client: Doc, table: string, n: number, departments
 
 /** `runs` PATCHes of one user's account_role (member ↔ manager), each followed by the RuleWorker, metered. */
 async function measurePatches(userId: string, runs: number) {
-  const { runRuleWork } = await import('../lib/groups/rule-follow');
+  const { runRuleWork } = await import('../lib/groups/rule-work');
   const [patches, workers] = [[] as Array<{ wcu: number; rcu: number }>, [] as Array<{ wcu: number; rcu: number; calls: string }>];
   for (let run = 0; run < runs; run++) {
     patches.push(

@@ -6,7 +6,7 @@
 import { healBulkMoves } from './departments/bulk-move/heal';
 import { healGroupChanges } from './groups/bulk-change';
 import { sweepDeletedGroups } from './groups/cleanup';
-import { runStaleRuleWork } from './groups/rule-follow';
+import { runStaleRuleWork } from './groups/rule-work';
 import { repairReports } from './reports/jobs';
 
 export interface MaintenanceReport {

@@ -1,11 +1,11 @@
 /**
- * The items that make rule groups follow user changes (lib/groups/rule-follow.ts):
+ * The items that make rule groups follow user changes (lib/groups/rule-work.ts runs them):
  *
  * | item       | pk                          | sk          | byName index                               |
  * |------------|-----------------------------|-------------|--------------------------------------------|
- * | rule work  | RULEWORK#user#<id>          | WORK        | RULEWORK, <at>#user#<id>                   |
- * | rule work  | RULEWORK#users#<id>         | WORK        | RULEWORK, <at>#users#<id>                  |
- * | rule work  | RULEWORK#group#<id>         | WORK        | RULEWORK, <at>#group#<id>                  |
+ * | rule work  | RULEWORK#user#<id>          | WORK        | RULEWORK#<shard>, <at>#user#<id>           |
+ * | rule work  | RULEWORK#users#<id>         | WORK        | RULEWORK#<shard>, <at>#users#<id>          |
+ * | rule work  | RULEWORK#group#<id>         | WORK        | RULEWORK#<shard>, <at>#group#<id>          |
  * | rule index | RULEINDEX#<department or *> | GROUP#<id>  |                                            |
  *
  * A user's rule work is written in the transaction of every change of its
@@ -17,7 +17,10 @@
  * instead (`users`, with each one's old cell). A group's rule work is written with each change of its
  * rule (and when a group at its limit has room again): apply the rule.
  * The table's stream carries both to the RuleWorker; locally, and for the
- * maintenance function, the byName partition RULEWORK lists them by age.
+ * maintenance function, the byName partitions RULEWORK#0 to
+ * RULEWORK#<RULE_WORK_SHARDS - 1> list them by age (the shard follows from
+ * the item's key: a user's rewritten work stays in its shard), and a reader
+ * merges them all.
  *
  * The rule index lists each rule group under every department its rule
  * names, or under `*` when it names none, with its rule: a user change
@@ -31,16 +34,35 @@ import { getItem } from '../db/items';
 import { queryStream } from '../db/query';
 import { INDEXES, type Item, type Key } from '../db/table';
 import { put, remove, update, type Write } from '../db/transact';
-import { newId } from '../ids';
+import { newId, shardOfKey } from '../ids';
+import { compareCodePoints } from '../text';
 
 const SUBJECTS = ['user', 'users', 'group'] as const;
 export type RuleWorkSubject = (typeof SUBJECTS)[number];
 
-const WORK_PARTITION = 'RULEWORK';
+/**
+ * The byName partitions that list pending work. A change of a user's cell costs its shard 2 index write units: its
+ * work's entry put (1) and deleted by the worker (1), or, while earlier work is pending, the entry moved (2), one
+ * deletion ending them all. A partition's 1,000 write units a second follow 500 changes a second; 4 shards follow
+ * 2,000, what the audit trail's 4 take, above what a change's other partitions allow (docs/rule-groups.md, "How many
+ * changes a second"). The sort keys start with the time, so DynamoDB splitting a hot partition by its sort keys would
+ * not spread the writes: they always land at its end. Each shard costs the local poller's and the maintenance
+ * sweep's reads one Query more. Raising it needs no migration (readers read every shard below it; a user's pending
+ * entry moves on its next change); lowering it would hide from the sweep the work of the shards dropped.
+ */
+export const RULE_WORK_SHARDS = 4;
+
+const WORK_PARTITION_PREFIX = 'RULEWORK#';
+
+const workKeyOf = (subject: RuleWorkSubject, id: string): Key => ({ pk: `RULEWORK#${subject}#${id}`, sk: 'WORK' });
+
+/** The partition listing a piece of work: from its key, so a user's work, rewritten by each change, stays in one. */
+const workPartition = (subject: RuleWorkSubject, id: string) =>
+  `${WORK_PARTITION_PREFIX}${shardOfKey(workKeyOf(subject, id).pk, RULE_WORK_SHARDS)}`;
 
 const ruleWorkKind = attr.itemKind({
   type: 'rule-work',
-  key: (subject: RuleWorkSubject, id: string): Key => ({ pk: `RULEWORK#${subject}#${id}`, sk: 'WORK' }),
+  key: workKeyOf,
   attributes: {
     subject: attr.oneOf(SUBJECTS),
     subject_id: attr.string,
@@ -76,7 +98,7 @@ function workFields(subject: RuleWorkSubject, id: string, now: string) {
     subject_id: id,
     stamp: newId(),
     at: now,
-    gsi1pk: WORK_PARTITION,
+    gsi1pk: workPartition(subject, id),
     gsi1sk: `${now}#${subject}#${id}`,
   };
 }
@@ -114,20 +136,36 @@ function toWork(item: Item): RuleWork {
   return { subject, id: subject_id, stamp, at, fromCells: from_cells ?? [], userIds: user_ids ?? [] };
 }
 
+/** The work a stream record's new image announces: none for a removal (no image) or an item of another kind. */
+export function announcedRuleWork(image: Record<string, { S?: string }> | undefined): { subject: RuleWorkSubject; id: string } | undefined {
+  if (image?.type?.S !== ruleWorkKind.type) return undefined;
+  const subject = SUBJECTS.find((known) => known === image.subject?.S);
+  const id = image.subject_id?.S;
+  return subject && id ? { subject, id } : undefined;
+}
+
 export async function readRuleWork(subject: RuleWorkSubject, id: string): Promise<RuleWork | undefined> {
   const item = await getItem(ruleWorkKey(subject, id));
   return item ? toWork(item) : undefined;
 }
 
-/** Work written up to `until` (everything without), oldest first; at most `limit`. */
+/** Work written up to `until` (everything without), oldest first; at most `limit`: the oldest of every shard, merged. */
 export async function pendingRuleWork(options: { until?: string; limit: number }): Promise<RuleWork[]> {
-  const work: RuleWork[] = [];
-  const query = { index: INDEXES.byName, partition: WORK_PARTITION, sortKeyBetween: options.until ? { to: options.until } : undefined };
-  for await (const item of queryStream(query, { pageSize: options.limit })) {
-    work.push(toWork(item));
-    if (work.length >= options.limit) break;
-  }
-  return work;
+  const sortKeyBetween = options.until ? { to: options.until } : undefined;
+  const shards = await Promise.all(
+    Array.from({ length: RULE_WORK_SHARDS }, async (_, shard) => {
+      const items: Item[] = [];
+      const query = { index: INDEXES.byName, partition: `${WORK_PARTITION_PREFIX}${shard}`, sortKeyBetween };
+      for await (const item of queryStream(query, { pageSize: options.limit })) {
+        items.push(item);
+        if (items.length >= options.limit) break;
+      }
+      return items;
+    }),
+  );
+  const age = (item: Item) => ruleWorkKind.attribute(item, 'gsi1sk');
+  const oldest = shards.flat().sort((a, b) => compareCodePoints(age(a), age(b)));
+  return oldest.slice(0, options.limit).map(toWork);
 }
 
 /** Done: deleted unless written again since it was read (a later change is then followed too). */

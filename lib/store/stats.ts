@@ -9,6 +9,7 @@ import { partitionItems } from '../db/batch';
 import { Update } from '../db/expression';
 import type { Key } from '../db/table';
 import { update, type Write } from '../db/transact';
+import { shardOfKey } from '../ids';
 import type { AccountRole } from '../schemas/enums';
 import type { Membership } from './users';
 
@@ -25,15 +26,8 @@ export const DEPARTMENTS_COUNTER = 'departments';
 /** Published groups (G2's total). */
 export const GROUPS_COUNTER = 'groups';
 
-/** FNV-1a: a cheap, stable spread of ids over the shards. */
-export function shardOf(id: string): number {
-  let hash = 0x811c9dc5;
-  for (let i = 0; i < id.length; i++) {
-    hash ^= id.charCodeAt(i);
-    hash = Math.imul(hash, 0x01000193);
-  }
-  return (hash >>> 0) % STATS_SHARDS;
-}
+/** The shard of a change: a stable spread of ids over the shards. */
+export const shardOf = (id: string): number => shardOfKey(id, STATS_SHARDS);
 
 /** Adds `deltas` to the shard chosen by `shardId`, inside the caller's transaction; none when every delta is 0. */
 export function addCounters(shardId: string, deltas: Counters): Write[] {

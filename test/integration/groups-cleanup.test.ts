@@ -18,7 +18,7 @@ import { DEFAULT_GROUP_TUNING, getGroupWithUsers, listGroups, withGroupTuning } 
 import { updateGroup } from '../../lib/groups/update';
 import { createUser, deleteUser } from '../../lib/users/commands';
 import { createDepartment } from '../../lib/departments/departments';
-import { runPendingRuleWork } from '../../lib/groups/rule-follow';
+import { runPendingRuleWork } from '../../lib/groups/rule-work';
 import { Problem } from '../../lib/problems';
 import { invariantViolations, scanTable } from '../support/invariants';
 import { unique } from '../support/fixtures';

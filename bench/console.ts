@@ -45,9 +45,7 @@ export async function measureConsoleSize() {
   const outDir = mkdtempSync(join(tmpdir(), 'console-bench-'));
   try {
     const vite = join(projectRoot, 'node_modules', '.bin', 'vite');
-    const { code, err } = await runNode([vite, 'build', '--config', 'console/vite.config.ts', '--outDir', outDir, '--emptyOutDir'], {
-      env: process.env,
-    });
+    const { code, err } = await runNode([vite, 'build', '--config', 'console/vite.config.ts', '--outDir', outDir, '--emptyOutDir'], {});
     if (code !== 0) throw new Error(`console: vite build failed: ${err}`);
     const files = readdirSync(outDir, { recursive: true, encoding: 'utf8' })
       .filter((file) => /\.(js|css)$/.test(file))

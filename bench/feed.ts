@@ -1,16 +1,17 @@
 /**
  * The change feed (docs/performance.md "Change feed"), `npm run bench -- --only=feed`: a page of GET /v2/changes
- * (count 100) through its handler, metered, at each trail size (loaded directly as lib/store/audit.ts writes it, in a
- * table of its own): from the start, from the middle, one cursor on, a rare resource type; GET /v2/audit's first page
- * beside it (it merges the same shards, newest first). Goal: flat between the sizes (≤ 1.2×); beside it, RCU over the
- * page's minimum, the returned entries as one strongly consistent read (the feed must read consistently; the audit
- * list need not).
+ * (count 100) through its handler, metered, at each trail size (loaded directly as lib/store/audit.ts writes it and the
+ * change feed's sequencer places it, in a table of its own): from the start, from the middle, one cursor on, a rare
+ * resource type; GET /v2/audit's first page beside it (it merges the same shards, newest first). Goal: flat between
+ * the sizes (≤ 1.2×); beside it, RCU over the page's minimum, the returned entries as one strongly consistent read
+ * (the feed must read consistently; the audit list need not).
  */
 import { randomUUID } from 'node:crypto';
+import type { Item } from '../lib/db/table';
 import type { AuditInput } from '../lib/store/audit';
 import { rawClient, type Doc } from '../test/support/measure/dataset';
 import { inTableOfItsOwn, pageCost, putMany } from './support/tables';
-import { prng } from './support/list-dataset';
+import { auditItemsFor, prng } from './support/list-dataset';
 import { median, progress, round } from './support/util';
 
 export const FEED_GOALS = { flat: 1.2 } as const;
@@ -38,30 +39,44 @@ function trailEntries(n: number, prefix: string): Array<AuditInput & { at: strin
   });
 }
 
+/** The feed's items of a trail loaded directly, as the sequencer would have appended them: each shard in `at` order. */
+async function feedItemsOf(audit: Item[]): Promise<Item[]> {
+  const { shardOfAuditItem, toAuditEntry } = await import('../lib/store/audit');
+  const { feedHeadItem, feedItem } = await import('../lib/store/feed');
+  const heads = new Map<number, { next: number; last: string }>();
+  const items = [...audit]
+    .sort((a, b) => (String(a.sk) < String(b.sk) ? -1 : 1))
+    .map((entry) => {
+      const shard = shardOfAuditItem(entry);
+      const head = heads.get(shard) ?? { next: 1, last: '' };
+      heads.set(shard, { next: head.next + 1, last: String(entry.at) });
+      return feedItem(shard, head.next, String(entry.at), toAuditEntry(entry));
+    });
+  return [...items, ...[...heads].map(([shard, head]) => feedHeadItem(shard, head))];
+}
+
 /** Each page request at one trail size, in a table of its own (lib/ reads TABLE_NAME at each call). */
 async function measurePages(env: Record<string, string>, client: Doc, entries: number) {
   return inTableOfItsOwn(env, `${env.TABLE_NAME}-feed-${entries}`, async (table) => {
     process.env.TABLE_NAME = table;
-    const { auditItemsFor } = await import('./support/list-dataset');
     const { meterCapacity, stopMetering } = await import('../test/support/measure/capacity-meter');
     const { metered } = await import('../test/support/measure/handler-call');
-    const items = auditItemsFor(trailEntries(entries, `f${entries}-`));
-    await putMany(client, table, items, `feed: ${entries} trail entries`);
-    const keys = new Map(items.map((item) => [String(item.id), { pk: String(item.pk), sk: String(item.sk) }]));
+    const audit = auditItemsFor(trailEntries(entries, `f${entries}-`));
+    const feed = await feedItemsOf(audit);
+    await putMany(client, table, [...audit, ...feed], `feed: ${entries} trail entries and their feed`);
+    // What each list's page reads: the feed's copies for GET /v2/changes, the trail's entries for GET /v2/audit.
+    const keysOf = (of: Item[]) => new Map(of.map((item) => [String(item.id), { pk: String(item.pk), sk: String(item.sk) }]));
+    const keyed = { listChanges: keysOf(feed.filter((item) => item.type === 'feed')), listAudit: keysOf(audit) };
 
     meterCapacity();
-    type Page = { changes?: Array<{ id: string }>; entries?: Array<{ id: string }>; next_cursor?: string };
-    const call = async (operationId: string, query: Record<string, string>) => {
-      const answer = await metered(operationId, { query }, 10_000);
-      return { ...answer, body: (answer.body ?? {}) as Page };
-    };
+    const call = (operationId: string, query: Record<string, string>) => metered(operationId, { query }, 10_000);
     // Warm-up: both handlers loaded and the client connected.
     await call('listChanges', { count: '1', since: 'now' });
     await call('listAudit', { count: '1', since: new Date(NOW_MS - DAY_MS).toISOString() });
-    const cursor = (await call('listChanges', { count: '100' })).body.next_cursor ?? '';
+    const cursor = String((await call('listChanges', { count: '100' })).body?.next_cursor ?? '');
     const middle = new Date(NOW_MS - 182 * DAY_MS).toISOString();
     // The feed must read consistently (its minimum: the entries as one strongly consistent read); the audit list need not.
-    const plan: Array<[request: string, operation: string, query: Record<string, string>, consistent: boolean]> = [
+    const plan: Array<[request: string, operation: keyof typeof keyed, query: Record<string, string>, consistent: boolean]> = [
       ['listChanges from the start', 'listChanges', {}, true],
       ['listChanges since the middle', 'listChanges', { since: middle }, true],
       ['listChanges next_cursor', 'listChanges', { cursor }, true],
@@ -74,7 +89,7 @@ async function measurePages(env: Record<string, string>, client: Doc, entries: n
       const runs = [];
       for (let run = 0; run < 3; run++) runs.push(await call(operation, { count: '100', ...query }));
       const last = runs[runs.length - 1];
-      const page = await pageCost(client, table, last.body, keys, consistent);
+      const page = await pageCost(client, table, last.body ?? {}, keyed[operation], consistent);
       const minRcu = page.items ? page.rcu : 0;
       const rcu = median(runs.map((r) => r.capacity.rcu));
       rows.push({

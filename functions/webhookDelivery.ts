@@ -1,6 +1,6 @@
 import type { SQSBatchItemFailure, SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { sendToWebhookQueue } from '../lib/aws/sqs';
-import { FEED_SETTLE_MS, readChanges } from '../lib/changes/feed';
+import { readChanges } from '../lib/changes/feed';
 import { log } from '../lib/log';
 import { withMetrics } from '../lib/metrics';
 import { deployedAttemptDeps } from '../lib/webhooks/attempt';
@@ -10,7 +10,7 @@ import { MalformedMessageError, parseMessage } from '../lib/webhooks/messages';
 const deliveryDeps = (): DeliveryDeps => ({
   ...deployedAttemptDeps(),
   enqueue: sendToWebhookQueue,
-  feed: { readChanges, settleMs: FEED_SETTLE_MS },
+  feed: { readChanges },
 });
 
 /**
@@ -46,7 +46,7 @@ interface LocalPoll {
 }
 
 /**
- * `npm start` has no stream, pipe, bus or rule: this walks the change feed from where the last poll stopped and puts
+ * `npm start` has no stream, bus or rule: this walks the change feed from where the last poll stopped and puts
  * each change on the queue as the bus's rule would (`{"kind": "change", "change": …}`); the queue then triggers
  * `handler` as on AWS. The cursor comes in with the event and goes back in the answer (`resume`): the local runner
  * (infra/local/background.ts) keeps it, as each sandbox of this function has memory of its own. It moves only once
@@ -55,10 +55,12 @@ interface LocalPoll {
 export const pollLocally = withMetrics(async (event: LocalPoll): Promise<{ resume: LocalPoll }> => {
   let cursor = event?.cursor;
   for (;;) {
-    const page = await readChanges(
-      { count: 100, ...(cursor === undefined ? { since: 'now' } : { cursor }), resourceTypes: [], excludeActors: [] },
-      new Date(),
-    );
+    const page = await readChanges({
+      count: 100,
+      ...(cursor === undefined ? { since: 'now' } : { cursor }),
+      resourceTypes: [],
+      excludeActors: [],
+    });
     if (page.changes.length > 0)
       await sendToWebhookQueue(page.changes.map((change) => ({ body: { kind: 'change', change }, delaySeconds: 0 })));
     cursor = page.next_cursor;

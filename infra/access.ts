@@ -9,7 +9,9 @@
  * - the audit trail only grows: audit entries are put, once, in the
  *   transaction of the change they record, and no function may update or
  *   delete one (expired entries go by the table's TTL, which needs no
- *   permission);
+ *   permission) but the change feed's sequencers (the StreamRouter and
+ *   Maintenance), which take an entry's pending mark off as they append it
+ *   to the feed; the feed too only grows, and only the sequencers write it;
  * - SCIM tokens are made by createScimToken, deleted by deleteScimToken and
  *   marked used by the SCIM authorizer, and changed by no other function;
  *   the two token routes write their token, its audit entry and their
@@ -30,6 +32,7 @@
  * conditions below hold inside transactions too.
  */
 import { AUDIT_KEY_PREFIX } from '../lib/store/audit';
+import { FEED_HEAD_KEY_PREFIX, FEED_KEY_PREFIX } from '../lib/store/feed';
 import { IDEMPOTENCY_KEY_PREFIX } from '../lib/store/idempotency';
 import { REPORT_KEY_PREFIX } from '../lib/store/reports';
 import { SCIM_PAGE_KEY_PREFIX } from '../lib/store/scim-pages';
@@ -40,6 +43,8 @@ import type { Access, OperationName, Route } from '../lib/routes';
 
 export {
   AUDIT_KEY_PREFIX,
+  FEED_HEAD_KEY_PREFIX,
+  FEED_KEY_PREFIX,
   IDEMPOTENCY_KEY_PREFIX,
   REPORT_KEY_PREFIX,
   SCIM_PAGE_KEY_PREFIX,
@@ -119,16 +124,18 @@ const WEBHOOK_ROUTES: Readonly<Record<string, readonly TableStatement[]>> = {
   ],
 } satisfies Partial<Record<OperationName, readonly TableStatement[]>>;
 
+const ALL_BUT_PUT = ITEM_WRITE_ACTIONS.filter((action) => action !== 'dynamodb:PutItem');
+
 /**
  * What a function that may write anything else must never do: change an
- * audit entry after its put, or change a SCIM token.
+ * audit entry after its put, write the change feed, or change a SCIM token.
+ * A sequencer of the feed may take an audit entry's pending mark off (an
+ * update), append to the feed and move its heads, and no more.
  */
-export function fencedWrites(): TableStatement[] {
+export function fencedWrites({ sequencer = false } = {}): TableStatement[] {
   return [
-    deny(
-      ITEM_WRITE_ACTIONS.filter((action) => action !== 'dynamodb:PutItem'),
-      [AUDIT_KEY_PREFIX],
-    ),
+    deny(sequencer ? ALL_BUT_PUT.filter((action) => action !== 'dynamodb:UpdateItem') : ALL_BUT_PUT, [AUDIT_KEY_PREFIX]),
+    sequencer ? deny(ALL_BUT_PUT, [FEED_KEY_PREFIX]) : deny(ITEM_WRITE_ACTIONS, [FEED_KEY_PREFIX, FEED_HEAD_KEY_PREFIX]),
     deny(ITEM_WRITE_ACTIONS, [SCIM_TOKEN_KEY_PREFIX]),
   ];
 }
@@ -155,8 +162,17 @@ export function tableStatementsFor(route: Route): TableStatement[] {
  * new one must say here what it writes.
  */
 const BACKGROUND_TABLE_STATEMENTS: Readonly<Record<string, readonly TableStatement[]>> = {
-  // Finishes bulk moves and group changes (users, departments, counters, memberships, their audit entries), repairs report jobs.
-  Maintenance: [allow(TABLE_ACTIONS.write), ...fencedWrites()],
+  // Finishes bulk moves and group changes (users, departments, counters, memberships, their audit entries), repairs report
+  // jobs, and appends to the change feed the entries the stream did not.
+  Maintenance: [allow(TABLE_ACTIONS.write), ...fencedWrites({ sequencer: true })],
+  // The change feed's sequencer: finds pending entries (byName, locally), moves a shard's head, appends the entries'
+  // copies, takes their pending marks off. Nothing else: what it publishes and hands on goes out of the table.
+  StreamRouter: [
+    allow(['dynamodb:Query']),
+    allow(['dynamodb:GetItem', 'dynamodb:UpdateItem'], [FEED_HEAD_KEY_PREFIX]),
+    allow(['dynamodb:PutItem'], [FEED_KEY_PREFIX]),
+    allow(['dynamodb:UpdateItem'], [AUDIT_KEY_PREFIX]),
+  ],
   // Reads what a report lists; writes only its job's progress.
   // (Query and BatchGetItem only: it reads no item by key; its bundle holds no GetItem.)
   ReportWorker: [allow(['dynamodb:Query', 'dynamodb:BatchGetItem']), allow(['dynamodb:UpdateItem'], [REPORT_KEY_PREFIX])],

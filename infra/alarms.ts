@@ -27,7 +27,12 @@ export interface ServiceAlarmsProps {
    * `failed` is not a Lambda error, yet someone should look at it).
    */
   workers?: Array<{ name: string; function: LambdaFunction }>;
+  /** The table stream's reader: how far behind the stream it runs is how late changes reach the feed. */
+  streamReader?: LambdaFunction;
 }
+
+/** How far behind the table's stream the StreamRouter may run before it pages: the contract's 10 s, thrice. */
+const STREAM_LAG_MS = 30_000;
 
 /** Powertools logs JSON; a line at level ERROR is a failure the function handled (lib/log.ts). */
 const LOGGED_ERROR = FilterPattern.stringValue('$.level', '=', 'ERROR');
@@ -38,7 +43,7 @@ export class ServiceAlarms extends Construct {
   /** Every alarm, for the dashboard's alarm widget. */
   readonly alarms: Alarm[] = [];
 
-  constructor(scope: Construct, id: string, { api, deadLetterQueues = [], workers = [] }: ServiceAlarmsProps) {
+  constructor(scope: Construct, id: string, { api, deadLetterQueues = [], workers = [], streamReader }: ServiceAlarmsProps) {
     super(scope, id);
     this.topic = new Topic(this, 'Topic', { displayName: 'Department admin API alarms', enforceSSL: true });
 
@@ -57,10 +62,18 @@ export class ServiceAlarms extends Construct {
       'Lambda throttled an invocation (concurrency exhausted)',
       LambdaFunction.metricAllThrottles({ period: PERIOD, statistic: Stats.SUM }),
     );
+    if (streamReader) {
+      this.alarm(
+        'ChangeFeedLag',
+        `The StreamRouter runs more than ${STREAM_LAG_MS / 1000} s behind the table's stream: changes reach the feed and the bus late`,
+        streamReader.metric('IteratorAge', { period: PERIOD, statistic: Stats.MAXIMUM }),
+        STREAM_LAG_MS,
+      );
+    }
     this.alarm(
-      'LateAuditCommits',
-      'An audit entry committed later than its promise: a change feed reader may have passed it (lib/changes/feed.ts)',
-      businessMetric('lateAuditCommits'),
+      'FeedStragglers',
+      "The maintenance sweep appended audit entries to the change feed that the table's stream did not (lib/changes/sequencer.ts)",
+      businessMetric('feedStragglers'),
     );
     for (const { name, function: worker } of workers) {
       const loggedErrors = new MetricFilter(this, `${name}LoggedErrors`, {
@@ -90,11 +103,11 @@ export class ServiceAlarms extends Construct {
     }
   }
 
-  private alarm(id: string, description: string, metric: IMetric): void {
+  private alarm(id: string, description: string, metric: IMetric, threshold = 1): void {
     const alarm = new Alarm(this, id, {
       alarmDescription: description,
       metric,
-      threshold: 1,
+      threshold,
       comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
       evaluationPeriods: 1,
       // No traffic means nothing failed.

@@ -1,8 +1,10 @@
 /**
  * A background function (lib/background.ts) with its trigger: a schedule
- * (EventBridge rule with retries), the table's stream filtered to the items
- * it works on (retries, bisecting, no record older than a day), or a queue
- * of its own. Either way, work that still fails lands in an encrypted
+ * (EventBridge rule with retries), the table's stream (the StreamRouter
+ * alone: the stream's one event source mapping, filtered to what it handles,
+ * with retries, bisecting, no record older than a day), records the router
+ * hands on (an asynchronous invoke, retried twice by Lambda), or a queue of
+ * its own. Either way, work that still fails lands in an encrypted
  * dead-letter queue whose depth raises an alarm.
  *
  * The queue (webhook delivery): an SQS queue read by a Lambda event source
@@ -38,7 +40,10 @@ import {
   FilterCriteria,
   FilterRule,
   StartingPosition,
+  type DestinationConfig,
+  type DestinationOptions,
   type DlqDestinationConfig,
+  type IDestination,
   type IEventSourceDlq,
   type IEventSourceMapping,
   type IFunction,
@@ -48,9 +53,9 @@ import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import { Queue, QueueEncryption, type IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import type { BackgroundFunction, QueueTrigger } from '../lib/background';
+import { backgroundFunctions, isStreamRouted, type BackgroundFunction, type QueueTrigger, type StreamReader } from '../lib/background';
+import { CHANGE_EVENT_DETAIL_TYPE, CHANGE_EVENT_SOURCE } from '../lib/config';
 import { tableStatementsForJob } from './access';
-import { CHANGE_EVENT_DETAIL_TYPE, CHANGE_EVENT_SOURCE } from './change-events';
 import { sendMessageStatement } from './function-roles';
 import { FUNCTION_TIMEOUT } from './bundling';
 import { ServiceFunction } from './service-function';
@@ -65,8 +70,10 @@ export interface BackgroundJobProps {
   emailFrom: string;
   /** Where e-mail may go (lib/config.ts `reportEmailDomains`): the send permission holds no more. */
   emailDomains: '*' | readonly string[];
-  /** The bus of change events (infra/change-events.ts), for a queue trigger with `changeEvents`. */
+  /** The bus of change events (infra/change-events.ts), for a queue trigger with `changeEvents` and the StreamRouter. */
   changeBus?: IEventBus;
+  /** The background functions made before this one, by name: the StreamRouter invokes those it hands records to. */
+  jobs?: ReadonlyMap<string, { function: IFunction }>;
 }
 
 /** How long a message waits in a queue of the service, or its dead-letter queue: SQS's longest, time to fix a bug. */
@@ -83,7 +90,7 @@ export class BackgroundJob extends Construct {
   constructor(
     scope: Construct,
     id: string,
-    { job, projectRoot, environment, table, reportsBucket, emailFrom, emailDomains, changeBus }: BackgroundJobProps,
+    { job, projectRoot, environment, table, reportsBucket, emailFrom, emailDomains, changeBus, jobs }: BackgroundJobProps,
   ) {
     super(scope, id);
     this.deadLetterQueue = new Queue(this, 'DeadLetters', {
@@ -134,34 +141,16 @@ export class BackgroundJob extends Construct {
           }),
         ],
       });
+    } else if ('tableStream' in job.trigger) {
+      this.streamReader(job.trigger, table, changeBus, jobs);
     } else {
-      const image = Object.fromEntries(
-        Object.entries(job.trigger.tableItems).map(([name, value]) => [name, { S: FilterRule.isEqual(value) }]),
-      );
-      const streamArn = table.tableStreamArn;
-      if (!streamArn) throw new Error(`${job.name} reads the table's stream, but the table has none`);
-      // A mapping rather than DynamoEventSource, whose grant adds dynamodb:ListStreams on "*": every
-      // stream action here is scoped to this table's stream, and ListStreams, which IAM grants only on
-      // "*", is not granted (on the stream's ARN it would grant nothing).
-      this.function.addEventSourceMapping('TableStream', {
-        eventSourceArn: streamArn,
-        startingPosition: StartingPosition.LATEST,
-        batchSize: 10,
+      // Handed records by the StreamRouter: Lambda retries a failed invocation twice, then keeps the event (its
+      // records) in the dead-letter queue. Six hours: Lambda's longest for an asynchronous event.
+      this.function.configureAsyncInvoke({
         retryAttempts: 2,
-        bisectBatchOnError: true,
-        // Up to 10 batches of a shard at once, each key's records still in order: a long piece of work (a rule's
-        // apply writes for up to two minutes) holds back only the records that share its batch, not the shard.
-        parallelizationFactor: 10,
-        maxRecordAge: Duration.days(1),
-        onFailure: new SendOnlyDeadLetterQueue(this.deadLetterQueue),
-        filters: [FilterCriteria.filter({ eventName: FilterRule.or('INSERT', 'MODIFY'), dynamodb: { NewImage: image } })],
+        maxEventAge: Duration.hours(6),
+        onFailure: new SendOnlyDestination(this.deadLetterQueue),
       });
-      this.function.addToRolePolicy(
-        new PolicyStatement({
-          actions: ['dynamodb:DescribeStream', 'dynamodb:GetRecords', 'dynamodb:GetShardIterator'],
-          resources: [streamArn],
-        }),
-      );
     }
 
     if (job.reportsBucket === 'write') {
@@ -191,6 +180,66 @@ export class BackgroundJob extends Construct {
         }),
       );
     }
+  }
+
+  /**
+   * The table stream's one event source mapping: audit-entry and feed-entry inserts, and the items of the functions
+   * it hands records to; the function may publish to the change bus and invoke those functions, no more.
+   */
+  private streamReader(
+    trigger: StreamReader,
+    table: ITable,
+    changeBus: IEventBus | undefined,
+    jobs: ReadonlyMap<string, { function: IFunction }> | undefined,
+  ): void {
+    const streamArn = table.tableStreamArn;
+    if (!streamArn) throw new Error("The StreamRouter reads the table's stream, but the table has none");
+    if (!changeBus) throw new Error('The StreamRouter publishes change events: give the change bus');
+    const routed = backgroundFunctionsRouted(jobs);
+    const itemFilter = (items: Record<string, string>) =>
+      FilterCriteria.filter({
+        eventName: FilterRule.or('INSERT', 'MODIFY'),
+        dynamodb: { NewImage: Object.fromEntries(Object.entries(items).map(([name, value]) => [name, { S: FilterRule.isEqual(value) }])) },
+      });
+    // A mapping rather than DynamoEventSource, whose grant adds dynamodb:ListStreams on "*": every
+    // stream action here is scoped to this table's stream, and ListStreams, which IAM grants only on
+    // "*", is not granted (on the stream's ARN it would grant nothing).
+    this.function.addEventSourceMapping('TableStream', {
+      eventSourceArn: streamArn,
+      startingPosition: StartingPosition.LATEST,
+      batchSize: 100,
+      // A failed record is retried from (ReportBatchItemFailures), bisected, ten times, then its batch's place
+      // goes to the dead-letter queue; the maintenance sweep appends the audit entries that were in it.
+      reportBatchItemFailures: true,
+      retryAttempts: 10,
+      bisectBatchOnError: true,
+      // Up to 10 batches of a shard at once; the records of one partition key stay in order in one of them, so one
+      // audit shard's entries are appended, and one feed shard's published, by one batch at a time, in order.
+      parallelizationFactor: 10,
+      maxRecordAge: Duration.days(1),
+      onFailure: new SendOnlyDeadLetterQueue(this.deadLetterQueue),
+      filters: [
+        FilterCriteria.filter({
+          eventName: FilterRule.isEqual('INSERT'),
+          dynamodb: { NewImage: { type: { S: FilterRule.or(...trigger.tableStream.inserts) } } },
+        }),
+        ...routed.map(({ job }) => itemFilter(job.trigger.tableItems)),
+      ],
+    });
+    this.function.addToRolePolicy(
+      new PolicyStatement({
+        actions: ['dynamodb:DescribeStream', 'dynamodb:GetRecords', 'dynamodb:GetShardIterator'],
+        resources: [streamArn],
+      }),
+    );
+    this.function.addToRolePolicy(new PolicyStatement({ actions: ['events:PutEvents'], resources: [changeBus.eventBusArn] }));
+    this.function.addEnvironment(trigger.tableStream.busVariable, changeBus.eventBusName);
+    if (routed.length > 0) {
+      this.function.addToRolePolicy(
+        new PolicyStatement({ actions: ['lambda:InvokeFunction'], resources: routed.map(({ fn }) => fn.functionArn) }),
+      );
+    }
+    for (const { job, fn } of routed) this.function.addEnvironment(job.trigger.functionVariable, fn.functionName);
   }
 
   /** The event source mapping, the function's own sends, and the change rule; the rule's dead-letter queue. */
@@ -227,6 +276,15 @@ export class BackgroundJob extends Construct {
   }
 }
 
+/** The functions the StreamRouter hands records to, made before it (lib/background.ts lists it after them). */
+function backgroundFunctionsRouted(jobs: ReadonlyMap<string, { function: IFunction }> | undefined) {
+  return backgroundFunctions.filter(isStreamRouted).map((job) => {
+    const made = jobs?.get(job.name);
+    if (!made) throw new Error(`The StreamRouter hands records to ${job.name}: make it first`);
+    return { job, fn: made.function };
+  });
+}
+
 /**
  * A stream mapping's on-failure destination with only what Lambda uses to
  * send a failed batch's record there, sqs:SendMessage; SqsDlq grants the
@@ -237,6 +295,19 @@ class SendOnlyDeadLetterQueue implements IEventSourceDlq {
 
   bind(_target: IEventSourceMapping, targetHandler: IFunction): DlqDestinationConfig {
     targetHandler.addToRolePolicy(new PolicyStatement({ actions: ['sqs:SendMessage'], resources: [this.queue.queueArn] }));
+    return { destination: this.queue.queueArn };
+  }
+}
+
+/**
+ * An asynchronous invocation's on-failure destination with only what Lambda uses to send a failed event there,
+ * sqs:SendMessage; SqsDestination grants the function's role GetQueueAttributes and GetQueueUrl too.
+ */
+class SendOnlyDestination implements IDestination {
+  constructor(private readonly queue: IQueue) {}
+
+  bind(_scope: Construct, fn: IFunction, _options?: DestinationOptions): DestinationConfig {
+    fn.addToRolePolicy(new PolicyStatement({ actions: ['sqs:SendMessage'], resources: [this.queue.queueArn] }));
     return { destination: this.queue.queueArn };
   }
 }

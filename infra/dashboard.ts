@@ -135,7 +135,7 @@ export class ServiceDashboard extends Construct {
         [businessMetric('reportEmailsSent'), businessMetric('reportEmailsFailed')],
       ),
       graph('Idempotent replays', [businessMetric('idempotentReplays')]),
-      graph('Audit entries committed late (change feed)', [businessMetric('lateAuditCommits')]),
+      graph('Audit entries the stream left to the maintenance sweep (change feed)', [businessMetric('feedStragglers')]),
     );
     // Webhook delivery: attempts by outcome, and its queue, where a message older than its delay and one batch means
     // the function falls behind (or fails), and dead letters need a look.

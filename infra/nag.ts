@@ -39,7 +39,6 @@ export interface NagSubject extends Stack {
   readonly backgroundJobs: ReadonlyMap<string, { function: NodejsFunction; deadLetterQueue: IQueue; changeRuleDeadLetterQueue?: IQueue }>;
   readonly scimAuthorizerFunction: NodejsFunction;
   readonly accessTokenScopesFunction?: NodejsFunction;
-  readonly changeEvents: { deadLetterQueue: IQueue };
   readonly api: IConstruct;
   /** The nested stacks of the routes (infra/route-stack.ts), which name the table and bucket by parameters. */
   readonly routeStacks: ReadonlyMap<string, Stack & { readonly routes: readonly Route[] }>;
@@ -129,13 +128,12 @@ export function acknowledgeNagFindings(stack: NagSubject): void {
       job.deadLetterQueue,
       ...(job.changeRuleDeadLetterQueue ? [job.changeRuleDeadLetterQueue] : []),
     ]),
-    stack.changeEvents.deadLetterQueue,
   ];
   for (const queue of deadLetterQueues) {
     acknowledge(
       queue,
       'AwsSolutions-SQS3',
-      'This queue is itself a dead-letter queue (of a background function, the change-event pipe or the rule that feeds ' +
+      'This queue is itself a dead-letter queue (of a background function, or of the rule that feeds ' +
         'the webhook queue); its depth raises an alarm, and a dead-letter queue of a dead-letter queue would hide nothing more.',
     );
   }

@@ -20,7 +20,7 @@ import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import { consoleSignInEnvironment, loadConfig, SERVICE_NAME } from '../lib/config';
 import { ACCESS_TOKEN_TRIGGER } from '../lib/auth/group-scopes';
-import { backgroundFunctions, WEBHOOK_DELIVERY } from '../lib/background';
+import { backgroundFunctions, STREAM_ROUTER, WEBHOOK_DELIVERY } from '../lib/background';
 import { FALLBACK_FUNCTION, type Route, routes as routeTable } from '../lib/routes';
 import { SCIM_AUTHORIZER_STATEMENTS } from './access';
 import { ServiceAlarms } from './alarms';
@@ -77,7 +77,7 @@ export class DeptAdminStack extends Stack {
   readonly routeFunctions = new Map<string, NodejsFunction>();
   /** The function of the `$default` route: 404/405 for requests no route matches. */
   readonly fallbackFunction: NodejsFunction;
-  /** The bus that carries one event per change (stream → pipe → bus). */
+  /** The bus that carries one event per change (stream → StreamRouter → bus). */
   readonly changeEvents: ChangeEvents;
   /** Each background function and its dead-letter queue, by name. */
   readonly backgroundJobs = new Map<string, BackgroundJob>();
@@ -138,7 +138,7 @@ export class DeptAdminStack extends Stack {
     this.api = api;
 
     // Before the routes: the webhook routes are given the delivery queue's URL and may send to it.
-    const changeEvents = new ChangeEvents(this, 'ChangeEvents', { table });
+    const changeEvents = new ChangeEvents(this, 'ChangeEvents');
     this.changeEvents = changeEvents;
     for (const job of backgroundFunctions) {
       this.backgroundJobs.set(
@@ -153,6 +153,7 @@ export class DeptAdminStack extends Stack {
           emailFrom: environment.REPORT_EMAIL_FROM,
           emailDomains: loadConfig(environment).reportEmailDomains,
           changeBus: changeEvents.bus,
+          jobs: this.backgroundJobs,
         }),
       );
     }
@@ -198,12 +199,12 @@ export class DeptAdminStack extends Stack {
       api: api.httpApi,
       deadLetterQueues: [
         ...[...this.backgroundJobs].map(([name, job]) => ({ name, queue: job.deadLetterQueue })),
-        { name: 'ChangeEvents', queue: changeEvents.deadLetterQueue },
         ...[...this.backgroundJobs].flatMap(([name, job]) =>
           job.changeRuleDeadLetterQueue ? [{ name: `${name}ChangeRule`, queue: job.changeRuleDeadLetterQueue }] : [],
         ),
       ],
       workers: [...this.backgroundJobs].map(([name, job]) => ({ name, function: job.function })),
+      streamReader: this.backgroundJobs.get(STREAM_ROUTER.name)?.function,
     });
 
     this.dashboard = new ServiceDashboard(this, 'Dashboard', {

@@ -4,7 +4,7 @@
  * granted-but-unused action (test/support/global-setup.ts, with
  * CHECK_UNUSED_GRANTS=1): a grant is either used, justified here, or removed.
  */
-import { backgroundFunctions, isQueueTriggered, isStreamTriggered } from '../lib/background';
+import { backgroundFunctions, isQueueTriggered, isStreamReader, isStreamRouted } from '../lib/background';
 
 export interface UnusedGrantReason {
   /** An action, or an action pattern such as `xray:*`. */
@@ -14,8 +14,10 @@ export interface UnusedGrantReason {
   reason: string;
 }
 
-/** The functions Lambda invokes from the table's stream, through an event source mapping that uses their role. */
-const STREAM_FUNCTIONS = backgroundFunctions.filter(isStreamTriggered).map((job) => job.handler);
+/** The function Lambda invokes from the table's stream, through an event source mapping that uses its role. */
+const STREAM_FUNCTIONS = backgroundFunctions.filter(isStreamReader).map((job) => job.handler);
+/** The functions the StreamRouter invokes asynchronously, whose failed events Lambda sends on with their role. */
+const ROUTED_FUNCTIONS = backgroundFunctions.filter(isStreamRouted).map((job) => job.handler);
 /** The functions Lambda invokes from a queue of their own (infra/background.ts), polled with their role. */
 const QUEUE_FUNCTIONS = backgroundFunctions.filter(isQueueTriggered).map((job) => job.handler);
 /** The functions that upload reports to S3. */
@@ -42,6 +44,18 @@ export const UNUSED_GRANT_REASONS: readonly UnusedGrantReason[] = [
     reason:
       "Lambda's event source mapping sends the records that still fail after its retries to the dead-letter queue, with the function's role",
   },
+  {
+    action: 'sqs:SendMessage',
+    functions: ROUTED_FUNCTIONS,
+    reason:
+      "Lambda sends an asynchronous invocation's event that still fails after its two retries to the function's on-failure destination (its dead-letter queue), with the function's role",
+  },
+  ...['events:PutEvents', 'lambda:InvokeFunction'].map((action) => ({
+    action,
+    functions: STREAM_FUNCTIONS,
+    reason:
+      "the StreamRouter's handler runs only on the table's stream, which the local stack does not have (locally its pollLocally appends to the feed, the webhook poller follows the feed, the workers poll): its publishing and invoking are tested with recording clients, checked against this role (test/unit/stream-router.test.ts)",
+  })),
   ...['sqs:ChangeMessageVisibility', 'sqs:GetQueueUrl'].map((action) => ({
     action,
     functions: QUEUE_FUNCTIONS,

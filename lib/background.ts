@@ -25,6 +25,31 @@ export interface QueueTrigger {
   localPollMs: number;
 }
 
+/**
+ * Run for table items that match: the StreamRouter hands the function the table stream's records of them (an
+ * asynchronous invoke with a stream event of those records), so that a new worker adds no reader to the stream;
+ * locally the module's `pollLocally` runs instead.
+ */
+export interface StreamRouted {
+  /** The items, by the string attributes of their new image (a record inserted or modified to match). */
+  tableItems: Record<string, string>;
+  /** The variable that gives the StreamRouter the function's name. */
+  functionVariable: string;
+  localPollMs: number;
+}
+
+/** The table stream's one reader (the StreamRouter): on AWS the stream's only event source mapping. */
+export interface StreamReader {
+  tableStream: {
+    /** Item types whose inserts it handles itself (audit entries to sequence, feed entries to publish). */
+    inserts: readonly string[];
+    /** The variable that gives it the change bus's name. */
+    busVariable: string;
+  };
+  /** Locally the module's `pollLocally` runs this often (it sequences the pending entries: there is no stream). */
+  localPollMs: number;
+}
+
 export interface BackgroundFunction {
   /** Logical name; also the construct id in the stack. */
   name: string;
@@ -35,8 +60,9 @@ export interface BackgroundFunction {
     | /** Run on a schedule, every this many minutes (at least one, EventBridge's finest). */
       {
         everyMinutes: number;
-      } /** Run for table items that match (the table's stream, filtered); locally the module's `pollLocally` runs instead. */
-    | { tableItems: Record<string, string>; localPollMs: number }
+      }
+    | StreamRouted
+    | StreamReader
     | QueueTrigger;
   /** What it may do beyond the table. */
   reportsBucket?: 'write';
@@ -65,6 +91,20 @@ export const WEBHOOK_DELIVERY: BackgroundFunction & { trigger: QueueTrigger } = 
   timeoutSeconds: 60,
 };
 
+/**
+ * The one reader of the table's stream (AWS advises at most two per shard): appends each committed audit entry to
+ * the change feed, publishes each feed entry to the change bus in order, and hands report jobs and rule work to
+ * their workers (lib/changes/stream.ts). A minute bounds a batch's retries of the database (the maintenance sweep
+ * appends what still fails).
+ */
+export const STREAM_ROUTER: BackgroundFunction & { trigger: StreamReader } = {
+  name: 'StreamRouter',
+  handler: 'streamRouter',
+  summary: "The table stream's one reader: orders the change feed, publishes it to the change bus, hands records to workers",
+  trigger: { tableStream: { inserts: ['audit', 'feed'], busVariable: 'CHANGE_BUS_NAME' }, localPollMs: 200 },
+  timeoutSeconds: 90,
+};
+
 export const backgroundFunctions: readonly BackgroundFunction[] = [
   {
     name: 'Maintenance',
@@ -78,7 +118,7 @@ export const backgroundFunctions: readonly BackgroundFunction[] = [
     name: 'ReportWorker',
     handler: 'reportWorker',
     summary: 'Writes report CSVs to S3 and e-mails them',
-    trigger: { tableItems: { type: 'report', status: 'pending' }, localPollMs: 250 },
+    trigger: { tableItems: { type: 'report', status: 'pending' }, functionVariable: 'REPORT_WORKER_FUNCTION', localPollMs: 250 },
     reportsBucket: 'write',
     sendsEmail: true,
     // Matches WORKER_TIMEOUT_SECONDS in lib/reports/jobs.ts, whose lease assumes it.
@@ -89,14 +129,19 @@ export const backgroundFunctions: readonly BackgroundFunction[] = [
     handler: 'ruleWorker',
     summary:
       "Keeps rule groups' members: applies a rule when it changes, and follows every change of a user's department, role or activation",
-    trigger: { tableItems: { type: 'rule-work' }, localPollMs: 200 },
+    trigger: { tableItems: { type: 'rule-work' }, functionVariable: 'RULE_WORKER_FUNCTION', localPollMs: 200 },
     // Applying a rule to 10,000 users writes for tens of seconds on a cold table.
     timeoutSeconds: 120,
   },
+  // After the functions it hands records to: the stack grants it their invocation.
+  STREAM_ROUTER,
   WEBHOOK_DELIVERY,
 ];
 
 export const isQueueTriggered = (job: BackgroundFunction): job is BackgroundFunction & { trigger: QueueTrigger } => 'queue' in job.trigger;
-export const isStreamTriggered = (
-  job: BackgroundFunction,
-): job is BackgroundFunction & { trigger: { tableItems: Record<string, string> } } => 'tableItems' in job.trigger;
+/** A function the StreamRouter hands stream records to. */
+export const isStreamRouted = (job: BackgroundFunction): job is BackgroundFunction & { trigger: StreamRouted } =>
+  'tableItems' in job.trigger;
+/** The function whose event source mapping reads the table's stream. */
+export const isStreamReader = (job: BackgroundFunction): job is BackgroundFunction & { trigger: StreamReader } =>
+  'tableStream' in job.trigger;

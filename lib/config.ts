@@ -7,6 +7,10 @@
 /** Name the service logs under (Powertools `service`) and names its resources after. */
 export const SERVICE_NAME = 'dept-admin';
 
+/** The change bus's events (one per change, plain JSON: lib/aws/events.ts): their source and detail type. */
+export const CHANGE_EVENT_SOURCE = SERVICE_NAME;
+export const CHANGE_EVENT_DETAIL_TYPE = 'Change recorded';
+
 /** CloudWatch namespace of the service's own metrics: the business metrics (lib/metrics.ts) and the alarms' log-derived ones. */
 export const METRICS_NAMESPACE = 'DeptAdmin';
 
@@ -144,11 +148,20 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServiceConfig 
  * The resources the stack gives every function, by variable: the single
  * DynamoDB table (single-table design), the bucket of generated reports, and
  * the queue of webhook deliveries (its functions only: the delivery function,
- * and the webhook routes that send it a replay or a retry).
+ * and the webhook routes that send it a replay or a retry); the StreamRouter's
+ * bus and the functions it invokes.
  * No default: a function deployed without one must fail on its first use, not
  * quietly use a table or bucket of that name in its account.
  */
-export type ResourceSetting = 'TABLE_NAME' | 'REPORTS_BUCKET' | 'WEBHOOK_QUEUE_URL';
+export type ResourceSetting =
+  | 'TABLE_NAME'
+  | 'REPORTS_BUCKET'
+  | 'WEBHOOK_QUEUE_URL'
+  /** The change bus, for the StreamRouter (lib/background.ts) alone. */
+  | 'CHANGE_BUS_NAME'
+  /** The functions the StreamRouter hands stream records to (their `trigger.functionVariable`). */
+  | 'REPORT_WORKER_FUNCTION'
+  | 'RULE_WORKER_FUNCTION';
 
 export function resourceName(name: ResourceSetting, env: NodeJS.ProcessEnv = process.env): string {
   const value = env[name]?.trim();

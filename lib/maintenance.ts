@@ -3,6 +3,7 @@
  * (its function timed out or crashed), above the concepts it heals. Every
  * task is idempotent and safe to run while requests are in flight.
  */
+import { sequencePending } from './changes/sequencer';
 import { healBulkMoves } from './departments/bulk-move/heal';
 import { healGroupChanges } from './groups/bulk-change';
 import { sweepDeletedGroups } from './groups/cleanup';
@@ -15,7 +16,12 @@ export interface MaintenanceReport {
   repaired_reports: number;
   swept_groups: number;
   rule_work_done: number;
+  /** Audit entries placed in the change feed that the stream had not placed within FEED_STRAGGLER_MS. */
+  feed_stragglers: number;
 }
+
+/** How long an entry may wait for its place before the sweep places it: the stream takes about a second. */
+export const FEED_STRAGGLER_MS = 30_000;
 
 export async function runMaintenance(now = Date.now()): Promise<MaintenanceReport> {
   return {
@@ -24,5 +30,6 @@ export async function runMaintenance(now = Date.now()): Promise<MaintenanceRepor
     repaired_reports: await repairReports(now),
     swept_groups: await sweepDeletedGroups({ now }),
     rule_work_done: await runStaleRuleWork(now),
+    feed_stragglers: await sequencePending({ olderThanMs: FEED_STRAGGLER_MS, now }),
   };
 }

@@ -40,8 +40,8 @@ export const METRICS = {
   webhooksDisabled: { name: 'WebhooksDisabled', unit: 'Count', dimensions: [] },
   /** A repeated Idempotency-Key answered with the stored answer, without running the operation again. */
   idempotentReplays: { name: 'IdempotentReplays', unit: 'Count', dimensions: [] },
-  /** An audit entry that committed later than its promise: a change feed reader may have passed it (lib/changes/feed.ts). */
-  lateAuditCommits: { name: 'LateAuditCommits', unit: 'Count', dimensions: [] },
+  /** Audit entries the maintenance sweep placed in the change feed: their stream records were lost or kept failing. */
+  feedStragglers: { name: 'FeedStragglers', unit: 'Count', dimensions: [] },
 } as const satisfies Record<string, { name: string; unit: Unit; dimensions: readonly string[] }>;
 
 type MetricKey = keyof typeof METRICS;

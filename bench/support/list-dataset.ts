@@ -4,7 +4,7 @@
  * counters or index attributes, those are the places to change.
  */
 import type { AccountRole } from '../../lib/schemas/enums';
-import { auditPut, type AuditInput } from '../../lib/store/audit';
+import { auditItem, type AuditInput } from '../../lib/store/audit';
 
 /** An entry of the dataset: written as of its own time, not the time it is loaded. */
 type DatasetAuditEntry = AuditInput & { at: string };
@@ -115,18 +115,13 @@ function surnamePool(random: () => number, size = 2000): string[] {
   const used = new Set<string>(placed.values());
   const pool: string[] = [];
   for (let rank = 0; rank < size; rank++) {
-    const fixed = placed.get(rank);
-    if (fixed) {
-      pool.push(fixed);
-      continue;
-    }
-    let name: string;
-    do {
+    let name = placed.get(rank) ?? '';
+    while (!placed.has(rank) && (used.has(name) || name.length < 3)) {
       const syllables = 1 + Math.floor(random() * 2);
       name = pick(ONSETS) + pick(VOWELS);
       for (let s = 1; s < syllables; s++) name += pick(MIDDLES) + pick(VOWELS);
       name += pick(ENDINGS);
-    } while (used.has(name) || name.length < 3);
+    }
     used.add(name);
     pool.push(name);
   }
@@ -290,12 +285,14 @@ export function groupItemsFor(users: number, prefix: string): { items: Item[]; c
   return { items, counters: { [GROUPS_COUNTER]: n } };
 }
 
-/** Audit items, as lib/store/audit.ts auditPut writes them (the same one-place rule as `itemsFor`, for the audit trail). */
+/**
+ * Audit items, as lib/store/audit.ts writes them (the same one-place rule as `itemsFor`, for the audit trail), and as
+ * the change feed's sequencer leaves them: placed, their pending mark off (the feed's own items: bench/feed.ts).
+ */
 export function auditItemsFor(entries: DatasetAuditEntry[]): Item[] {
   return entries.map(({ at, ...entry }) => {
-    const item = auditPut(entry, async () => {}).stamped!.item(at);
-    if (!('Put' in item) || !item.Put?.Item) throw new Error('auditPut no longer makes a Put: adapt auditItemsFor');
-    return item.Put.Item as Item;
+    const { gsi1pk: _pending, ...placed } = auditItem(entry, at);
+    return placed;
   });
 }
 

@@ -310,6 +310,9 @@ function resolver(resourceTypes: Record<string, string>, local: LocalResources) 
     if (type === 'AWS::SQS::Queue' && attribute === 'Arn') return `arn:aws:sqs:${region}:${account}:${localQueueName(id, local.tableName)}`;
     if (type === 'AWS::SQS::Queue' && attribute === 'QueueName') return localQueueName(id, local.tableName);
     if (type === 'AWS::SQS::Queue' && attribute === 'QueueUrl') return ref(id);
+    // Named by their Ref (`<id>-local`), as AWS forms these ARNs: what a call naming them is authorized on.
+    if (type === 'AWS::Lambda::Function' && attribute === 'Arn') return `arn:aws:lambda:${region}:${account}:function:${ref(id)}`;
+    if (type === 'AWS::Events::EventBus' && attribute === 'Arn') return `arn:aws:events:${region}:${account}:event-bus/${ref(id)}`;
     const service = type.split('::')[1].toLowerCase();
     return `arn:aws:${service}:${region}:${account}:${id}/${attribute}`;
   };

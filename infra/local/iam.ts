@@ -67,8 +67,15 @@ export function actionMatches(pattern: string, action: string): boolean {
   return new RegExp(`^${expression}$`, 'i').test(action);
 }
 
-/** Evaluates one call against a role's statements, in the local account. */
-export async function evaluateCall(statements: readonly PolicyStatement[], call: AwsCall, roleName = 'local'): Promise<Evaluation> {
+/**
+ * Evaluates one call against a role's statements, in the local account (of any service: the StreamRouter's
+ * EventBridge and Lambda calls, which run only on AWS, are checked this way by test/unit/stream-router.test.ts).
+ */
+export async function evaluateCall(
+  statements: readonly PolicyStatement[],
+  call: Omit<AwsCall, 'service'> & { service?: string },
+  roleName = 'local',
+): Promise<Evaluation> {
   const simulation: Simulation = {
     identityPolicies: [{ name: roleName, policy: { Version: '2012-10-17', Statement: statements } }],
     serviceControlPolicies: [],

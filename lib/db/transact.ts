@@ -22,11 +22,6 @@ export type Explain = (stored: Item | undefined) => Error;
 export interface Write {
   item: TransactItem;
   explain?: Explain;
-  /**
-   * An item that carries the time its transaction is sent (an audit entry): made again for each attempt, and
-   * expected to commit within `commitWithinMs` of that time; `late` hears of a commit that took longer.
-   */
-  stamped?: { item: (at: string) => TransactItem; commitWithinMs: number; late: (at: string, tookMs: number) => Promise<void> };
 }
 
 interface WriteOptions {
@@ -94,39 +89,38 @@ function backoffDelay(attempt: number): number {
   return Math.random() * Math.min(MAX_DELAY_MS, BASE_DELAY_MS * 2 ** attempt);
 }
 
-function failedConditionError(writes: Write[], error: TransactionCanceledException): Error | undefined {
-  const reasons = error.CancellationReasons ?? [];
-  const index = reasons.findIndex((reason) => reason.Code === 'ConditionalCheckFailed');
-  if (index < 0) return undefined;
-  const stored = reasons[index].Item ? unmarshall(reasons[index].Item) : undefined;
-  return writes[index]?.explain?.(stored) ?? new ContentionError('The request conflicts with the current state; retry it.');
+/** A write of a transaction whose condition failed: its place, and the item as it stood when the write asked for it. */
+export interface Refusal {
+  index: number;
+  stored?: Item;
+}
+
+function refusalsOf(error: TransactionCanceledException): Refusal[] {
+  return (error.CancellationReasons ?? []).flatMap((reason, index) =>
+    reason.Code === 'ConditionalCheckFailed' ? [{ index, stored: reason.Item ? unmarshall(reason.Item) : undefined }] : [],
+  );
 }
 
 const RETRYABLE_CODES = new Set(['TransactionConflict', 'ThrottlingError', 'ProvisionedThroughputExceeded']);
 
 /**
- * Runs one DynamoDB transaction. Conflicts with other transactions and
- * throttling are retried with jittered backoff a bounded number of times and
- * then answered as ContentionError or DatabaseBusyError; a failed condition
- * is explained by the write it belongs to. One client request token per call
- * makes the SDK's own network retries of the same call safe.
+ * Sends one transaction, retrying conflicts with other transactions and
+ * throttling with jittered backoff a bounded number of times (then
+ * ContentionError or DatabaseBusyError). Answers the writes whose conditions
+ * failed (then nothing was written), or none: it committed. One client
+ * request token per attempt makes the SDK's own network retries of that
+ * attempt safe.
  */
-export async function transactWrite(writes: Write[]): Promise<void> {
+export async function transactWriteOrRefusals(writes: Write[]): Promise<Refusal[]> {
   if (writes.length > MAX_TRANSACTION_ITEMS) throw new Error(`transaction of ${writes.length} items exceeds ${MAX_TRANSACTION_ITEMS}`);
-  const stamped = writes.filter((write) => write.stamped !== undefined);
   for (let attempt = 0; ; attempt++) {
-    const sentAt = Date.now();
-    const at = new Date(sentAt).toISOString();
-    const items = writes.map((write) => write.stamped?.item(at) ?? write.item);
     try {
-      await db().send(new TransactWriteCommand({ TransactItems: items, ClientRequestToken: randomUUID() }));
-      const took = Date.now() - sentAt;
-      for (const { stamped: promise } of stamped) if (took > promise!.commitWithinMs) await promise!.late(at, took);
-      return;
+      await db().send(new TransactWriteCommand({ TransactItems: writes.map((write) => write.item), ClientRequestToken: randomUUID() }));
+      return [];
     } catch (error) {
       if (!(error instanceof TransactionCanceledException)) throw error;
-      const failed = failedConditionError(writes, error);
-      if (failed) throw failed;
+      const refusals = refusalsOf(error);
+      if (refusals.length > 0) return refusals;
       const codes = (error.CancellationReasons ?? []).map((reason) => reason.Code ?? 'None');
       const retryable = codes.every((code) => code === 'None' || RETRYABLE_CODES.has(code));
       if (!retryable) throw error;
@@ -138,6 +132,16 @@ export async function transactWrite(writes: Write[]): Promise<void> {
       await sleep(backoffDelay(attempt));
     }
   }
+}
+
+/** Runs one DynamoDB transaction (transactWriteOrRefusals); a failed condition is explained by the write it belongs to. */
+export async function transactWrite(writes: Write[]): Promise<void> {
+  const [refusal] = await transactWriteOrRefusals(writes);
+  if (!refusal) return;
+  throw (
+    writes[refusal.index]?.explain?.(refusal.stored) ??
+    new ContentionError('The request conflicts with the current state; retry the request.')
+  );
 }
 
 /** A single (non-transactional) conditional write whose condition failed. */

@@ -30,17 +30,23 @@ export function encodeCursor(list: string, state: CursorState): string {
 
 const invalid = (message: string) => validationError([{ field: 'cursor', message }], 'The cursor is not valid for this list.');
 
-export function decodeCursor(list: string, cursor: string): CursorState {
+/** A cursor's payload, once its digest says it was made for this list. */
+function verifiedPayload(list: string, cursor: string, mismatch: string): unknown {
   const [payload, check, ...rest] = cursor.split('.');
-  if (!payload || !check || rest.length > 0 || digest(payload, list) !== check) {
-    throw invalid('is not a next_cursor of this list with these sort and query parameters; start again without a cursor');
-  }
-  let parsed: unknown;
+  if (!payload || !check || rest.length > 0 || digest(payload, list) !== check) throw invalid(mismatch);
   try {
-    parsed = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'));
+    return JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'));
   } catch {
     throw invalid('cannot be read');
   }
+}
+
+export function decodeCursor(list: string, cursor: string): CursorState {
+  const parsed = verifiedPayload(
+    list,
+    cursor,
+    'is not a next_cursor of this list with these sort and query parameters; start again without a cursor',
+  );
   if (
     !Array.isArray(parsed) ||
     parsed[0] !== VERSION ||
@@ -51,4 +57,25 @@ export function decodeCursor(list: string, cursor: string): CursorState {
     throw invalid('cannot be read');
   }
   return { after: { field: parsed[1], id: parsed[2] }, offset: parsed[3] };
+}
+
+/** The first element of a positions cursor's payload: no cursor of the other kind reads as one. */
+const POSITIONS_VERSION = 'p1';
+
+/**
+ * A cursor of a list read partition by partition, each from a place of its own (the change feed's shards):
+ * one position per partition, bound to its list by the same digest.
+ */
+export function encodePositionsCursor(list: string, positions: readonly string[]): string {
+  const payload = Buffer.from(JSON.stringify([POSITIONS_VERSION, ...positions]), 'utf8').toString('base64url');
+  return `${payload}.${digest(payload, list)}`;
+}
+
+/** The positions of a cursor made by encodePositionsCursor for this list; each still to be checked by its reader. */
+export function decodePositionsCursor(list: string, cursor: string): string[] {
+  const parsed = verifiedPayload(list, cursor, 'is not a next_cursor of this list with these parameters; start again without a cursor');
+  if (!Array.isArray(parsed) || parsed[0] !== POSITIONS_VERSION || !parsed.slice(1).every((p) => typeof p === 'string')) {
+    throw invalid('cannot be read');
+  }
+  return parsed.slice(1) as string[];
 }

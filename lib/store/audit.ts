@@ -19,16 +19,24 @@
  *
  * so that a filtered page reads only its own entries, however long the trail.
  *
- * An entry's `at` is the time its transaction is sent, stamped again at each
- * attempt (lib/db/transact.ts), and the write promises to commit within
- * AUDIT_COMMIT_BUDGET_MS of it: what lets the feed know which part of the
- * trail is settled.
+ * An entry is put once and its contents never change. Until the change feed
+ * has given it its place (lib/changes/sequencer.ts) it also carries a pending
+ * mark, `gsi1pk` = `FEEDQ#<shard>`, which puts it in a sparse partition of
+ * byName sorted by `<at><SEP><id>` (the entry's `gsi1sk`): the sequencer's
+ * sweep finds there what the table's stream did not bring. Taking the mark
+ * off, in the transaction that appends the entry to the feed, is the one
+ * update an entry ever gets (only the sequencers may make it: infra/access.ts),
+ * and its condition (the mark is still there) is what keeps a duplicate
+ * delivery from giving one entry two places. No other index would take the
+ * entry for its `gsi1pk`: byTime, departmentsByCount and groupsByCount sort
+ * on attributes an entry lacks.
  */
 import { PRIMARY_KEY, type Item, type Key } from '../db/table';
 import { INDEXES } from '../db/table';
 import type { IndexQuery } from '../db/query';
 import * as attr from '../db/item-kind';
-import { put, type Write } from '../db/transact';
+import { Update } from '../db/expression';
+import { put, update, type Write } from '../db/transact';
 import { newId } from '../ids';
 import { RESOURCE_TYPES } from '../schemas/enums';
 import type { AuditEntry } from '../schemas/responses';
@@ -48,9 +56,6 @@ export const AUDIT_KEY_PREFIX = 'AUDIT#';
  */
 export const AUDIT_SHARDS = 4;
 
-/** Longest an entry's transaction may take from its stamp to its commit (lib/changes/feed.ts relies on it). */
-export const AUDIT_COMMIT_BUDGET_MS = 4_000;
-
 /** The shard of an entry: from its id, random, so entries spread evenly. */
 export function auditShard(id: string): number {
   let hash = 0;
@@ -60,20 +65,23 @@ export function auditShard(id: string): number {
 
 const auditSortKeyOf = (at: string, id: string) => `${at}${KEY_SEPARATOR}${id}`;
 
+/** An entry's attributes as the lists give them: of the trail's items, and of the change feed's copies (lib/store/feed.ts). */
+export const AUDIT_ENTRY_ATTRIBUTES = {
+  id: attr.string,
+  at: attr.string,
+  actor: attr.string,
+  operation: attr.string,
+  resource_type: attr.oneOf(RESOURCE_TYPES),
+  resource_id: attr.string,
+  changes: attr.orElse(attr.map, Object.freeze({})),
+};
+
 const auditKind = attr.itemKind({
   type: 'audit',
   key: (at: string, id: string): Key => ({ pk: `${AUDIT_KEY_PREFIX}${auditShard(id)}`, sk: auditSortKeyOf(at, id) }),
-  attributes: {
-    id: attr.string,
-    at: attr.string,
-    actor: attr.string,
-    operation: attr.string,
-    resource_type: attr.oneOf(RESOURCE_TYPES),
-    resource_id: attr.string,
-    changes: attr.orElse(attr.map, Object.freeze({})),
-    request_id: attr.optional(attr.string),
-  },
+  attributes: { ...AUDIT_ENTRY_ATTRIBUTES, request_id: attr.optional(attr.string) },
   indexAttributes: {
+    gsi1pk: attr.optional(attr.string),
     gsi1sk: attr.string,
     gsi5pk: attr.string,
     gsi8pk: attr.string,
@@ -96,10 +104,14 @@ export interface AuditInput extends Omit<AuditEntry, 'id' | 'at'> {
   request_id: string;
 }
 
-/** The index attributes of an entry (no `gsi1pk`: the whole trail is in the table's key, not in byName). */
+/** Where an entry waits for its place in the change feed: a partition of byName per shard. */
+const PENDING_PREFIX = 'FEEDQ#';
+
+/** The index attributes of an entry: the whole trail is in the table's key; byName holds only entries still pending. */
 function auditIndexAttributes(entry: { id: string; at: string; actor: string; operation: string; resource_id: string }) {
   const sortKey = auditSortKeyOf(entry.at, entry.id);
   return {
+    gsi1pk: `${PENDING_PREFIX}${auditShard(entry.id)}`,
     gsi1sk: sortKey,
     [PARTITIONS.actor.attribute]: `${PARTITIONS.actor.prefix}${entry.actor}`,
     [PARTITIONS.operation.attribute]: `${PARTITIONS.operation.prefix}${entry.operation}`,
@@ -108,17 +120,32 @@ function auditIndexAttributes(entry: { id: string; at: string; actor: string; op
   };
 }
 
-/** The entry's put, made again with the time of each attempt to send its transaction; `late` hears of a slow commit. */
-export function auditPut(entry: AuditInput, late: (at: string, tookMs: number) => Promise<void>): Write {
-  const id = newId();
-  const itemAt = (at: string) => auditKind.item(auditKey(at, id), { id, at, ...entry, ...auditIndexAttributes({ id, at, ...entry }) });
-  const write = put(itemAt(new Date().toISOString()));
-  return { ...write, stamped: { item: (at) => put(itemAt(at)).item, commitWithinMs: AUDIT_COMMIT_BUDGET_MS, late } };
+/** An entry as stored, pending mark included. */
+export function auditItem(entry: AuditInput, at = new Date().toISOString(), id = newId()): Item {
+  return auditKind.item(auditKey(at, id), { id, at, ...entry, ...auditIndexAttributes({ id, at, ...entry }) });
 }
+
+/** The entry's put, in the transaction of the change it records; `at` is when the change's writes are made. */
+export const auditPut = (entry: AuditInput): Write => put(auditItem(entry));
 
 export function toAuditEntry(item: Item): AuditEntry {
   const { request_id: _, ...entry } = auditKind.read(item);
   return entry;
+}
+
+/** Whether a stored item (a stream record's image, say) is an audit entry. */
+export const isAuditItem = (item: Item | undefined): item is Item => auditKind.is(item);
+
+/** The shard of a stored entry (its key says it). */
+export const shardOfAuditItem = (item: Item) => auditShard(auditKind.attribute(item, 'id'));
+
+/** The entries of one shard still waiting for their place in the change feed, oldest `at` first (byName: eventually consistent). */
+export const pendingEntries = (shard: number): IndexQuery => ({ index: INDEXES.byName, partition: `${PENDING_PREFIX}${shard}` });
+
+/** Takes an entry's pending mark off, only if it is still there (a failed condition: the entry has its place already). */
+export function pendingMarkRemoval(item: Item): Write {
+  const key = auditKey(auditKind.attribute(item, 'at'), auditKind.attribute(item, 'id'));
+  return update(key, new Update().remove('gsi1pk').whenExists('gsi1pk'));
 }
 
 /** The shards of the whole trail. */

@@ -153,14 +153,20 @@ export interface WebhookHealth {
   failing_since: string | null;
   /** When the service disabled the webhook; null while it is enabled. */
   disabled_at: string | null;
+  /** The end (`until`) of the last paused window whose replay told the fan-out it had reached the feed's end. */
+  replayed_until: string | null;
 }
 
-const HEALTHY: WebhookHealth = { failing_since: null, disabled_at: null };
+const HEALTHY: WebhookHealth = { failing_since: null, disabled_at: null, replayed_until: null };
 
 const healthKind = attr.itemKind({
   type: 'webhook-health',
   key: (webhookId: string): Key => ({ pk: `${WEBHOOK_DELIVERY_KEY_PREFIX}${webhookId}`, sk: 'HEALTH' }),
-  attributes: { failing_since: attr.nullable(attr.string), disabled_at: attr.nullable(attr.string) },
+  attributes: {
+    failing_since: attr.nullable(attr.string),
+    disabled_at: attr.nullable(attr.string),
+    replayed_until: attr.nullable(attr.string),
+  },
   indexAttributes: {},
 });
 
@@ -180,7 +186,12 @@ export async function webhookHealths(webhookIds: string[]): Promise<Map<string, 
 export async function recordWebhookFailure(webhookId: string, at: string): Promise<WebhookHealth> {
   const changes = new Update().setIfAbsent('failing_since', at);
   const item = await updateItem(healthKey(webhookId), changes, { returnNew: true });
-  return item ? healthKind.read(item) : { failing_since: at, disabled_at: null };
+  return item ? healthKind.read(item) : { ...HEALTHY, failing_since: at };
+}
+
+/** Records that the replay of the window ending at `until` has walked the feed to its end (lib/webhooks/replay.ts). */
+export async function recordReplayEnd(webhookId: string, until: string): Promise<void> {
+  await updateItem(healthKey(webhookId), new Update().set('replayed_until', until));
 }
 
 /** A success ends a run of failures (only written when the health read showed one). */

@@ -17,10 +17,11 @@
  *   attempted, and a change in the window [paused_at, resumed_at) of a
  *   resumed one is not attempted by the fan-out: the replay of that window
  *   (lib/webhooks/replay.ts) delivers it, from the change feed, which never
- *   skips one. The two sides split the changes by the same `at` bounds, read
- *   from the same webhook item, so each change is the fan-out's or the
- *   replay's, and a change that reaches the fan-out late (or twice) at most
- *   arrives twice. A change made before the pause is still delivered, and
+ *   skips one, until the replay has reached the feed's end; from then on
+ *   the fan-out delivers the window's changes that reach it late. The two
+ *   sides split the changes by the same `at` bounds, read from the same
+ *   webhook item, so each change is the fan-out's or the replay's (or, at
+ *   the hand-over, both: it arrives twice). A change made before the pause is still delivered, and
  *   retried, while paused: it is not new. A retry of a change held by a
  *   pause is dropped: the replay delivers it.
  * - A disabled webhook gets nothing; deleting a webhook drops its retries.
@@ -53,11 +54,18 @@ export interface DeliveryDeps extends AttemptDeps {
 /** A retry received within this of its due time is attempted (SQS delays by whole seconds). */
 const DUE_SLACK_MS = 1000;
 
-/** Whether the fan-out leaves a change of this time to a replay: made while paused, or in the window a resume replays. */
-export function leftToReplay(webhook: Pick<StoredWebhook, 'status' | 'paused_at' | 'resumed_at'>, at: string): boolean {
+/**
+ * Whether the fan-out leaves a change of this time to a replay: made while paused, or in the window a resume
+ * replays, until that replay has reached the feed's end (`replayedUntil`, lib/webhooks/replay.ts).
+ */
+export function leftToReplay(
+  webhook: Pick<StoredWebhook, 'status' | 'paused_at' | 'resumed_at'>,
+  at: string,
+  replayedUntil: string | null = null,
+): boolean {
   if (webhook.paused_at === null) return false;
   if (webhook.status === 'paused') return at >= webhook.paused_at;
-  return webhook.resumed_at !== null && webhook.paused_at <= at && at < webhook.resumed_at;
+  return webhook.resumed_at !== null && webhook.paused_at <= at && at < webhook.resumed_at && replayedUntil !== webhook.resumed_at;
 }
 
 /** Whether a pause holds a retry of a change of this time (the replay at the resume delivers it). */
@@ -79,9 +87,10 @@ async function fanOut(change: AuditEntry, deps: DeliveryDeps): Promise<void> {
   const webhooks = await listStoredWebhooks();
   if (webhooks.length === 0) return;
   const healths = await webhookHealths(webhooks.map((webhook) => webhook.id));
-  const receivers = webhooks.filter(
-    (webhook) => !healths.get(webhook.id)!.disabled_at && matchesFilters(webhook, change) && !leftToReplay(webhook, change.at),
-  );
+  const receivers = webhooks.filter((webhook) => {
+    const health = healths.get(webhook.id)!;
+    return !health.disabled_at && matchesFilters(webhook, change) && !leftToReplay(webhook, change.at, health.replayed_until);
+  });
   // Every receiver is attempted even when one fails to record: the message fails after, and is delivered again.
   const settled = await Promise.allSettled(receivers.map((webhook) => deliver(webhook, healths.get(webhook.id)!, change, 1, deps)));
   const failed = settled.find((result) => result.status === 'rejected');

@@ -9,12 +9,12 @@
  *   attempt n of one change to one webhook, sent by the delivery function
  *   itself after a failure (SQS holds a message back 15 minutes at most, so
  *   one received before it is due is sent again with the rest of its wait);
- * - `{"kind": "replay", "webhook_id", "since", "until", "cursor"?}`: a
- *   resumed webhook's changes made while it was paused, at or after `since`
+ * - `{"kind": "replay", "webhook_id", "since", "until", "cursor"?, "closed"?}`:
+ *   a resumed webhook's changes made while it was paused, at or after `since`
  *   and before `until` (its resume), read from the change feed (`cursor`:
- *   where a replay too long for one invocation goes on).
+ *   where a replay too long for one invocation goes on; `closed`: the replay
+ *   has told the fan-out it reached the feed's end, lib/webhooks/replay.ts).
  */
-import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { RESOURCE_TYPES, type ResourceType } from '../schemas/enums';
 import type { AuditEntry } from '../schemas/responses';
 
@@ -37,6 +37,7 @@ export interface ReplayMessage {
   since: string;
   until: string;
   cursor?: string;
+  closed?: true;
 }
 
 export type WebhookMessage = ChangeMessage | AttemptMessage | ReplayMessage;
@@ -53,16 +54,6 @@ const isRecord = (value: unknown): value is Record<string, unknown> => typeof va
 const isString = (value: unknown): value is string => typeof value === 'string' && value !== '';
 const isTime = (value: unknown): value is string => isString(value) && !Number.isNaN(Date.parse(value));
 
-/**
- * The pipe's template passes the audit item's `changes` as DynamoDB wrote it (`{"M": {...}}`, infra/change-events.ts):
- * read back to plain JSON, as GET /v2/audit shows it.
- */
-function plainChanges(changes: Record<string, unknown>): Record<string, unknown> {
-  const keys = Object.keys(changes);
-  if (keys.length === 1 && keys[0] === 'M' && isRecord(changes.M)) return unmarshall(changes.M as Parameters<typeof unmarshall>[0]);
-  return changes;
-}
-
 function auditEntry(value: unknown): AuditEntry {
   if (!isRecord(value)) throw new MalformedMessageError('the change is not an object');
   const { id, at, actor, operation, resource_type, resource_id, changes } = value;
@@ -77,7 +68,7 @@ function auditEntry(value: unknown): AuditEntry {
     operation,
     resource_type: resource_type as ResourceType,
     resource_id,
-    changes: isRecord(changes) ? plainChanges(changes) : {},
+    changes: isRecord(changes) ? changes : {},
   };
 }
 
@@ -101,10 +92,17 @@ export function parseMessage(body: string): WebhookMessage {
       return { kind: 'attempt', webhook_id, change: auditEntry(value.change), attempt: attempt as number, due_at };
     }
     case 'replay': {
-      const { webhook_id, since, until, cursor } = value;
+      const { webhook_id, since, until, cursor, closed } = value;
       if (!isString(webhook_id) || !isTime(since) || !isTime(until) || (cursor !== undefined && !isString(cursor)))
         throw new MalformedMessageError('a replay lacks webhook_id, since or until');
-      return { kind: 'replay', webhook_id, since, until, ...(cursor === undefined ? {} : { cursor }) };
+      return {
+        kind: 'replay',
+        webhook_id,
+        since,
+        until,
+        ...(cursor === undefined ? {} : { cursor }),
+        ...(closed === true ? { closed } : {}),
+      };
     }
     default:
       throw new MalformedMessageError(`unknown kind ${String(value.kind)}`);

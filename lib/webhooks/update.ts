@@ -25,7 +25,7 @@ import { checkEndpoint, type EndpointPolicy } from './endpoint';
 import type { Enqueue, ReplayMessage } from './messages';
 import { auditedSettings, deployedEndpointPolicy, laterThan, webhookNotFound, webhookView } from './webhooks';
 
-/** A replay cannot start before the feed holds its window (lib/webhooks/replay.ts waits for that): a first wait. */
+/** A replay starts once its resume has committed (lib/webhooks/replay.ts checks): a first wait for that. */
 const REPLAY_FIRST_DELAY_SECONDS = 10;
 
 type Settings = Pick<StoredWebhook, 'url' | 'description' | 'resource_types' | 'operations' | 'exclude_actors'>;
@@ -76,6 +76,6 @@ export async function updateWebhook(ctx: ChangeContext, id: string, body: Update
       recordChange(ctx, { resourceType: 'webhook', resourceId: id, changes: audited }),
     ]);
     const changed = { ...read, ...fields, updated_at: at };
-    return webhookView(changed, status === 'active' ? { failing_since: null, disabled_at: null } : health);
+    return webhookView(changed, status === 'active' ? { failing_since: null, disabled_at: null, replayed_until: null } : health);
   });
 }

@@ -97,7 +97,7 @@ export async function createWebhook(
       changes: { created: { id: webhook.id, ...auditedSettings(webhook), status: 'active' } },
     }),
   ]);
-  return { ...webhookView(webhook, { failing_since: null, disabled_at: null }), secret: webhook.secret };
+  return { ...webhookView(webhook, { failing_since: null, disabled_at: null, replayed_until: null }), secret: webhook.secret };
 }
 
 /** Every webhook, oldest first. */

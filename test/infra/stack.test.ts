@@ -32,10 +32,11 @@ import {
 import { requiredScope } from '../../lib/routes';
 import { stackPropsFromContext } from '../../infra/context';
 import { LOG_RETENTION } from '../../infra/service-function';
-import { backgroundFunctions, WEBHOOK_DELIVERY } from '../../lib/background';
+import { backgroundFunctions, isStreamReader, isStreamRouted, STREAM_ROUTER, WEBHOOK_DELIVERY } from '../../lib/background';
 import { METRICS_NAMESPACE, SERVICE_NAME } from '../../lib/config';
 import { METRICS } from '../../lib/metrics';
 import { auditKey } from '../../lib/store/audit';
+import { FEED_HEAD_KEY_PREFIX, FEED_KEY_PREFIX, feedHeadItem, feedItem } from '../../lib/store/feed';
 import { reportKey } from '../../lib/store/reports';
 import { scimTokenKey } from '../../lib/store/scim-tokens';
 import { userKey } from '../../lib/store/users';
@@ -282,23 +283,44 @@ describe('functions', () => {
         );
         const queue = queues[getAttTarget(mapping.Properties.EventSourceArn)];
         expect(queues[getAttTarget(queue.Properties.RedrivePolicy.deadLetterTargetArn)]).toBeDefined();
-      } else {
+      } else if ('tableStream' in job.trigger) {
         const mappings = Object.values(resourcesOf(template, 'AWS::Lambda::EventSourceMapping')).filter(
           (mapping) => refTarget(mapping.Properties.FunctionName) === functionId,
         );
         expect(mappings).toHaveLength(1);
         const mapping = mappings[0].Properties;
         expect(mapping).toMatchObject({
-          MaximumRetryAttempts: 2,
+          MaximumRetryAttempts: 10,
           BisectBatchOnFunctionError: true,
           StartingPosition: 'LATEST',
           ParallelizationFactor: 10,
+          FunctionResponseTypes: ['ReportBatchItemFailures'],
         });
         expect(queues[getAttTarget(mapping.DestinationConfig.OnFailure.Destination)]).toBeDefined();
-        const pattern = JSON.parse(mapping.FilterCriteria.Filters[0].Pattern);
-        for (const [name, value] of Object.entries(job.trigger.tableItems)) {
-          expect(pattern.dynamodb.NewImage[name]).toEqual({ S: [value] });
-        }
+        const patterns = mapping.FilterCriteria.Filters.map((filter: Json) => JSON.parse(filter.Pattern));
+        expect(patterns[0]).toEqual({ eventName: ['INSERT'], dynamodb: { NewImage: { type: { S: ['audit', 'feed'] } } } });
+        // Then the items of each function it hands records to.
+        const routed = backgroundFunctions.filter(isStreamRouted);
+        expect(patterns.slice(1)).toEqual(
+          routed.map((worker) => ({
+            eventName: ['INSERT', 'MODIFY'],
+            dynamodb: {
+              NewImage: Object.fromEntries(Object.entries(worker.trigger.tableItems).map(([name, value]) => [name, { S: [value] }])),
+            },
+          })),
+        );
+      } else {
+        // Handed records by the StreamRouter: Lambda retries an event twice, then keeps it in the dead-letter queue.
+        const configs = Object.values(resourcesOf(template, 'AWS::Lambda::EventInvokeConfig')).filter(
+          (config) => refTarget(config.Properties.FunctionName) === functionId,
+        );
+        expect(configs).toHaveLength(1);
+        expect(configs[0].Properties).toMatchObject({ MaximumRetryAttempts: 2, MaximumEventAgeInSeconds: 6 * 3600 });
+        expect(queues[getAttTarget(configs[0].Properties.DestinationConfig.OnFailure.Destination)]).toBeDefined();
+        const mappings = Object.values(resourcesOf(template, 'AWS::Lambda::EventSourceMapping')).filter(
+          (mapping) => refTarget(mapping.Properties.FunctionName) === functionId,
+        );
+        expect(mappings, 'no stream reader of its own').toEqual([]);
       }
       // Stream readers also hold the stream actions (DescribeStream, GetRecords, GetShardIterator).
       const allowed = statementsOf(functionId)
@@ -738,8 +760,8 @@ describe('IAM', () => {
     }
   });
 
-  it('lets a stream-triggered function send its failed batches to its dead-letter queue, and nothing else on SQS', () => {
-    for (const job of backgroundFunctions.filter((entry) => 'tableItems' in entry.trigger)) {
+  it('lets a stream-fed function send its failed batches or events to its dead-letter queue, and nothing else on SQS', () => {
+    for (const job of backgroundFunctions.filter((entry) => isStreamRouted(entry) || isStreamReader(entry))) {
       const sqsStatements = statementsOfFunction(backgroundFunctionId(template, job.summary)).filter((statement) =>
         asList<string>(statement.Action).some((action) => action.startsWith('sqs:')),
       );
@@ -794,15 +816,38 @@ describe('item writes', () => {
   };
   const writesData = (route: Route) => route.access === 'write' || (route.access === 'scim' && route.method !== 'GET');
 
-  it('keeps the audit trail growing only: writers put entries, no function updates or deletes one', async () => {
+  it("keeps the audit trail growing only: writers put entries, only the feed's sequencers update one (its pending mark), none deletes one", async () => {
     const entry = auditKey('2026-01-01T00:00:00.000Z', 'entry').pk;
     // The RuleWorker audits the joins and leaves of rule groups (actor rule:<group id>); the delivery function puts the
     // audit entry of a webhook it disables.
     const writers = new Set([...routes.filter(writesData).map((route) => route.name), 'Maintenance', 'RuleWorker', WEBHOOK_DELIVERY.name]);
+    const sequencers = new Set(['Maintenance', STREAM_ROUTER.name]);
     for (const [name, functionId] of functionsByName()) {
       expect(await mayWriteItem(functionId, 'dynamodb:PutItem', entry), `${name} PutItem audit`).toBe(writers.has(name));
-      for (const action of ITEM_WRITES.filter((write) => write !== 'dynamodb:PutItem')) {
+      expect(await mayWriteItem(functionId, 'dynamodb:UpdateItem', entry), `${name} UpdateItem audit`).toBe(sequencers.has(name));
+      for (const action of ['dynamodb:DeleteItem', 'dynamodb:BatchWriteItem']) {
         expect(await mayWriteItem(functionId, action, entry), `${name} ${action} audit`).toBe(false);
+      }
+    }
+  });
+
+  it('keeps the change feed growing only: only its sequencers append to it and move its heads', async () => {
+    const feed = feedItem(0, 1, '2026-01-01T00:00:00.000Z', {
+      id: 'e',
+      at: '2026-01-01T00:00:00.000Z',
+      actor: 'a',
+      operation: 'o',
+      resource_type: 'user',
+      resource_id: 'u',
+      changes: {},
+    }).pk as string;
+    const head = feedHeadItem(0, { next: 1, last: '' }).pk as string;
+    const sequencers = new Set(['Maintenance', STREAM_ROUTER.name]);
+    for (const [name, functionId] of functionsByName()) {
+      expect(await mayWriteItem(functionId, 'dynamodb:PutItem', feed), `${name} PutItem feed`).toBe(sequencers.has(name));
+      expect(await mayWriteItem(functionId, 'dynamodb:UpdateItem', head), `${name} UpdateItem head`).toBe(sequencers.has(name));
+      for (const action of ['dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem']) {
+        expect(await mayWriteItem(functionId, action, feed), `${name} ${action} feed`).toBe(false);
       }
     }
   });
@@ -833,7 +878,8 @@ describe('item writes', () => {
       if (!writesAnything) continue;
       const denies = statements.filter((statement) => statement.Effect === 'Deny');
       const prefixes = denies.map((statement) => statement.Condition?.['ForAnyValue:StringLike']?.['dynamodb:LeadingKeys']);
-      expect(sorted(prefixes.flat()), name).toEqual(sorted([`${AUDIT_KEY_PREFIX}*`, `${SCIM_TOKEN_KEY_PREFIX}*`]));
+      const feed = name === 'Maintenance' ? [`${FEED_KEY_PREFIX}*`] : [`${FEED_KEY_PREFIX}*`, `${FEED_HEAD_KEY_PREFIX}*`];
+      expect(sorted(prefixes.flat()), name).toEqual(sorted([`${AUDIT_KEY_PREFIX}*`, `${SCIM_TOKEN_KEY_PREFIX}*`, ...feed]));
     }
   });
 
@@ -1385,48 +1431,80 @@ describe('alarms', () => {
       expect(alarm.Dimensions).toBeUndefined();
     }
     const deadLetterAlarms = alarms.filter((a) => a.Namespace === 'AWS/SQS');
-    // + the change-event pipe's, and the dead letters of the rule that feeds the webhook queue.
-    expect(deadLetterAlarms).toHaveLength(backgroundFunctions.length + 2);
+    // + the dead letters of the rule that feeds the webhook queue.
+    expect(deadLetterAlarms).toHaveLength(backgroundFunctions.length + 1);
     for (const alarm of deadLetterAlarms) {
       expect(alarm).toMatchObject({ MetricName: 'ApproximateNumberOfMessagesVisible', Statistic: 'Maximum', Threshold: 1 });
     }
-    // The change feed's promise (lib/changes/feed.ts): an audit entry that committed late.
+    // The change feed (lib/changes/feed.ts): entries the stream left to the sweep, and the StreamRouter's lag.
     expect(alarms).toContainEqual(
-      expect.objectContaining({ Namespace: METRICS_NAMESPACE, MetricName: 'LateAuditCommits', Statistic: 'Sum', Threshold: 1 }),
+      expect.objectContaining({ Namespace: METRICS_NAMESPACE, MetricName: 'FeedStragglers', Statistic: 'Sum', Threshold: 1 }),
     );
-    // + one failure alarm per background function (metric math; test/infra/nag.test.ts checks them), + the late commits.
-    expect(alarms).toHaveLength(3 + 2 * backgroundFunctions.length + 2 + 1);
+    const routerId = backgroundFunctionId(template, STREAM_ROUTER.summary);
+    expect(alarms).toContainEqual(
+      expect.objectContaining({
+        Namespace: 'AWS/Lambda',
+        MetricName: 'IteratorAge',
+        Statistic: 'Maximum',
+        Threshold: 30_000,
+        Dimensions: [{ Name: 'FunctionName', Value: { Ref: routerId } }],
+      }),
+    );
+    // + one failure alarm per background function (metric math; test/infra/nag.test.ts checks them), + the feed's two.
+    expect(alarms).toHaveLength(3 + 2 * backgroundFunctions.length + 1 + 2);
     for (const alarm of alarms) {
       expect(alarm.AlarmActions).toEqual([{ Ref: topicId }]);
-      if (alarm.Namespace !== 'AWS/SQS' && !alarm.Metrics) expect(alarm.Statistic).toBe('Sum');
+      if (alarm.Namespace !== 'AWS/SQS' && !alarm.Metrics && alarm.MetricName !== 'IteratorAge') expect(alarm.Statistic).toBe('Sum');
     }
   });
 });
 
 describe('change events', () => {
-  it('pipes each audit-entry insert of the table stream to the event bus, with a dead-letter queue', () => {
+  it("reads the table's stream with one event source mapping, the StreamRouter's, and no pipe", () => {
     const [tableId] = onlyResource(template, 'AWS::DynamoDB::Table');
-    const [busId] = onlyResource(template, 'AWS::Events::EventBus');
-    const [, pipe] = onlyResource(template, 'AWS::Pipes::Pipe');
-    const props = pipe.Properties;
-    expect(props.Source).toEqual({ 'Fn::GetAtt': [tableId, 'StreamArn'] });
-    expect(props.Target).toEqual({ 'Fn::GetAtt': [busId, 'Arn'] });
-    const pattern = JSON.parse(props.SourceParameters.FilterCriteria.Filters[0].Pattern);
-    expect(pattern).toEqual({ eventName: ['INSERT'], dynamodb: { NewImage: { type: { S: ['audit'] } } } });
-    expect(props.SourceParameters.DynamoDBStreamParameters.DeadLetterConfig.Arn['Fn::GetAtt'][1]).toBe('Arn');
-    expect(props.TargetParameters.EventBridgeEventBusParameters).toEqual({ Source: 'dept-admin', DetailType: 'Change recorded' });
-    for (const field of ['id', 'at', 'actor', 'operation', 'resource_type', 'resource_id']) {
-      expect(props.TargetParameters.InputTemplate).toContain(`"${field}": <$.dynamodb.NewImage.${field}.S>`);
-    }
+    const onStream = Object.values(resourcesOf(template, 'AWS::Lambda::EventSourceMapping')).filter(
+      (mapping) => JSON.stringify(mapping.Properties.EventSourceArn) === JSON.stringify({ 'Fn::GetAtt': [tableId, 'StreamArn'] }),
+    );
+    expect(onStream).toHaveLength(1);
+    expect(refTarget(onStream[0].Properties.FunctionName)).toBe(backgroundFunctionId(template, STREAM_ROUTER.summary));
+    expect(Object.keys(resourcesOf(template, 'AWS::Pipes::Pipe'))).toEqual([]);
+    // Every other reader of the table's stream would be a grant of its read actions on it: the router's alone.
+    const readers = Object.entries(resourcesOf(template, 'AWS::IAM::Policy')).filter(([, policy]) =>
+      policy.Properties.PolicyDocument.Statement.some((statement: Json) =>
+        asList<string>(statement.Action).includes('dynamodb:GetRecords'),
+      ),
+    );
+    expect(readers).toHaveLength(1);
+  });
 
-    const roleId = getAttTarget(props.RoleArn);
-    const statements = Object.values(resourcesOf(template, 'AWS::IAM::Policy'))
-      .filter((policy) => policy.Properties.Roles.some((role: Json) => refTarget(role) === roleId))
-      .flatMap((policy) => policy.Properties.PolicyDocument.Statement);
-    const put = statements.find((statement: Json) => statement.Action === 'events:PutEvents');
-    expect(put.Resource).toEqual({ 'Fn::GetAtt': [busId, 'Arn'] });
-    const read = statements.find((statement: Json) => [statement.Action].flat().includes('dynamodb:GetRecords'));
-    expect(read.Resource).toEqual({ 'Fn::GetAtt': [tableId, 'StreamArn'] });
+  it('lets the StreamRouter publish to the bus and invoke the two workers it hands records to, and no more', () => {
+    const [busId] = onlyResource(template, 'AWS::Events::EventBus');
+    const routerId = backgroundFunctionId(template, STREAM_ROUTER.summary);
+    const statements = statementsOfFunction(routerId);
+    const beyondTable = statements.filter((statement) =>
+      asList<string>(statement.Action).some((action) => !action.startsWith('dynamodb:') && !action.startsWith('xray:')),
+    );
+    const workerIds = backgroundFunctions.filter(isStreamRouted).map((job) => backgroundFunctionId(template, job.summary));
+    expect(workerIds).toHaveLength(2);
+    expect(beyondTable).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ Effect: 'Allow', Action: 'events:PutEvents', Resource: { 'Fn::GetAtt': [busId, 'Arn'] } }),
+        expect.objectContaining({
+          Effect: 'Allow',
+          Action: 'lambda:InvokeFunction',
+          Resource: workerIds.map((id) => ({ 'Fn::GetAtt': [id, 'Arn'] })),
+        }),
+      ]),
+    );
+    // Those two, and the dead-letter queue of its mapping.
+    expect(beyondTable.flatMap((statement) => asList<string>(statement.Action)).sort()).toEqual(
+      ['events:PutEvents', 'lambda:InvokeFunction', 'sqs:SendMessage'].sort(),
+    );
+    const variables = resourcesOf(template, 'AWS::Lambda::Function')[routerId].Properties.Environment.Variables;
+    expect(variables[STREAM_ROUTER.trigger.tableStream.busVariable]).toEqual({ Ref: busId });
+    for (const job of backgroundFunctions.filter(isStreamRouted)) {
+      expect(variables[job.trigger.functionVariable]).toEqual({ Ref: backgroundFunctionId(template, job.summary) });
+    }
   });
 });
 

@@ -14,7 +14,8 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } 
 import type { Context, SQSEvent } from 'aws-lambda';
 import { handler as deliveryHandler } from '../../functions/webhookDelivery';
 import { listAudit } from '../../lib/audit/list';
-import { FEED_SETTLE_MS, readChanges } from '../../lib/changes/feed';
+import { readChanges } from '../../lib/changes/feed';
+import { sequencePending } from '../../lib/changes/sequencer';
 import { db } from '../../lib/db/client';
 import type { AuditEntry } from '../../lib/schemas/responses';
 import type { ResourceType } from '../../lib/schemas/enums';
@@ -47,25 +48,23 @@ const enqueue: DeliveryDeps['enqueue'] = async (messages) => {
   }
 };
 
-/** The feed's contract: oldest first, from `since` or after a cursor, only changes `settleMs` old. */
+/** The feed's contract: in the order changes reached it, from `since` or after a cursor, every one once. */
 let trail: AuditEntry[] = [];
 const feed: ChangeFeed = {
-  settleMs: 5 * SECOND,
-  async readChanges(request, readerNow) {
-    const settled = readerNow.getTime() - this.settleMs;
+  async readChanges(request) {
     const start = request.cursor !== undefined ? Number(request.cursor) : trail.findIndex((change) => change.at >= (request.since ?? ''));
     const from = start < 0 ? trail.length : start;
-    const changes: AuditEntry[] = [];
-    let index = from;
-    for (; index < trail.length && changes.length < request.count && Date.parse(trail[index].at) <= settled; index++)
-      changes.push(trail[index]);
-    return { changes, count: changes.length, next_cursor: String(index) };
+    const changes = trail.slice(from, from + request.count);
+    return { changes, count: changes.length, next_cursor: String(from + changes.length) };
   },
 };
 
 let changeCount = 0;
-/** A change made now: in the trail (the feed), and, unless held back, a `change` message on the queue as the bus sends it. */
-function makeChange(fields: Partial<AuditEntry> = {}, { sendNow = true } = {}): AuditEntry {
+/**
+ * A change made now: in the trail (the feed, which appends), and, unless held back, a `change` message on the queue
+ * as the bus sends it; `inFeed: false` holds it out of the feed too (a commit still to come: `reachFeed` later).
+ */
+function makeChange(fields: Partial<AuditEntry> = {}, { sendNow = true, inFeed = true } = {}): AuditEntry {
   const change: AuditEntry = {
     id: `chg${++changeCount}x${Math.random().toString(36).slice(2, 8)}`,
     at: iso(),
@@ -76,9 +75,8 @@ function makeChange(fields: Partial<AuditEntry> = {}, { sendNow = true } = {}): 
     changes: { created: { id: `u${changeCount}` } },
     ...fields,
   };
-  trail.push(change);
-  trail.sort((a, b) => a.at.localeCompare(b.at));
-  if (sendNow) queue.push({ body: JSON.stringify({ kind: 'change', change }), visibleAt: clock });
+  if (inFeed) trail.push(change);
+  if (sendNow && inFeed) queue.push({ body: JSON.stringify({ kind: 'change', change }), visibleAt: clock });
   return change;
 }
 
@@ -216,7 +214,7 @@ describe('at least once', () => {
     expect(log.every((attempt) => attempt.change_id === change.id)).toBe(true);
     expect(log[3].next_attempt_at).toBe(new Date(start + 5 * SECOND).toISOString());
     expect(log[0].next_attempt_at).toBeNull();
-    expect(await findWebhookHealth(hook.id)).toEqual({ failing_since: null, disabled_at: null });
+    expect(await findWebhookHealth(hook.id)).toEqual({ failing_since: null, disabled_at: null, replayed_until: null });
     expect(queue).toEqual([]);
   });
 
@@ -347,6 +345,27 @@ describe('pause and resume', () => {
     expect(queue).toEqual([]);
   });
 
+  it("hands the window over at the feed's end: a change of the window that reaches the feed after the replay is the fan-out's", async () => {
+    const hook = await newWebhook();
+    const update = (status: 'active' | 'paused') =>
+      updateWebhook(ctx, hook.id, { status }, { enqueue, now, policy: { allowLocal: true, resolver: loopback } });
+    await update('paused');
+    clock += SECOND;
+    const early = makeChange();
+    // Stamped in the window, its transaction still in flight when the replay walks the feed.
+    const slow = makeChange({}, { inFeed: false });
+    clock += SECOND;
+    await update('active');
+    await drain(clock + 60 * SECOND);
+    expect(verifiedEvents(hook.path, hook.secret).map((event) => event.id)).toEqual([early.id]);
+    // It commits now: the feed gets it, and the bus's message reaches the fan-out, which the replay has handed over to.
+    trail.push(slow);
+    queue.push({ body: JSON.stringify({ kind: 'change', change: slow }), visibleAt: clock });
+    await drain(clock + 10 * SECOND);
+    expect(verifiedEvents(hook.path, hook.secret).map((event) => event.id)).toEqual([early.id, slow.id]);
+    expect(queue).toEqual([]);
+  });
+
   it('a replay whose resume did not commit delivers nothing', async () => {
     const hook = await newWebhook();
     await updateWebhook(ctx, hook.id, { status: 'paused' }, { enqueue, now, policy: { allowLocal: true, resolver: loopback } });
@@ -410,7 +429,7 @@ describe('the replay on the change feed itself', () => {
     // The feed's entries are stamped by the real clock: this test's clock starts at it.
     clock = Date.now();
     const hook = await newWebhook({ resource_types: ['webhook'] });
-    const realFeed: ChangeFeed = { readChanges, settleMs: FEED_SETTLE_MS };
+    const realFeed: ChangeFeed = { readChanges };
     const policy = { allowLocal: true, resolver: loopback };
     await updateWebhook(ctx, hook.id, { status: 'paused' }, { enqueue, now, policy });
     // Changes made while paused: another webhook registered and deleted (each audited, so in the feed).
@@ -418,7 +437,9 @@ describe('the replay on the change feed itself', () => {
     await deleteWebhook(ctx, other.id);
     clock = Date.now();
     await updateWebhook(ctx, hook.id, { status: 'active' }, { enqueue, now, policy });
-    await drain(clock + FEED_SETTLE_MS + 60 * SECOND, { feed: realFeed });
+    // As the StreamRouter would (no background runs here).
+    await sequencePending();
+    await drain(clock + 60 * SECOND, { feed: realFeed });
 
     const events = verifiedEvents(hook.path, hook.secret).map(({ event }) => event.data);
     expect(events.filter((entry) => entry.resource_id === other.id).map((entry) => entry.operation)).toEqual([

@@ -43,3 +43,15 @@ export const ADA: User = {
   created_at: '2026-11-21T09:30:00.000Z',
   updated_at: '2026-11-21T09:30:00.000Z',
 };
+
+/** Every audit entry at or after `since`, newest first, walked by GET /v2/audit's cursor. */
+export async function auditSince(api: Api, since: string): Promise<any[]> {
+  const all: any[] = [];
+  for (let cursor: string | null = null; ;) {
+    const page = await api.get(`/v2/audit?count=1000&since=${since}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+    expect(page.status, page.text).toBe(200);
+    all.push(...page.body.entries);
+    cursor = page.body.next_cursor;
+    if (cursor === null) return all;
+  }
+}

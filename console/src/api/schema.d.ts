@@ -831,7 +831,7 @@ export interface paths {
         };
         /**
          * The change feed: every change, oldest first, by a cursor that never ends
-         * @description The audit trail oldest first, for systems that follow every change. A walk by cursor never skips and never repeats an entry, and an entry appears within 10 seconds of its request's answer: a page holds only entries old enough that nothing can still commit before them (about 5 seconds). `next_cursor` is never null: at the end it is where to continue later.
+         * @description The audit trail in the order its entries reached the feed (oldest first), for systems that follow every change. Each entry is given its place after its change has committed, so a walk by cursor never skips and never repeats an entry, however long a change took to commit, and an entry appears within 10 seconds of its request's answer. `next_cursor` is never null: at the end it is where to continue later.
          *
          *     Needs a token with scope `admin/read`.
          */
@@ -853,7 +853,7 @@ export interface paths {
         };
         /**
          * The change feed: every change, oldest first, by a cursor that never ends (`.json` form)
-         * @description The audit trail oldest first, for systems that follow every change. A walk by cursor never skips and never repeats an entry, and an entry appears within 10 seconds of its request's answer: a page holds only entries old enough that nothing can still commit before them (about 5 seconds). `next_cursor` is never null: at the end it is where to continue later.
+         * @description The audit trail in the order its entries reached the feed (oldest first), for systems that follow every change. Each entry is given its place after its change has committed, so a walk by cursor never skips and never repeats an entry, however long a change took to commit, and an entry appears within 10 seconds of its request's answer. `next_cursor` is never null: at the end it is where to continue later.
          *
          *     Needs a token with scope `admin/read`.
          */
@@ -5009,7 +5009,7 @@ export interface operations {
                  */
                 cursor?: string;
                 /**
-                 * @description Start at this time (ISO 8601, entries at or after it), or `now`: an empty page whose cursor starts at the request's time. Not with `cursor`.
+                 * @description Start at this time (ISO 8601): the entries that reached the feed at or after it, which include every entry stamped (`at`) at or after it and may include a few stamped just before it whose changes committed after it. Or `now`: an empty page whose cursor starts at the end of the feed. Not with `cursor`.
                  * @example 2026-11-01T00:00:00.000Z
                  */
                 since?: string;
@@ -5061,7 +5061,7 @@ export interface operations {
                  */
                 cursor?: string;
                 /**
-                 * @description Start at this time (ISO 8601, entries at or after it), or `now`: an empty page whose cursor starts at the request's time. Not with `cursor`.
+                 * @description Start at this time (ISO 8601): the entries that reached the feed at or after it, which include every entry stamped (`at`) at or after it and may include a few stamped just before it whose changes committed after it. Or `now`: an empty page whose cursor starts at the end of the feed. Not with `cursor`.
                  * @example 2026-11-01T00:00:00.000Z
                  */
                 since?: string;

@@ -31,7 +31,7 @@ export const auditDocs = {
   },
   listChanges: {
     description:
-      "The audit trail oldest first, for systems that follow every change. A walk by cursor never skips and never repeats an entry, and an entry appears within 10 seconds of its request's answer: a page holds only entries old enough that nothing can still commit before them (about 5 seconds). `next_cursor` is never null: at the end it is where to continue later.",
+      "The audit trail in the order its entries reached the feed (oldest first), for systems that follow every change. Each entry is given its place after its change has committed, so a walk by cursor never skips and never repeats an entry, however long a change took to commit, and an entry appears within 10 seconds of its request's answer. `next_cursor` is never null: at the end it is where to continue later.",
     responses: {
       200: {
         description:
@@ -42,7 +42,7 @@ export const auditDocs = {
     },
     parameters: {
       since:
-        "Start at this time (ISO 8601, entries at or after it), or `now`: an empty page whose cursor starts at the request's time. Not with `cursor`.",
+        'Start at this time (ISO 8601): the entries that reached the feed at or after it, which include every entry stamped (`at`) at or after it and may include a few stamped just before it whose changes committed after it. Or `now`: an empty page whose cursor starts at the end of the feed. Not with `cursor`.',
       resource_type: `Only entries of these resource types (${RESOURCE_TYPES.map((t) => `\`${t}\``).join(', ')}), comma-separated or repeated. A cursor keeps them.`,
       exclude_actor:
         'Not the entries of these actors (a consumer leaves out its own changes), comma-separated or repeated. A cursor keeps them.',

@@ -8,7 +8,7 @@ import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildFunctions, bundleFunctions } from '../../../infra/build';
 import { ACCESS_TOKEN_TRIGGER } from '../../../lib/auth/group-scopes';
-import { backgroundFunctions, isQueueTriggered } from '../../../lib/background';
+import { backgroundFunctions, isQueueTriggered, isStreamReader } from '../../../lib/background';
 import { FALLBACK_FUNCTION, routes } from '../../../lib/routes';
 import { round } from './util';
 
@@ -16,14 +16,30 @@ import { round } from './util';
  * The AWS clients a function uses; `s3`: the S3 client alone (a function that neither presigns nor uploads);
  * `metrics`: it writes business metrics with Powertools Metrics (lib/metrics.ts), as every pipeline that records them does.
  */
-export type ClientSet = Record<'dynamodb' | 'presign' | 'upload' | 'ses', boolean> & { s3?: boolean; sqs?: boolean; metrics?: boolean };
+export type ClientSet = Record<'dynamodb' | 'presign' | 'upload' | 'ses', boolean> & {
+  s3?: boolean;
+  sqs?: boolean;
+  /** EventBridge and Lambda: the StreamRouter publishes change events and invokes workers. */
+  events?: boolean;
+  lambda?: boolean;
+  metrics?: boolean;
+};
 
 /** Bytes ≤ `bytes`× the floor's; `noClientBytes`: what a function with no AWS client may add to its (empty) floor. */
 export const BYTES_GOALS = { bytes: 1.32, noClientBytes: 4096 };
 
 type FunctionEntry = ReturnType<typeof entry>;
 
-const NO_CLIENT: ClientSet = { dynamodb: false, s3: false, presign: false, upload: false, ses: false, sqs: false };
+const NO_CLIENT: ClientSet = {
+  dynamodb: false,
+  s3: false,
+  presign: false,
+  upload: false,
+  ses: false,
+  sqs: false,
+  events: false,
+  lambda: false,
+};
 const uses = (clients: Partial<ClientSet>): ClientSet => ({ ...NO_CLIENT, ...clients });
 
 /** Does a functions/ module export a handler (a Lambda entry point, not a helper)? */
@@ -65,6 +81,8 @@ export function stackFunctions(projectRoot: string): FunctionEntry[] {
         upload: fn.reportsBucket === 'write',
         ses: Boolean(fn.sendsEmail),
         sqs: isQueueTriggered(fn),
+        events: isStreamReader(fn),
+        lambda: isStreamReader(fn),
       });
       return entry(fn.name, fn.handler, 'background', clients);
     }),
@@ -84,9 +102,10 @@ export function stackFunctions(projectRoot: string): FunctionEntry[] {
   return entries;
 }
 
-export function baselineName({ dynamodb, s3, presign, upload, ses, sqs, metrics }: ClientSet): string {
+export function baselineName({ dynamodb, s3, presign, upload, ses, sqs, events, lambda, metrics }: ClientSet): string {
   const names = [
     ...[dynamodb && 'ddb', s3 && !presign && !upload && 's3', presign && 's3+presign', upload && 's3+upload', ses && 'ses', sqs && 'sqs'],
+    ...[events && 'events', lambda && 'lambda'],
     metrics && 'metrics',
   ];
   return names.filter(Boolean).join('+') || 'none';
@@ -96,6 +115,7 @@ export function baselineName({ dynamodb, s3, presign, upload, ses, sqs, metrics 
 const CLIENT_PACKAGES: Record<Exclude<keyof ClientSet, 'metrics'>, string> = {
   ...{ dynamodb: '@aws-sdk/client-dynamodb', s3: '@aws-sdk/client-s3', presign: '@aws-sdk/s3-request-presigner' },
   ...{ upload: '@aws-sdk/lib-storage', ses: '@aws-sdk/client-ses', sqs: '@aws-sdk/client-sqs' },
+  ...{ events: '@aws-sdk/client-eventbridge', lambda: '@aws-sdk/client-lambda' },
 };
 const CLIENT_KEYS = Object.keys(CLIENT_PACKAGES) as Array<keyof typeof CLIENT_PACKAGES>;
 /** The library every pipeline that records business metrics carries (lib/metrics.ts). */
@@ -134,7 +154,7 @@ export function floorClients(declared: ClientSet | undefined, bundled: ClientSet
  * The floor's source: a handler that makes each client on first use (as the service does) and sends one command
  * through it; with `metrics`, that loads Powertools Metrics on first use (as lib/metrics.ts does) and writes one metric.
  */
-export function baselineSource({ dynamodb, s3, presign, upload, ses, sqs, metrics }: ClientSet): string {
+export function baselineSource({ dynamodb, s3, presign, upload, ses, sqs, events, lambda, metrics }: ClientSet): string {
   const s3Commands = [presign && 'GetObjectCommand', s3 && !presign && !upload && 'HeadObjectCommand'].filter(Boolean);
   const bucket = "{ Bucket: process.env.BUCKET, Key: 'x'";
   const parts: Array<[boolean | undefined, string[], string[]]> = [
@@ -153,6 +173,8 @@ export function baselineSource({ dynamodb, s3, presign, upload, ses, sqs, metric
     ],
     [ses, ["import { SESClient, SendRawEmailCommand } from '@aws-sdk/client-ses';"], ["out.push(await new SESClient({}).send(new SendRawEmailCommand({ RawMessage: { Data: new TextEncoder().encode('x') } })));"]], // prettier-ignore
     [sqs, ["import { SQSClient, SendMessageBatchCommand } from '@aws-sdk/client-sqs';"], ["out.push(await new SQSClient({}).send(new SendMessageBatchCommand({ QueueUrl: process.env.QUEUE_URL, Entries: [{ Id: '1', MessageBody: 'x' }] })));"]], // prettier-ignore
+    [events, ["import { EventBridgeClient, PutEventsCommand } from '@aws-sdk/client-eventbridge';"], ["out.push(await new EventBridgeClient({}).send(new PutEventsCommand({ Entries: [{ Source: 'x', DetailType: 'x', Detail: '{}' }] })));"]], // prettier-ignore
+    [lambda, ["import { InvokeCommand, LambdaClient } from '@aws-sdk/client-lambda';"], ["out.push(await new LambdaClient({}).send(new InvokeCommand({ FunctionName: 'x', InvocationType: 'Event' })));"]], // prettier-ignore
   ];
   const used = parts.filter(([wanted]) => wanted);
   const calls = used.flatMap(([, , lines]) => lines).map((line) => `  ${line}`);

@@ -4,7 +4,10 @@
  * test/integration/capacity.test.ts (against the exact figures) both run it; the figures depend on nothing else.
  */
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { sequenceEntries, sequencePending } from '../../../lib/changes/sequencer';
 import { INDEXES } from '../../../lib/db/table';
+import { put, transactWrite } from '../../../lib/db/transact';
+import { auditItem, auditShard } from '../../../lib/store/audit';
 import { ENTERPRISE_SCHEMA, PATCH_SCHEMA, USER_SCHEMA } from '../../../lib/scim/schema';
 import { departmentKey } from '../../../lib/store/departments';
 import { measure, meterCapacity, stopMetering, type Capacity } from './capacity-meter';
@@ -21,6 +24,19 @@ const SCIM_PAGE = 100;
 /** `setup`: unmetered preparation; `run`: the request(s), through the route's handler. */
 type Op = { operation: string; setup?: () => Promise<void>; run: () => Promise<unknown> };
 
+/** `n` typical audit entries (an E2's), put as their changes put them, all in the trail's shard 0. */
+async function pendingEntriesOfShard0(n: number): Promise<Array<Record<string, unknown>>> {
+  const entries = [];
+  for (let i = 0; entries.length < n; i++) {
+    const id = `capseq${i}x${n}`;
+    if (auditShard(id) !== 0) continue;
+    const entry = { actor: 'local-admin', operation: 'E2', request_id: `r${i}`, resource_type: 'department' as const };
+    entries.push(auditItem({ ...entry, resource_id: 'cap-dept', changes: { added_user_ids: [`u${i}`] } }, new Date().toISOString(), id));
+  }
+  await transactWrite(entries.map((item) => put(item)));
+  return entries;
+}
+
 /** Runs every operation of the scenario once against `table` (empty: the figures assume nothing else in it). */
 export async function runCapacityScenario(client: Doc, table: string): Promise<CapacityRow[]> {
   const item = async (key: { pk: string; sk: string }) =>
@@ -36,6 +52,7 @@ export async function runCapacityScenario(client: Doc, table: string): Promise<C
   let e3Hundred: string[] = [];
   let reportId = '';
   let auditSince = '';
+  let sequenced: Array<Record<string, unknown>> = [];
   // SCIM: a member of d4 found by its user name; a new user placed by department name; an activated member of d0
   // deactivated (not one G3 takes); a user in no group added to a dataset group.
   const scimLookup = members(d4).at(-1)!;
@@ -116,6 +133,16 @@ export async function runCapacityScenario(client: Doc, table: string): Promise<C
       run: () => invoke('getDepartmentsReport', { params: { report_id: reportId } }),
     },
     { operation: 'listAudit', run: () => invoke('listAudit', { query: { count: '100', since: auditSince } }) },
+    // The change feed's sequencer, as the StreamRouter runs it on stream records: one entry alone, then ten of one
+    // shard in one transaction (setup: what the scenario recorded before is placed first, unmetered).
+    ...[1, 10].map((n): Op => ({
+      operation: `sequencing (${n} ${n === 1 ? 'entry' : 'entries'} of a shard)`,
+      setup: async () => {
+        await sequencePending();
+        sequenced = await pendingEntriesOfShard0(n);
+      },
+      run: () => sequenceEntries(sequenced),
+    })),
     // SCIM: invoked as the SCIM authorizer lets them through (the token's id in the authorizer context; the
     // authorizer's own read is cached by API Gateway per token and is no part of a route's cost).
     {

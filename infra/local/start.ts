@@ -6,15 +6,14 @@
  * environment (functions.ts) and serves the API through the local gateway
  * until SIGINT/SIGTERM.
  *
- * Settings (all optional): PORT, ADMIN_API_TOKEN, ADMIN_API_READ_TOKEN,
- * LOCAL_DATA_DIR, LOCAL_DYNAMODB_PORT, LOCAL_S3_PORT, LOCAL_SES_PORT, LOCAL_SQS_PORT, and the
+ * Settings (all optional): PORT, ADMIN_API_TOKEN, ADMIN_API_READ_TOKEN (unset:
+ * made once per data directory and kept in it, tokens.ts), LOCAL_DATA_DIR,
+ * LOCAL_DYNAMODB_PORT, LOCAL_S3_PORT, LOCAL_SES_PORT, LOCAL_SQS_PORT, and the
  * stack's own DEPARTMENT_SEATS, REPORT_EMAIL_DOMAINS (default `*`) and
  * REPORT_EMAIL_FROM, which become the synth's context (departmentSeats,
  * reportEmailDomains, reportEmailFrom) as `cdk deploy -c` would take them, and
  * API_BASE_URL (default the local API's), where the report e-mail links to.
  */
-import { randomBytes } from 'node:crypto';
-import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadConfig } from '../../lib/config';
 import { FALLBACK_FUNCTION } from '../../lib/routes';
@@ -27,8 +26,15 @@ import { startFunctionHost, type FunctionHost } from './functions';
 import { startGateway, type Gateway } from './gateway';
 import { prepareStack } from './prepare';
 import { JavaUnavailableError, startLocalServices, type LocalServices } from './services';
+import { localDataDir, localTokens, TOKENS_FILE_NAME, TokensFileError, type LocalToken } from './tokens';
 
 const projectRoot = fileURLToPath(new URL('../../', import.meta.url));
+
+/**
+ * How long the local services may take to answer before npm start gives up: a person would rather wait than see it
+ * fail, and DynamoDB Local's JVM took 43 s to answer on a loaded 2-core machine.
+ */
+const SERVICES_START_TIMEOUT_MS = 120_000;
 
 /** A mistake in the settings: reported as one line, without a stack. */
 class SettingError extends Error {}
@@ -47,20 +53,19 @@ function readSettings() {
   } catch (error) {
     throw new SettingError((error as Error).message);
   }
-  const writeToken = process.env.ADMIN_API_TOKEN?.trim();
   const setting = (name: string) => process.env[name]?.trim() || undefined;
   // The stack's settings, as `cdk deploy -c` takes them (infra/context.ts); report e-mail goes anywhere by default here.
   const context: StackContext = { reportEmailDomains: setting('REPORT_EMAIL_DOMAINS') ?? '*' };
   if (setting('DEPARTMENT_SEATS') !== undefined) context.departmentSeats = setting('DEPARTMENT_SEATS')!;
   if (setting('REPORT_EMAIL_FROM') !== undefined) context.reportEmailFrom = setting('REPORT_EMAIL_FROM')!;
+  const dataDir = localDataDir(process.env, projectRoot);
   return {
     context,
     apiBaseUrl: setting('API_BASE_URL'),
     port: portSetting('PORT', 3000)!,
-    writeToken: writeToken || randomBytes(32).toString('base64url'),
-    writeTokenGenerated: !writeToken,
-    readToken: process.env.ADMIN_API_READ_TOKEN?.trim() || undefined,
-    dataDir: resolve(process.env.LOCAL_DATA_DIR?.trim() || resolve(projectRoot, '.local')),
+    // Unset tokens are made once per data directory and kept there (tokens.ts).
+    tokens: localTokens(dataDir, process.env),
+    dataDir,
     servicePorts: {
       dynamodb: portSetting('LOCAL_DYNAMODB_PORT'),
       s3: portSetting('LOCAL_S3_PORT'),
@@ -68,6 +73,18 @@ function readSettings() {
       sqs: portSetting('LOCAL_SQS_PORT'),
     },
   };
+}
+
+/** The banner's word on where a token came from, so that a newcomer knows whether saved commands still work. */
+function tokenNote(token: LocalToken, setting: string): string {
+  switch (token.origin) {
+    case 'environment':
+      return `(${setting})`;
+    case 'kept':
+      return `(kept in the data dir's ${TOKENS_FILE_NAME}: the same as at the last start; ${setting} sets another)`;
+    case 'new':
+      return `(new: this data dir had none; kept in its ${TOKENS_FILE_NAME} for the next start; ${setting} sets another)`;
+  }
 }
 
 /** The Node major version the Lambdas run (FUNCTION_RUNTIME, e.g. `nodejs22.x`). */
@@ -116,7 +133,11 @@ async function main(): Promise<void> {
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
 
-  const servicesStarting = startLocalServices({ dataDir: settings.dataDir, ports: settings.servicePorts });
+  const servicesStarting = startLocalServices({
+    dataDir: settings.dataDir,
+    ports: settings.servicePorts,
+    startTimeoutMs: SERVICES_START_TIMEOUT_MS,
+  });
   servicesStarting.catch(() => {}); // awaited below, after the build
   const prepared = await prepareStack(projectRoot, settings.context);
   services = await servicesStarting;
@@ -135,7 +156,7 @@ async function main(): Promise<void> {
   try {
     gateway = await startGateway({
       port: settings.port,
-      tokens: { write: settings.writeToken, read: settings.readToken },
+      tokens: { write: settings.tokens.write.value, read: settings.tokens.read.value },
       loadHandler: async (route) => functions!.handler(route.name),
       scimAuthorizer: (event, context) => functions!.handler('scimAuthorizer')(event, context),
       fallbackFunction: (event, context) => functions!.handler(FALLBACK_FUNCTION.handler)(event, context),
@@ -175,15 +196,15 @@ async function main(): Promise<void> {
   });
 
   const startupMs = Math.round(performance.now());
-  const generated = settings.writeTokenGenerated ? '  (generated; set ADMIN_API_TOKEN to fix one)' : '';
+  const { write, read } = settings.tokens;
   console.log(
     [
       `dept-admin is ready in ${startupMs} ms (functions: ${prepared.summary})`,
       // The token rides in the fragment: the browser never sends it to the server, and the console removes it from the address bar.
-      `  console       ${gateway.url}/console#token=${encodeURIComponent(settings.writeToken)}   (open it: signed in with the write token)`,
+      `  console       ${gateway.url}/console#token=${encodeURIComponent(write.value)}   (open it: signed in with the write token)`,
       `  API           ${gateway.url}   (e.g. curl ${gateway.url}/v2/health)`,
-      `  write token   ${settings.writeToken}${generated}`,
-      `  read token    ${settings.readToken ?? '(none; set ADMIN_API_READ_TOKEN for a read-only token)'}`,
+      `  write token   ${write.value}   ${tokenNote(write, 'ADMIN_API_TOKEN')}`,
+      `  read token    ${read.value}   ${tokenNote(read, 'ADMIN_API_READ_TOKEN')}`,
       `  SES inbox     ${services.sesInboxUrl}`,
       `  data dir      ${settings.dataDir}`,
       nodeLine(),
@@ -193,7 +214,7 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  if (error instanceof JavaUnavailableError || error instanceof SettingError) {
+  if (error instanceof JavaUnavailableError || error instanceof SettingError || error instanceof TokensFileError) {
     console.error(error.message);
   } else {
     console.error('dept-admin failed to start:', error instanceof Error ? error.message : error);

@@ -6,75 +6,27 @@
  *
  * Needs `chromium` on PATH (or CHROMIUM_PATH); .ci/run installs it with apt.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { type Browser } from 'playwright-core';
 import { launchChromium } from '../support/browser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateDocument } from '../../lib/openapi/generate';
+import { START_TIMEOUT_MS, startService, stopService, type StartedService } from '../support/npm-start';
 
-const projectRoot = fileURLToPath(new URL('../../', import.meta.url));
-const START_TIMEOUT_MS = 60_000;
 /** Redoc's menu shows the Redocly logo from its CDN; the page's CSP refuses it and Redoc then hides it. */
 const REDOCLY_LOGO = 'https://cdn.redoc.ly/redoc/logo-mini.svg';
 
-
-/** `npm start` in a process group of its own, on a free port, with its data in a temporary directory. */
-function startService(dataDir: string): { child: ChildProcess; url: Promise<string>; output: () => string } {
-  const child = spawn('npm', ['start'], {
-    cwd: projectRoot,
-    detached: true,
-    stdio: ['ignore', 'pipe', 'pipe'],
-    // As a newcomer's shell has it: without the switch vitest.config.ts sets to keep the SDK's warning out of test output.
-    env: {
-      ...Object.fromEntries(Object.entries(process.env).filter(([name]) => name !== 'AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED')),
-      PORT: '0',
-      LOCAL_DATA_DIR: dataDir,
-      ADMIN_API_TOKEN: 'docs-page-test-token',
-    },
-  });
-  let output = '';
-  const url = new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`npm start did not get ready:\n${output}`)), START_TIMEOUT_MS);
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString('utf8');
-      const ready = /API\s+(http:\/\/\S+)/.exec(output);
-      if (ready) {
-        clearTimeout(timer);
-        resolve(ready[1]);
-      }
-    };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', onData);
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`npm start exited with ${code}:\n${output}`));
-    });
-  });
-  return { child, url, output: () => output };
-}
-
-/** Ctrl-C, as a person stops it: SIGINT to its process group; start.ts stops what it started. */
-async function stopService(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.pid === undefined) return;
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  process.kill(-child.pid, 'SIGINT');
-  const timeout = new Promise((resolve) => setTimeout(resolve, 15_000, 'timeout'));
-  if ((await Promise.race([exited, timeout])) === 'timeout') process.kill(-child.pid, 'SIGKILL');
-}
-
 describe('the docs page', () => {
   let dataDir: string;
-  let service: ReturnType<typeof startService> | undefined;
+  let service: StartedService | undefined;
   let browser: Browser | undefined;
   let baseUrl: string;
 
   beforeAll(async () => {
     dataDir = mkdtempSync(join(tmpdir(), 'docs-page-'));
-    service = startService(dataDir);
+    service = startService(dataDir, { ADMIN_API_TOKEN: 'docs-page-test-token' });
     [baseUrl, browser] = await Promise.all([service.url, launchChromium()]);
   }, START_TIMEOUT_MS + 10_000);
 

@@ -9,7 +9,8 @@ import tseslint from 'typescript-eslint';
 export default defineConfig([
   { ignores: ['cdk.out/**', '.local/**', 'coverage/**', 'bench/build/**', 'tools/**'] },
   {
-    files: ['{lib,functions,infra,bench,test}/**/*.ts'],
+    // console/src is typed by its own console/tsconfig.json, which the project service finds beside it.
+    files: ['{lib,functions,infra,bench,test}/**/*.ts', 'console/src/**/*.{ts,tsx}'],
     languageOptions: {
       parser: tseslint.parser,
       parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },

@@ -2,8 +2,8 @@
  * Bulk: E3 of N users from 10 other departments through the handler, against the raw transactions it needs
  * (support/raw.ts rawE3). Each run moves a fresh set into a fresh department; handler and raw runs alternate.
  */
-import { addCounters, batchPut, departmentItem, loadDataset, type Doc } from './support/dataset';
-import { prepared } from './support/lambda';
+import { addCounters, batchPut, departmentItem, loadDataset, type Doc } from '../test/support/measure/dataset';
+import { prepared } from '../test/support/measure/handler-call';
 import { rawE3 } from './support/raw';
 import { DEPARTMENTS_COUNTER } from '../lib/store/stats';
 import { median, progress, ratio, round, timed } from './support/util';

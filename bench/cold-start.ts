@@ -1,235 +1,16 @@
 /**
- * Cold start: every function of the stack bundled exactly as the stack bundles it (infra/bundling.ts), next to its
- * floor, a trivial handler bundled the same way that makes each AWS client the function uses and sends one command
- * through it; bytes, and fresh-process import times, function and floor alternating. Which clients and why:
- * docs/performance.md "Cold start".
+ * Cold start: every function of the stack bundled as the stack bundles it, next to its floor (both from
+ * test/support/measure/bundle-floors.ts); bytes, and fresh-process import times, function and floor alternating.
+ * Which clients and why: docs/performance.md "Cold start".
  */
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { buildFunctions, bundleFunctions } from '../infra/build';
-import { ACCESS_TOKEN_TRIGGER } from '../lib/auth/group-scopes';
-import { backgroundFunctions, isQueueTriggered, isStreamReader } from '../lib/background';
-import { FALLBACK_FUNCTION, routes } from '../lib/routes';
+import { BYTES_GOALS, bundleStack, type BundledFunction } from '../test/support/measure/bundle-floors';
 import { median, progress, ratio, round, runNode } from './support/util';
 
-/**
- * The AWS clients a function uses; `s3`: the S3 client alone (a function that neither presigns nor uploads);
- * `metrics`: it writes business metrics with Powertools Metrics (lib/metrics.ts), as every pipeline that records them does.
- */
-export type ClientSet = Record<'dynamodb' | 'presign' | 'upload' | 'ses', boolean> & {
-  s3?: boolean;
-  sqs?: boolean;
-  /** EventBridge and Lambda: the StreamRouter publishes change events and invokes workers. */
-  events?: boolean;
-  lambda?: boolean;
-  metrics?: boolean;
-};
-
-/** `noClientBytes`: what a function with no AWS client may add to its (empty) floor. */
-export const COLD_START_GOALS = { bytes: 1.32, import: 1.25, noClientBytes: 4096 };
-
-type FunctionEntry = ReturnType<typeof entry>;
-
-const NO_CLIENT: ClientSet = { dynamodb: false, s3: false, presign: false, upload: false, ses: false, sqs: false };
-const uses = (clients: Partial<ClientSet>): ClientSet => ({ ...NO_CLIENT, ...clients });
-
-/** Does a functions/ module export a handler (a Lambda entry point, not a helper)? */
-const exportsHandler = (source: string) =>
-  /\bexport\s+(?:const|let|async\s+function|function)\s+handler\b|\bexport\s*\{[^}]*\bhandler\b/.test(source);
-
-/**
- * A function of the stack; `declared`: the clients its table entry says it uses (none for a module in neither table).
- * `--functions=` selects it by its name, its handler's or its contract label.
- */
-const entry = (
-  name: string,
-  handler: string,
-  kind: 'route' | 'background' | 'trigger' | 'module',
-  declared?: ClientSet,
-  label?: string,
-) => ({
-  ...{ name, handler, kind, declared },
-  named: (wanted: string) => wanted === name || wanted === handler || wanted === label,
-});
-
-/** Every function of the stack, with the clients its table entry says it uses; then any other functions/ module with a handler. */
-export function stackFunctions(projectRoot: string): FunctionEntry[] {
-  const entries: FunctionEntry[] = [
-    ...routes.map((route) => {
-      const clients = uses({
-        dynamodb: route.access !== 'public',
-        presign: route.reportsBucket === 'presign',
-        sqs: route.webhookQueue === 'send',
-      });
-      return entry(route.name, route.name, 'route', clients, route.label);
-    }),
-    // The `$default` route's function: no client, so its floor is the empty handler.
-    entry(FALLBACK_FUNCTION.name, FALLBACK_FUNCTION.handler, 'route', uses({})),
-    ...backgroundFunctions.map((fn) => {
-      // A queue-triggered function sends to its queue too (retries).
-      const clients = uses({
-        dynamodb: true,
-        upload: fn.reportsBucket === 'write',
-        ses: Boolean(fn.sendsEmail),
-        sqs: isQueueTriggered(fn),
-        events: isStreamReader(fn),
-        lambda: isStreamReader(fn),
-      });
-      return entry(fn.name, fn.handler, 'background', clients);
-    }),
-    // The Cognito pool's trigger: it reads the event and calls nothing, so its floor is the empty handler, and an
-    // AWS client that ever crept into its bundle would put it over its goal rather than raise its floor.
-    entry(ACCESS_TOKEN_TRIGGER.name, ACCESS_TOKEN_TRIGGER.handler, 'trigger', uses({})),
-  ];
-  const known = new Set(entries.map(({ handler }) => handler));
-  const dir = join(projectRoot, 'functions');
-  for (const file of readdirSync(dir)
-    .filter((name) => name.endsWith('.ts'))
-    .sort()) {
-    const handler = file.slice(0, -3);
-    if (!known.has(handler) && exportsHandler(readFileSync(join(dir, file), 'utf8'))) entries.push(entry(handler, handler, 'module'));
-  }
-  return entries;
-}
-
-export function baselineName({ dynamodb, s3, presign, upload, ses, sqs, events, lambda, metrics }: ClientSet): string {
-  const names = [
-    ...[dynamodb && 'ddb', s3 && !presign && !upload && 's3', presign && 's3+presign', upload && 's3+upload', ses && 'ses', sqs && 'sqs'],
-    ...[events && 'events', lambda && 'lambda'],
-    metrics && 'metrics',
-  ];
-  return names.filter(Boolean).join('+') || 'none';
-}
-
-/** The packages that make each client, as esbuild's metafile names them. */
-const CLIENT_PACKAGES: Record<Exclude<keyof ClientSet, 'metrics'>, string> = {
-  dynamodb: '@aws-sdk/client-dynamodb',
-  s3: '@aws-sdk/client-s3',
-  presign: '@aws-sdk/s3-request-presigner',
-  upload: '@aws-sdk/lib-storage',
-  ses: '@aws-sdk/client-ses',
-  sqs: '@aws-sdk/client-sqs',
-  events: '@aws-sdk/client-eventbridge',
-  lambda: '@aws-sdk/client-lambda',
-};
-
-const CLIENT_KEYS = Object.keys(CLIENT_PACKAGES) as Array<keyof typeof CLIENT_PACKAGES>;
-
-/** The library every pipeline that records business metrics carries (lib/metrics.ts). */
-const METRICS_PACKAGE = '@aws-lambda-powertools/metrics';
-
-/** The clients a bundle holds: their package's code is in it (more than a few bytes left by tree-shaking). */
-function bundledClients(packages: Map<string, number>): ClientSet {
-  const held = (name: string) => (packages.get(name) ?? 0) > 1024;
-  return uses({ ...Object.fromEntries(CLIENT_KEYS.map((key) => [key, held(CLIENT_PACKAGES[key])])), metrics: held(METRICS_PACKAGE) });
-}
-
-const hasAnyClient = (clients: ClientSet) => CLIENT_KEYS.some((key) => clients[key]);
-
-/**
- * The floor's clients: those declared that the bundle holds (a module in neither table: those it holds), and a note
- * when they differ; with Powertools Metrics when the bundle holds it (no table declares it: it comes with the pipeline).
- */
-export function floorClients(declared: ClientSet | undefined, bundled: ClientSet): { clients: ClientSet; note?: string } {
-  if (!declared) {
-    return { clients: bundled, note: `in neither table: floor from the clients its bundle holds (${baselineName(bundled)})` };
-  }
-  const clients = uses({
-    ...Object.fromEntries(CLIENT_KEYS.map((key) => [key, Boolean(declared[key]) && bundled[key]])),
-    metrics: bundled.metrics,
-  });
-  // S3 made by the presigner or the upload floor already.
-  const extra = CLIENT_KEYS.filter((key) => bundled[key] && !declared[key] && !(key === 's3' && (declared.presign || declared.upload)));
-  const missing = CLIENT_KEYS.filter((key) => declared[key] && !bundled[key]);
-  const notes = [
-    missing.length > 0 && `the table declares ${missing.join(', ')}, which its bundle does not hold`,
-    extra.length > 0 &&
-      `its bundle holds ${extra.map((key) => CLIENT_PACKAGES[key]).join(', ')}, which the table does not declare (not in the floor)`,
-  ].filter(Boolean);
-  return { clients, note: notes.length > 0 ? notes.join('; ') : undefined };
-}
-
-/**
- * The floor's source: a handler that makes each client on first use (as the service does) and sends one command
- * through it; with `metrics`, that loads Powertools Metrics on first use (as lib/metrics.ts does) and writes one metric.
- */
-export function baselineSource({ dynamodb, s3, presign, upload, ses, sqs, events, lambda, metrics }: ClientSet): string {
-  const imports: string[] = [];
-  const calls: string[] = [];
-  if (metrics) {
-    calls.push(
-      `const { Metrics } = await import('${METRICS_PACKAGE}');`,
-      "const metrics = new Metrics({ namespace: 'Floor', serviceName: 'floor' });",
-      "metrics.addMetric('floor', 'Count', 1);",
-      'metrics.publishStoredMetrics();',
-    );
-  }
-  if (dynamodb) {
-    imports.push("import { DynamoDBClient } from '@aws-sdk/client-dynamodb';");
-    imports.push("import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';");
-    calls.push(
-      'const db = DynamoDBDocumentClient.from(new DynamoDBClient({}));',
-      "out.push((await db.send(new GetCommand({ TableName: process.env.TABLE_NAME, Key: { pk: 'x', sk: 'x' } }))).Item);",
-    );
-  }
-  if (s3 || presign || upload) {
-    const commands = [presign && 'GetObjectCommand', s3 && !presign && !upload && 'HeadObjectCommand'].filter(Boolean);
-    imports.push(`import { S3Client${commands.map((c) => `, ${c}`).join('')} } from '@aws-sdk/client-s3';`);
-    calls.push('const s3 = new S3Client({});');
-    if (commands.includes('HeadObjectCommand')) {
-      calls.push("out.push(await s3.send(new HeadObjectCommand({ Bucket: process.env.BUCKET, Key: 'x' })));");
-    }
-  }
-  if (presign) {
-    imports.push("import { getSignedUrl } from '@aws-sdk/s3-request-presigner';");
-    calls.push("out.push(await getSignedUrl(s3, new GetObjectCommand({ Bucket: process.env.BUCKET, Key: 'x' }), { expiresIn: 60 }));");
-  }
-  if (upload) {
-    imports.push("import { Upload } from '@aws-sdk/lib-storage';");
-    calls.push("out.push(await new Upload({ client: s3, params: { Bucket: process.env.BUCKET, Key: 'x', Body: 'x' } }).done());");
-  }
-  if (ses) {
-    imports.push("import { SESClient, SendRawEmailCommand } from '@aws-sdk/client-ses';");
-    calls.push("out.push(await new SESClient({}).send(new SendRawEmailCommand({ RawMessage: { Data: new TextEncoder().encode('x') } })));");
-  }
-  if (sqs) {
-    imports.push("import { SQSClient, SendMessageBatchCommand } from '@aws-sdk/client-sqs';");
-    calls.push(
-      "out.push(await new SQSClient({}).send(new SendMessageBatchCommand({ QueueUrl: process.env.QUEUE_URL, Entries: [{ Id: '1', MessageBody: 'x' }] })));",
-    );
-  }
-  if (events) {
-    imports.push("import { EventBridgeClient, PutEventsCommand } from '@aws-sdk/client-eventbridge';");
-    calls.push(
-      "out.push(await new EventBridgeClient({}).send(new PutEventsCommand({ Entries: [{ Source: 'x', DetailType: 'x', Detail: '{}' }] })));",
-    );
-  }
-  if (lambda) {
-    imports.push("import { InvokeCommand, LambdaClient } from '@aws-sdk/client-lambda';");
-    calls.push("out.push(await new LambdaClient({}).send(new InvokeCommand({ FunctionName: 'x', InvocationType: 'Event' })));");
-  }
-  return [
-    ...imports,
-    'export const handler = async () => {',
-    '  const out = [];',
-    ...calls.map((line) => `  ${line}`),
-    '  return { statusCode: 200, body: JSON.stringify(out.length) };',
-    '};',
-    '',
-  ].join('\n');
-}
-
-/** Packages with more output bytes than in the floor, largest difference first. */
-function overFloor(own: Map<string, number>, floor: Map<string, number>): Array<{ package: string; kb: number }> {
-  return [...own]
-    .map(([name, bytes]) => ({ package: name, bytes: bytes - (floor.get(name) ?? 0) }))
-    .filter((entry) => entry.bytes >= 512)
-    .sort((a, b) => b.bytes - a.bytes)
-    .slice(0, 8)
-    .map((entry) => ({ package: entry.package, kb: round(entry.bytes / 1024, 1) }));
-}
+export const COLD_START_GOALS = { ...BYTES_GOALS, import: 1.25 };
 
 const IMPORT_SCRIPT =
   'const c = process.cpuUsage(); const t = performance.now(); await import(process.env.BENCH_BUNDLE); const ms = performance.now() - t; ' +
@@ -272,50 +53,6 @@ async function pairedImports(bundled: BundledFunction[], runs: number, label: st
   return samples;
 }
 
-/** A function's bundle next to its floor's, and the bytes goal. */
-export type BundledFunction = Awaited<ReturnType<typeof bundleStack>>[number];
-
-/** Bundles every function of the stack (or those named in `only`) and their floors into `outDir`; each function's bytes against its floor's. */
-export async function bundleStack(projectRoot: string, outDir: string, only?: string[]) {
-  const functions = stackFunctions(projectRoot).filter((fn) => !only || only.some((name) => fn.named(name)));
-  if (functions.length === 0) throw new Error(`no function is named ${only?.join(', ')}`);
-  const bundles = await buildFunctions(
-    projectRoot,
-    join(outDir, 'out'),
-    functions.map((fn) => fn.handler),
-  );
-  // Each function's floor: the clients its table declares that its bundle holds.
-  const floors = new Map(functions.map((fn) => [fn.handler, floorClients(fn.declared, bundledClients(bundles.get(fn.handler)!.packages))]));
-  const baselines = new Map<string, ClientSet>();
-  for (const { clients } of floors.values()) baselines.set(baselineName(clients), clients);
-  const baselineDir = join(outDir, 'baselines');
-  mkdirSync(baselineDir, { recursive: true });
-  const entries: Record<string, string> = {};
-  for (const [name, clients] of baselines) {
-    const file = join(baselineDir, `${name}.mjs`);
-    writeFileSync(file, baselineSource(clients));
-    entries[`baseline-${name}`] = file;
-  }
-  for (const [name, bundle] of await bundleFunctions(projectRoot, join(outDir, 'out'), entries)) bundles.set(name, bundle);
-  return functions.map((fn) => {
-    const own = bundles.get(fn.handler)!;
-    const { clients, note } = floors.get(fn.handler)!;
-    const baseline = baselineName(clients);
-    const floor = bundles.get(`baseline-${baseline}`)!;
-    const noClient = !hasAnyClient(clients);
-    return {
-      fn,
-      ...{ file: own.file, bytes: own.bytes, map_bytes: own.mapBytes },
-      ...{ baseline, baseline_file: floor.file, baseline_bytes: floor.bytes },
-      bytes_goal: noClient ? `floor+${COLD_START_GOALS.noClientBytes / 1024}KB` : `${COLD_START_GOALS.bytes}×`,
-      bytes_limit: noClient ? floor.bytes + COLD_START_GOALS.noClientBytes : Math.floor(floor.bytes * COLD_START_GOALS.bytes),
-      clients_note: note,
-      over_floor_kb: overFloor(own.packages, floor.packages),
-      no_client: noClient,
-    };
-  });
-}
-
 export async function measureColdStart(projectRoot: string, options: { runs: number; only?: string[] }) {
   const work = mkdtempSync(join(tmpdir(), 'dept-admin-bench-bundles-'));
   try {
@@ -332,11 +69,9 @@ export async function measureColdStart(projectRoot: string, options: { runs: num
     const missed = bundled.flatMap((b, i) => (pairedRatio(samples[i], 'ms') > COLD_START_GOALS.import ? [i] : []));
     const confirmations = new Map<number, PairedSamples>();
     if (missed.length > 0) {
-      const again = await pairedImports(
-        missed.map((i) => bundled[i]),
-        options.runs * 2,
-        `confirmation of ${missed.map((i) => bundled[i].fn.name).join(', ')}`,
-      );
+      const label = `confirmation of ${missed.map((i) => bundled[i].fn.name).join(', ')}`;
+      const retried = missed.map((i) => bundled[i]);
+      const again = await pairedImports(retried, options.runs * 2, label);
       missed.forEach((i, k) => confirmations.set(i, again[k]));
     }
     return bundled.map(({ fn, file: _file, baseline_file: _floor, no_client: _none, ...b }, i) => {
@@ -353,12 +88,8 @@ export async function measureColdStart(projectRoot: string, options: { runs: num
         ...{ name: fn.name, handler: fn.handler, kind: fn.kind, ...b },
         bytes_ratio: round(ratio(b.bytes, b.baseline_bytes), 2),
         // Medians of the imports' wall and CPU time (user + system), and the floor's.
-        import_ms: round(importMs, 1),
-        baseline_import_ms: round(baselineMs, 1),
-        import_ratio: round(paired('ms'), 2),
-        import_cpu_ms: round(importCpu, 1),
-        baseline_import_cpu_ms: round(baselineCpu, 1),
-        import_cpu_ratio: round(paired('cpu'), 2),
+        ...{ import_ms: round(importMs, 1), baseline_import_ms: round(baselineMs, 1), import_ratio: round(paired('ms'), 2) },
+        ...{ import_cpu_ms: round(importCpu, 1), baseline_import_cpu_ms: round(baselineCpu, 1), import_cpu_ratio: round(paired('cpu'), 2) },
         runs: options.runs,
         ...(confirmation && { confirmation_import_ratio: round(confirmedRatio!, 2), confirmation_runs: confirmation.file.length }),
         meets_goal: b.bytes <= b.bytes_limit && importRatio <= COLD_START_GOALS.import,

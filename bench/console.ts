@@ -1,40 +1,23 @@
 /**
- * The console (issue 27's quality bars; docs/performance.md "Console"): per screen, the time until it is interactive
- * in Debian's Chromium, the API calls it makes and the read units they cost, over the list dataset
- * (support/list-dataset.ts) loaded into a table of its own; and the console's JavaScript and CSS gzipped.
- *
- * Each size runs in a fresh process (this file with BENCH_CONSOLE_CHILD set, as list-scale.ts does): it loads the
- * dataset, then runs the service as `npm start` does — every function from its bundle in sandboxes of its own on the
- * Lambda runtime's Node, each AWS call checked against its role, behind the local gateway — and opens the console.
- *
- * - **Time to interactive**: from navigation start until the screen is settled — its heading shown, no request in
- *   flight and every `.busy` empty (as test/support/console.ts `settled`) for QUIET_MS — taken in the page as the later
- *   of the last response's end (Resource Timing) and the last change to the document (a MutationObserver). "Cold":
- *   every sandbox ended just before (the function host's redeploy), so each function the screen calls starts anew;
- *   "warm": right after. Each run is a browser context of its own. The overview is opened by the link `npm start`
- *   prints (`/console#token=…`: signing in is part of its first screen), with an empty cache; another screen by its own
- *   link in a tab signed in by that link just before (a page load of its own, the token in the tab's session, the
- *   console's script and style cached by that sign-in: they are immutable, as a returning administrator has them).
- * - **Read units**: each API request the browser made is replayed, with its method, path, query and body, through the
- *   route's handler in this process under the bench's capacity meter (support/capacity.ts, as list-scale.ts meters a
- *   page) — the same code the bundles are built from, on the same table, and every request a screen makes only reads
- *   (the write probe is a dry run), so the replay reads what the browser's request read. A replay whose status differs
- *   from the browser's is noted. "A page": listUsers' first page of 100, metered the same way in the same process.
+ * The console (docs/performance.md "Console": what is measured, how, and why): per screen, the time until it is
+ * interactive in Debian's Chromium, cold and warm, and the read units of the API calls it makes, each replayed through
+ * its handler in this process, metered; over the list dataset in a table of its own, a fresh process per size (this
+ * file with BENCH_CONSOLE_CHILD set), the service run as `npm start` runs it (support/stack.ts). And the console's
+ * JavaScript and CSS gzipped.
  */
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import type { Page, Request } from 'playwright-core';
-import { inTableOfItsOwn } from './support/dataset';
+import { childPerSize, type ChildSizes, type ChildSpec } from './support/tables';
 import { exitOnError, median, progress, projectRoot, round, runNode, sizeLabel, sleep, summarize } from './support/util';
 
-/** Issue 27: the first screen interactive within 1 s, each screen's calls reading about a page, ≤ 150 KB gzipped. */
+/** The first screen interactive within 1 s, each screen's calls reading about a page, ≤ 150 KB gzipped. */
 export const CONSOLE_GOALS = { interactiveMs: 1000, pages: 2, gzipKb: 150 } as const;
 /** How long the page stays settled before it counts as settled (a gap between two requests is shorter). */
 const QUIET_MS = 300;
 const SETTLE_TIMEOUT_MS = 60_000;
-const WRITE_TOKEN = 'bench-console-write-token';
 
 /** The screens measured: the overview, the largest department's page, the users and departments lists. */
 const screenRoutes = (largestDepartment: string) => [
@@ -43,8 +26,6 @@ const screenRoutes = (largestDepartment: string) => [
   { screen: 'users', route: '/users' },
   { screen: 'departments', route: '/departments' },
 ];
-
-export type ConsoleSizes = { users: number[]; departments: number; runs: number };
 
 function newRow(screen: string, route: string, users: number) {
   return {
@@ -59,23 +40,12 @@ function newRow(screen: string, route: string, users: number) {
 }
 export type ConsoleRow = ReturnType<typeof newRow>;
 
-export type ConsoleSize = {
-  files: Array<{ file: string; bytes: number; gzip_bytes: number }>;
-  js_gzip_kb: number;
-  css_gzip_kb: number;
-  gzip_kb: number;
-  budget_kb: number;
-  meets_goal: boolean;
-};
-
 /** The console built as its bundling builds it (console/vite.config.ts), each JavaScript and CSS file gzipped at level 9. */
-export async function measureConsoleSize(): Promise<ConsoleSize> {
+export async function measureConsoleSize() {
   const outDir = mkdtempSync(join(tmpdir(), 'console-bench-'));
   try {
     const vite = join(projectRoot, 'node_modules', '.bin', 'vite');
-    const { code, err } = await runNode([vite, 'build', '--config', 'console/vite.config.ts', '--outDir', outDir, '--emptyOutDir'], {
-      env: process.env,
-    });
+    const { code, err } = await runNode([vite, 'build', '--config', 'console/vite.config.ts', '--outDir', outDir, '--emptyOutDir'], {});
     if (code !== 0) throw new Error(`console: vite build failed: ${err}`);
     const files = readdirSync(outDir, { recursive: true, encoding: 'utf8' })
       .filter((file) => /\.(js|css)$/.test(file))
@@ -95,24 +65,8 @@ export async function measureConsoleSize(): Promise<ConsoleSize> {
   }
 }
 
-type ChildSpec = { users: number; departments: number; runs: number };
-
-export async function measureConsole(env: Record<string, string>, sizes: ConsoleSizes): Promise<ConsoleRow[]> {
-  const rows: ConsoleRow[] = [];
-  for (const users of sizes.users) {
-    const spec: ChildSpec = { users, departments: sizes.departments, runs: sizes.runs };
-    await inTableOfItsOwn(env, `${env.TABLE_NAME}-console-${users}`, async (table) => {
-      progress(`console: ${users} users in ${sizes.departments} departments, in table ${table} (a fresh process)`);
-      const { code, out } = await runNode(['--import', 'tsx', 'bench/console.ts'], {
-        env: { ...process.env, ...env, TABLE_NAME: table, BENCH_CONSOLE_CHILD: JSON.stringify(spec) },
-        show: 'progress',
-      });
-      if (code !== 0) throw new Error(`console: the child for ${users} users failed (exit ${code})`);
-      rows.push(...(JSON.parse(out.trim().split('\n').pop()!) as ConsoleRow[]));
-    });
-  }
-  return rows;
-}
+export const measureConsole = (env: Record<string, string>, sizes: ChildSizes) =>
+  childPerSize<ConsoleRow>(env, 'console', 'console.ts', sizes);
 
 /** What the page itself records: when it last changed (read with Resource Timing at the end). */
 const PAGE_PROBE = `(() => {
@@ -188,65 +142,21 @@ async function child(): Promise<void> {
   const table = process.env.TABLE_NAME!;
   const size = sizeLabel(users);
   // lib/ modules only now (they read the environment on first use).
-  const { rawClient } = await import('./support/dataset');
+  const { rawClient } = await import('../test/support/measure/dataset');
   const { loadListDataset } = await import('./support/list-dataset');
-  const { measure, meterCapacity } = await import('./support/capacity');
-  const { lambdaContext, loadHandler, routeEvent } = await import('./support/lambda');
+  const { meterCapacity } = await import('../test/support/measure/capacity-meter');
+  const { metered } = await import('../test/support/measure/handler-call');
+  const { startStack, WRITE_TOKEN } = await import('./support/stack');
   const { createRouter } = await import('../lib/http/router');
-  const { routes, FALLBACK_FUNCTION } = await import('../lib/routes');
-  const { prepareStack } = await import('../infra/local/prepare');
-  const { resolveDeployment } = await import('../infra/local/deployment');
-  const { awsCallChecker } = await import('../infra/local/aws-calls');
-  const { startFunctionHost } = await import('../infra/local/functions');
-  const { startGateway } = await import('../infra/local/gateway');
+  const { routes } = await import('../lib/routes');
   const { launchChromium } = await import('../test/support/browser');
 
   const client = rawClient();
-  const started = performance.now();
   const data = await loadListDataset(client, table, { users, departments, prefix: `c${size}-` });
   client.destroy();
-  progress(
-    `console ${size}: loaded ${data.items} items in ${round((performance.now() - started) / 1000, 0)} s; ` +
-      `largest department ${data.largest.id} (${data.largest.users} users)`,
-  );
-
-  // As `npm start` runs the service (infra/local/start.ts): its default stack settings, the bundles, the role check.
-  const prepared = await prepareStack(projectRoot, { reportEmailDomains: '*' });
-  progress(`console ${size}: functions ${prepared.summary}`);
-  const endpoints = {
-    dynamodb: process.env.DYNAMODB_ENDPOINT!,
-    s3: process.env.S3_ENDPOINT!,
-    ses: process.env.SES_ENDPOINT!,
-    sqs: process.env.SQS_ENDPOINT!,
-  };
-  const denied: string[] = [];
-  const failures: string[] = [];
-  let functions: ReturnType<typeof startFunctionHost> | undefined;
-  const gateway = await startGateway({
-    tokens: { write: WRITE_TOKEN },
-    loadHandler: async (route) => functions!.handler(route.name),
-    scimAuthorizer: (event, context) => functions!.handler('scimAuthorizer')(event, context),
-    fallbackFunction: (event, context) => functions!.handler(FALLBACK_FUNCTION.handler)(event, context),
-  });
-  const deployed = resolveDeployment(prepared.deployment, {
-    tableName: table,
-    reportsBucket: process.env.REPORTS_BUCKET!,
-    apiUrl: gateway.url,
-    sqsEndpoint: endpoints.sqs,
-  });
-  const checker = awsCallChecker({
-    functions: deployed,
-    targets: endpoints,
-    onDenied: (call) => denied.push(`${call.handler}: ${call.action} on ${call.resource}`),
-  });
-  functions = startFunctionHost({
-    bundlesDir: prepared.bundlesDir,
-    functions: deployed,
-    endpointsFor: (fn) => checker.endpointsFor(fn),
-    // Their log lines are not the bench's; a runtime error is kept for the row's note.
-    output: (handler, line) => /ERROR|Task timed out|Runtime\./.test(line) && failures.push(`${handler}: ${line.slice(0, 200)}`),
-  });
-  const host = functions;
+  // No background jobs: their polling would load the machine the screens are timed on.
+  const stack = await startStack(process.env as Record<string, string>, table, { background: false });
+  const { host, url: base } = stack;
   const browser = await launchChromium();
   const router = createRouter(routes);
   const routeName = (method: string, url: string) => router.match(method, new URL(url).pathname)?.compiled.route.name;
@@ -259,7 +169,7 @@ async function child(): Promise<void> {
       await context.addInitScript(PAGE_PROBE);
       const page = await context.newPage();
       const watched = watch(page);
-      const link = `${gateway.url}/console#token=${encodeURIComponent(WRITE_TOKEN)}`;
+      const link = `${base}/console#token=${encodeURIComponent(WRITE_TOKEN)}`;
       if (route !== '/') {
         // Signed in by the link first; then the screen's own link, a page load of its own.
         await page.goto(link);
@@ -269,11 +179,11 @@ async function child(): Promise<void> {
       }
       const sandboxesBefore = host.coldStarts().length;
       if (cold) {
-        host.redeploy(deployed);
+        host.redeploy(stack.deployed);
         await sleep(200); // the idle sandboxes end
       }
       watched.clear();
-      await page.goto(route === '/' ? link : `${gateway.url}/console#${route}`);
+      await page.goto(route === '/' ? link : `${base}/console#${route}`);
       const { ms, heading } = await watched.settle();
       return { ms: round(ms, 0), heading, requests: [...watched.requests], sandboxes: host.coldStarts().length - sandboxesBefore };
     } finally {
@@ -287,16 +197,14 @@ async function child(): Promise<void> {
     const url = new URL(request.url);
     const match = router.match(request.method, url.pathname)!;
     const name = match.compiled.route.name;
-    const handler = await loadHandler(name);
-    const query = Object.fromEntries(url.searchParams);
     const body = request.body === undefined ? undefined : (JSON.parse(request.body) as unknown);
-    const event = { ...routeEvent(name, { params: match.pathParameters, query, body }), rawPath: url.pathname };
-    const { result, capacity } = await measure(() => handler(event, lambdaContext(name)));
-    return { name, status: result.statusCode, rcu: capacity.rcu, calls: capacity.calls };
+    const invocation = { params: match.pathParameters, query: Object.fromEntries(url.searchParams), body, rawPath: url.pathname };
+    const { status, capacity } = await metered(name, invocation, 10_000);
+    return { name, status, rcu: capacity.rcu, calls: capacity.calls };
   };
   // Each handler loaded and connected before it is metered, as list-scale.ts does (a cold handler reads the same).
-  await replay({ method: 'GET', url: `${gateway.url}/v2/users?count=1` });
-  const page = await replay({ method: 'GET', url: `${gateway.url}/v2/users` });
+  await replay({ method: 'GET', url: `${base}/v2/users?count=1` });
+  const page = await replay({ method: 'GET', url: `${base}/v2/users` });
   progress(`console ${size}: a page (listUsers, 100 users) reads ${page.rcu} RCU`);
 
   const rows: ConsoleRow[] = [];
@@ -312,11 +220,10 @@ async function child(): Promise<void> {
     const api = warm[0].requests.filter((request) => isApi(request.url));
     const replayed: Array<Awaited<ReturnType<typeof replay>>> = [];
     for (const request of api) replayed.push(await replay(request));
-    const mismatched = api.filter((request, i) => request.status !== replayed[i].status);
-    const rcu = round(
-      replayed.reduce((n, r) => n + r.rcu, 0),
-      1,
+    const mismatched = api.flatMap((request, i) =>
+      request.status === replayed[i].status ? [] : [`${request.url} (${request.status}, replayed ${replayed[i].status})`],
     );
+    const rcu = round(replayed.reduce((n, r) => n + r.rcu, 0));
     const byRoute = summarize(api.map((request) => routeName(request.method, request.url) ?? `unrouted ${request.method}`));
     Object.assign(row, {
       ...{ heading: warm[0].heading, runs, cold_runs_ms: cold.map((c) => c.ms), warm_runs_ms: warm.map((w) => w.ms) },
@@ -336,8 +243,7 @@ async function child(): Promise<void> {
     row.meets_reads = row.pages !== null && row.pages <= CONSOLE_GOALS.pages;
     row.meets_goal = row.meets_interactive && row.meets_reads;
     const notes = [
-      mismatched.length > 0 &&
-        `${mismatched.length} replay(s) answered otherwise than the browser's request: ${mismatched.map((m) => m.url).join(', ')}`,
+      mismatched.length > 0 && `${mismatched.length} replay(s) answered otherwise than the browser's request: ${mismatched.join(', ')}`,
       new Set(warm.map((w) => w.requests.length)).size > 1 &&
         `request counts differ between runs: ${warm.map((w) => w.requests.length).join('/')}`,
     ].filter((note): note is string => typeof note === 'string');
@@ -349,12 +255,11 @@ async function child(): Promise<void> {
     );
   }
   await browser.close();
-  await gateway.close();
-  await host.close();
-  await checker.close();
-  if (denied.length > 0) throw new Error(`AWS calls refused by their function's role:\n${denied.join('\n')}`);
-  if (failures.length > 0)
-    for (const row of rows) row.note = [row.note, `function errors: ${failures.slice(0, 3).join(' | ')}`].filter(Boolean).join('; ');
+  await stack.close();
+  const problems = stack.problems();
+  if (problems.some((p) => p.startsWith('refused by its role')))
+    throw new Error(`AWS calls refused by their function's role:\n${problems.join('\n')}`);
+  for (const row of rows) row.note = [row.note, stack.problemNote()].filter(Boolean).join('; ') || undefined;
   process.stdout.write(`${JSON.stringify(rows)}\n`);
 }
 

@@ -1,11 +1,12 @@
 /**
  * List scale (docs/performance.md "Lists"): each list request at each size, a page of 100 through its handler, metered.
  * Each size loads support/list-dataset.ts into a table of its own from a fresh process (this file with BENCH_LIST_CHILD
- * set: the handlers' warm state, client and caches included, does not cross sizes); the parent pairs the sizes (judge).
+ * set: support/tables.ts childPerSize); the parent pairs the sizes (judge).
  */
-import { batchGet, inTableOfItsOwn, queryAll, type Doc } from './support/dataset';
-import { consumedUnits, itemSize, query as queryUnits } from './support/units';
-import { exitOnError, median, progress, round, runNode, sizeLabel, sleep, summarize } from './support/util';
+import { type Doc } from '../test/support/measure/dataset';
+import { childPerSize, pageCost, queryAll, type ChildSizes, type ChildSpec } from './support/tables';
+import { itemSize, query as queryUnits } from '../test/support/measure/item-units';
+import { exitOnError, median, progress, round, sizeLabel } from './support/util';
 
 export const LIST_GOALS = { ratio: 1.2, overMin: 2, ms: 300 } as const;
 /** A call slower than SLOW_CALL_MS runs once; handlers are told they have Lambda's longest left, so a slow list is
@@ -13,9 +14,6 @@ export const LIST_GOALS = { ratio: 1.2, overMin: 2, ms: 300 } as const;
 const [SLOW_CALL_MS, HANDLER_TIMEOUT_MS, DEPLOYED_TIMEOUT_S] = [20_000, 15 * 60_000, 10];
 /** The cursor row: `next_cursor`s followed before the page measured (page 101: the depth of offset=10000). */
 const CURSOR_DEPTH = 100;
-
-/** User counts (smallest first), departments, and timed runs per request. */
-export type ListScaleSizes = { users: number[]; departments: number; runs: number };
 
 /**
  * A request at one size. RCU, calls and ms are medians of the runs, `commands` of the first, `status` of the last (null
@@ -98,23 +96,8 @@ async function prefixCost(client: Doc, table: string, over: 'departments' | 'gro
   return { items: sizes.length, rcu: queryUnits(sizes, false).rcu };
 }
 
-type ChildSpec = { users: number; departments: number; runs: number };
-
-export async function measureListScale(env: Record<string, string>, sizes: ListScaleSizes): Promise<ListScaleRow[]> {
-  const rows: ListScaleRow[] = [];
-  for (const users of sizes.users) {
-    const spec: ChildSpec = { users, departments: sizes.departments, runs: sizes.runs };
-    await inTableOfItsOwn(env, `${env.TABLE_NAME}-list-${users}`, async (table) => {
-      progress(`list: ${users} users in ${sizes.departments} departments, in table ${table} (a fresh process)`);
-      const { code, out } = await runNode(['--import', 'tsx', 'bench/list-scale.ts'], {
-        env: { ...process.env, ...env, TABLE_NAME: table, BENCH_LIST_CHILD: JSON.stringify(spec) },
-        show: 'progress',
-      });
-      if (code !== 0) throw new Error(`list: the child for ${users} users failed (exit ${code})`);
-      rows.push(...(JSON.parse(out.trim().split('\n').pop()!) as ListScaleRow[]));
-    });
-  }
-  return judge(rows, sizes.users);
+export async function measureListScale(env: Record<string, string>, sizes: ChildSizes): Promise<ListScaleRow[]> {
+  return judge(await childPerSize<ListScaleRow>(env, 'list', 'list-scale.ts', sizes), sizes.users);
 }
 
 /** Ratios and goals, each larger size against the smallest. */
@@ -164,8 +147,11 @@ export function listScaleTable(rows: ListScaleRow[], sizes: number[]): { headers
   return { headers, lines };
 }
 
-/** `counterRcu`: of `rcu`, what reading counters (and a department item) cost. */
-type Call = Record<'status' | 'rcu' | 'counterRcu' | 'calls' | 'ms', number> & { body?: Record<string, unknown>; commands: string[] };
+/** `counterRcu`: of `rcu`, what reading counters (and a department item) cost; `commands`: as `GetItem Query×2`. */
+type Call = Record<'status' | 'rcu' | 'counterRcu' | 'calls' | 'scans' | 'ms', number> & {
+  body?: Record<string, unknown>;
+  commands: string;
+};
 type Caller = (operationId: string, params: Record<string, string> | undefined, query: Record<string, string>) => Promise<Call>;
 
 const addNote = (row: ListScaleRow, note: string) => (row.note = row.note ? `${row.note}; ${note}` : note);
@@ -174,58 +160,21 @@ async function child(): Promise<void> {
   const { users, departments, runs } = JSON.parse(process.env.BENCH_LIST_CHILD!) as ChildSpec;
   const table = process.env.TABLE_NAME!;
   // lib/ modules only now (they read the environment on first use).
-  const { rawClient } = await import('./support/dataset');
+  const { rawClient } = await import('../test/support/measure/dataset');
   const { DATASET_NOW, loadListDataset } = await import('./support/list-dataset');
-  const { measure, meterCapacity } = await import('./support/capacity');
-  const { lambdaContext, loadHandler, routeEvent, routeOf } = await import('./support/lambda');
-  const { db } = await import('../lib/db/client');
+  const { meterCapacity } = await import('../test/support/measure/capacity-meter');
+  const { metered, routeOf } = await import('../test/support/measure/handler-call');
 
   const client = rawClient();
   const size = sizeLabel(users);
-  const started = performance.now();
   const data = await loadListDataset(client, table, { users, departments, prefix: `l${size}-` });
-  const seconds = round((performance.now() - started) / 1000, 0);
-  progress(`list ${size}: loaded ${data.items} items in ${seconds} s; largest department ${data.largest.id} (${data.largest.users} users)`);
 
   meterCapacity();
-  let log: string[] = [];
-  let counterRcu = 0;
-  // Calls in flight after the answer (e.g. middy's early timeout does not stop the work) would be charged to the
-  // next request: wait for them.
-  let inFlight = 0;
-  db().middlewareStack.add(
-    (next, context) => async (args) => {
-      log.push(context.commandName ?? 'unknown');
-      inFlight++;
-      try {
-        const result = await next(args);
-        // Lists read items from indexes only; what they read from the table itself is counters (and a department).
-        if (!(args.input as { IndexName?: string }).IndexName) counterRcu += consumedUnits(result.output);
-        return result;
-      } finally {
-        inFlight--;
-      }
-    },
-    { step: 'initialize', name: 'listScaleCommandLog' },
-  );
-
   const call: Caller = async (operationId, params, query) => {
-    const handler = await loadHandler(operationId);
-    log = [];
-    counterRcu = 0;
-    const { result, capacity, ms } = await measure(() =>
-      handler(routeEvent(operationId, { params, query }), lambdaContext(routeOf(operationId).name, HANDLER_TIMEOUT_MS)).catch(
-        (error: unknown) => ({ statusCode: 599, body: JSON.stringify({ thrown: String(error) }) }),
-      ),
-    );
-    let body: Record<string, unknown> | undefined;
-    try {
-      body = JSON.parse(result.body ?? '') as Record<string, unknown>;
-    } catch {}
-    if (inFlight > 0)
-      progress(`list ${size}: ${operationId} ${JSON.stringify(query)}: ${inFlight} DynamoDB call(s) still in flight; waiting`);
-    while (inFlight > 0) await sleep(50);
-    return { status: result.statusCode, body, rcu: capacity.rcu, counterRcu, calls: log.length, commands: log, ms };
+    const { status, body, capacity, ms } = await metered(operationId, { params, query }, HANDLER_TIMEOUT_MS);
+    // Lists read items from indexes only; what they read from the table itself is counters (and a department).
+    const { rcu, table_rcu: counterRcu, count: calls, calls: commands, scans } = capacity;
+    return { status, body, rcu, counterRcu, calls, commands, scans, ms };
   };
 
   const paramsOf = (operation: string) => (operation === 'listDepartmentUsers' ? { department_id: data.largest.id } : undefined);
@@ -262,14 +211,8 @@ async function child(): Promise<void> {
     for (let run = 0; run < runs && (calls.at(-1)?.ms ?? 0) <= SLOW_CALL_MS; run++) calls.push(await call(operation, params, query));
     const first = calls[0];
     const mid = (key: 'rcu' | 'calls' | 'ms' | 'counterRcu') => median(calls.map((c) => c[key]));
-    Object.assign(row, {
-      status: calls.at(-1)!.status,
-      runs: calls.length,
-      rcu: round(mid('rcu'), 1),
-      calls: mid('calls'),
-      ms: round(mid('ms'), 1),
-    });
-    Object.assign(row, { commands: summarize(first.commands), scans: first.commands.filter((c) => c === 'ScanCommand').length });
+    Object.assign(row, { status: calls.at(-1)!.status, runs: calls.length, rcu: round(mid('rcu'), 1), calls: mid('calls') });
+    Object.assign(row, { ms: round(mid('ms'), 1), commands: first.commands, scans: first.scans });
     const timeout = (routeOf(operation).timeoutSeconds ?? DEPLOYED_TIMEOUT_S) * 1000;
     if (calls.some((c) => c.ms > timeout)) addNote(row, `over the deployed ${timeout / 1000} s Lambda timeout (a 503 in AWS)`);
     if (first.status === 200 && first.body) {
@@ -315,27 +258,6 @@ async function walkCursor(call: Caller, operation: string, params: Record<string
   }
   // The depth-th next_cursor: the page measured is page depth + 1.
   return walk;
-}
-
-/**
- * What reading the page itself costs: the returned items' sizes as stored (read back by key, unmetered; an item not
- * found is sized from its JSON), as one eventually consistent Query.
- */
-async function pageCost(client: Doc, table: string, body: Record<string, unknown>, keys: Map<string, { pk: string; sk: string }>) {
-  const isList = (value: unknown): value is Array<Record<string, unknown>> =>
-    Array.isArray(value) && value.every((v) => typeof v === 'object' && v !== null);
-  const returned = Object.values(body).find(isList) ?? [];
-  const wanted = returned.map((item) => keys.get(String(item.id))).filter((key) => key !== undefined);
-  const stored = new Map((await batchGet(client, table, wanted)).map((item) => [`${String(item.pk)}|${String(item.sk)}`, item]));
-  let approximated = 0;
-  const sizes = returned.map((item) => {
-    const key = keys.get(String(item.id));
-    const found = key && stored.get(`${key.pk}|${key.sk}`);
-    if (found) return itemSize(found);
-    approximated++;
-    return Buffer.byteLength(JSON.stringify(item), 'utf8');
-  });
-  return { rcu: queryUnits(sizes, false).rcu, items: returned.length, bytes: sizes.reduce((a, b) => a + b, 0), approximated };
 }
 
 if (process.env.BENCH_LIST_CHILD) exitOnError(child());

@@ -3,9 +3,9 @@
  * the rest) and a page of 100 of GET /v2/groups/{group_id}/users, first and ~90% deep by cursor, in G1's order
  * (last_name, which reads the whole group) and by id (which reads its page), each through its handler, metered.
  */
-import { measure, meterCapacity, stopMetering } from './support/capacity';
-import { loadDataset, type Doc } from './support/dataset';
-import { invoke } from './support/lambda';
+import { measure, meterCapacity, stopMetering } from '../test/support/measure/capacity-meter';
+import { loadDataset, type Doc } from '../test/support/measure/dataset';
+import { invoke } from '../test/support/measure/handler-call';
 import { progress, round } from './support/util';
 
 export type MembersRow = { members: number; request: string; rcu: number; calls: string; bytes: number; ms: number };

@@ -3,8 +3,8 @@
  * directly (support/raw.ts), alternating which goes first; medians. E2 and E3 move users one way when first in an
  * iteration and back when second; G4 adds a fresh user each run. docs/performance.md "Overhead and bulk".
  */
-import { loadDataset, type Doc } from './support/dataset';
-import { lambdaContext, prepared, routeEvent } from './support/lambda';
+import { loadDataset, type Doc } from '../test/support/measure/dataset';
+import { lambdaContext, prepared, routeEvent } from '../test/support/measure/handler-call';
 import { rawE1, rawE2, rawE3, rawG1, rawG4 } from './support/raw';
 import { median, progress, ratio, round, timed } from './support/util';
 

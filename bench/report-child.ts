@@ -6,8 +6,8 @@
  * fixed cost and the RSS growth are: docs/performance.md "Reports".
  */
 import { readFileSync, writeFileSync } from 'node:fs';
-import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { consumedUnits } from './support/units';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { consumedUnits } from '../test/support/measure/item-units';
 import { exitOnError, median, timed } from './support/util';
 
 const type = process.env.BENCH_REPORT_TYPE as 'departments' | 'groups';
@@ -57,7 +57,7 @@ function fixedCost() {
 
 async function g1(): Promise<void> {
   const { db } = await import('../lib/db/client');
-  const { prepared } = await import('./support/lambda');
+  const { prepared } = await import('../test/support/measure/handler-call');
   instrument(db());
   const call = await prepared('G1', { params: { group_id: process.env.BENCH_G1_GROUP! } });
   await call();
@@ -74,39 +74,25 @@ async function g1(): Promise<void> {
 
 /** The Queries and BatchGetItems of lib/reports/csv.ts (the raw floor's helpers), nothing else. */
 async function rawRead(): Promise<() => Promise<number>> {
-  const { rawClient } = await import('./support/dataset');
+  const { rawClient } = await import('../test/support/measure/dataset');
   const { memberIds, readUsers } = await import('./support/raw');
+  const { queryAll } = await import('./support/tables');
   const { departmentList } = await import('../lib/store/departments');
   const { groupList } = await import('../lib/store/groups');
   const client = rawClient();
   instrument(client);
   await client.send(new GetCommand({ TableName: table, Key: { pk: 'none', sk: 'none' } }));
   const list = type === 'departments' ? departmentList.byName() : groupList.byName();
+  const query = { TableName: table, IndexName: list.index.name, KeyConditionExpression: '#ipk = :ipk', Limit: 500 };
+  const keys = { ExpressionAttributeNames: { '#ipk': list.index.partitionKey }, ExpressionAttributeValues: { ':ipk': list.partition } };
   return async () => {
+    const items = await queryAll(client, { ...query, ...keys });
+    if (type === 'departments') return items.length;
     let rows = 0;
-    let startKey: Record<string, unknown> | undefined;
-    do {
-      const page = await client.send(
-        new QueryCommand({
-          ...{
-            TableName: table,
-            IndexName: list.index.name,
-            KeyConditionExpression: '#ipk = :ipk',
-            Limit: 500,
-            ExclusiveStartKey: startKey,
-          },
-          ...{ ExpressionAttributeNames: { '#ipk': list.index.partitionKey }, ExpressionAttributeValues: { ':ipk': list.partition } },
-        }),
-      );
-      for (const item of page.Items ?? []) {
-        if (type === 'departments') rows++;
-        else {
-          const ids = await memberIds(client, table, { id: String(item.id), generation: String(item.generation) });
-          rows += Math.max(1, (await readUsers(client, table, ids)).length);
-        }
-      }
-      startKey = page.LastEvaluatedKey;
-    } while (startKey);
+    for (const item of items) {
+      const ids = await memberIds(client, table, { id: String(item.id), generation: String(item.generation) });
+      rows += Math.max(1, (await readUsers(client, table, ids)).length);
+    }
     return rows;
   };
 }

@@ -3,8 +3,9 @@
  * worker in a fresh process (report-child.ts), against a raw read of the same items, alternating; G1 on a group of 10
  * at each size. The goals are judged at the largest size: docs/performance.md "Reports".
  */
-import { inTableOfItsOwn, loadDataset, rawClient } from './support/dataset';
-import { median, progress, ratio, round, runNode } from './support/util';
+import { loadDataset, rawClient } from '../test/support/measure/dataset';
+import { inTableOfItsOwn } from './support/tables';
+import { jsonChild, median, progress, ratio, round } from './support/util';
 
 /** Claim, object write, completion: their summed wall time and round trips (the calls of the first run). */
 type FixedCost = { ms: number; round_trips: number; min_round_trips: number; calls: string[] };
@@ -46,15 +47,8 @@ const USERS_PER_GROUP = 10;
 /** `users`: user counts, smallest first; `runs`: report and raw runs of each type at each size. */
 export type ReportSizes = { users: number[]; runs: { departments: number; groups: number }; g1Runs: number };
 
-async function runChild<T = ChildResult>(env: Record<string, string>, type: string, mode: 'report' | 'raw' | 'g1'): Promise<T> {
-  const { code, out, err } = await runNode(['--import', 'tsx', 'bench/report-child.ts'], {
-    env: { ...process.env, ...env, BENCH_REPORT_TYPE: type, BENCH_REPORT_MODE: mode },
-  });
-  const line = out.trim().split('\n').pop() ?? '';
-  if (code !== 0 || !line.startsWith('{'))
-    throw new Error(`${type} ${mode} child failed (${code}): ${out.slice(-500)} ${err.slice(-1500)}`);
-  return JSON.parse(line) as T;
-}
+const runChild = <T = ChildResult>(env: Record<string, string>, type: string, mode: 'report' | 'raw' | 'g1') =>
+  jsonChild<T>('report-child.ts', { ...env, BENCH_REPORT_TYPE: type, BENCH_REPORT_MODE: mode });
 
 export async function measureReports(env: Record<string, string>, sizes: ReportSizes) {
   const reports: ReportResult[] = [];

@@ -87,7 +87,7 @@ export class ServiceDashboard extends Construct {
     this.dashboard.addWidgets(
       new TextWidget({
         markdown:
-          '# Department admin API\nAlarms, API, table, functions, then the business metrics. What to do on each alarm: README "Runbook".',
+          '# Department admin API\nAlarms, API, table, functions, then the business metrics. What to do on each alarm: docs/operations.md "Runbook".',
         width: 24,
         height: 2,
       }),

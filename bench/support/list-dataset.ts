@@ -14,7 +14,8 @@ import { newGroupItem } from '../../lib/store/groups';
 import { DEPARTMENTS_COUNTER, GROUPS_COUNTER } from '../../lib/store/stats';
 import { departmentCopyItem, membershipOf, userItem, type User } from '../../lib/store/users';
 import { cellCounterName } from '../../lib/users/counters';
-import { addCounters, batchPut, departmentItem, listCounterWrites, sendCounterWrites, type Doc } from './dataset';
+import { addCounters, departmentItem, listCounterWrites, sendCounterWrites, type Doc } from '../../test/support/measure/dataset';
+import { putMany } from './tables';
 import { pad, progress, round } from './util';
 
 type Item = Record<string, unknown>;
@@ -114,18 +115,13 @@ function surnamePool(random: () => number, size = 2000): string[] {
   const used = new Set<string>(placed.values());
   const pool: string[] = [];
   for (let rank = 0; rank < size; rank++) {
-    const fixed = placed.get(rank);
-    if (fixed) {
-      pool.push(fixed);
-      continue;
-    }
-    let name: string;
-    do {
+    let name = placed.get(rank) ?? '';
+    while (!placed.has(rank) && (used.has(name) || name.length < 3)) {
       const syllables = 1 + Math.floor(random() * 2);
       name = pick(ONSETS) + pick(VOWELS);
       for (let s = 1; s < syllables; s++) name += pick(MIDDLES) + pick(VOWELS);
       name += pick(ENDINGS);
-    } while (used.has(name) || name.length < 3);
+    }
     used.add(name);
     pool.push(name);
   }
@@ -195,7 +191,7 @@ export function makeListDataset(spec: ListDatasetSpec) {
   }
   const [largestId, largestSize] = [...sizes].reduce((a, b) => (b[1] > a[1] ? b : a));
 
-  const audit = makeAuditEntries(spec.users, users, departments, random, spec.prefix);
+  const audit = makeAuditEntries(users, departments, random, spec.prefix);
   // `largest`: the department with the most members.
   return { users, departments, largest: { id: largestId, users: largestSize }, audit };
 }
@@ -208,19 +204,14 @@ const ACTORS = [
 const OPERATIONS: Array<[string, number]> = [['createUser', 0.2], ['updateUser', 0.4], ['E2', 0.25], ['E3', 0.05], ['G4', 0.1]]; // prettier-ignore
 const PATCHABLE = ['activated', 'account_role', 'last_name', 'first_name', 'email'] as const;
 
-function makeAuditEntries(
-  n: number,
-  users: User[],
-  departments: ListDepartment[],
-  random: () => number,
-  prefix: string,
-): DatasetAuditEntry[] {
+/** One audit entry per user, over the year before the dataset's now. */
+function makeAuditEntries(users: User[], departments: ListDepartment[], random: () => number, prefix: string): DatasetAuditEntry[] {
   const actor = zipf(ACTORS.length, 1, 1, random);
   const anyUser = () => users[Math.floor(random() * users.length)];
   const anyDepartment = () => departments[Math.floor(random() * departments.length)].id;
   const hex = (length: number) => Array.from({ length }, () => Math.floor(random() * 16).toString(16)).join('');
   const entries: DatasetAuditEntry[] = [];
-  for (let i = 0; i < n; i++) {
+  for (let i = 0; i < users.length; i++) {
     const operation = drawShare(random, OPERATIONS, 'updateUser');
     const at = iso(NOW_MS - random() * 365 * DAY_MS);
     const base = { at, actor: ACTORS[actor()], operation, request_id: `${hex(8)}-${hex(4)}-4${hex(3)}-a${hex(3)}-${hex(12)}` };
@@ -307,6 +298,7 @@ export function auditItemsFor(entries: DatasetAuditEntry[]): Item[] {
 
 /** Makes and loads the dataset; answers it with the key of each user's, department's, group's and audit entry's item by id. */
 export async function loadListDataset(client: Doc, table: string, spec: ListDatasetSpec) {
+  const started = performance.now();
   const dataset = makeListDataset(spec);
   const { items, counters, counterWrites } = itemsFor(dataset.users, dataset.departments);
   const audit = auditItemsFor(dataset.audit);
@@ -316,19 +308,12 @@ export async function loadListDataset(client: Doc, table: string, spec: ListData
     if (['user', 'audit', 'department', 'group'].includes(String(item.type)))
       keys.set(String(item.id), { pk: String(item.pk), sk: String(item.sk) });
   }
-  const started = performance.now();
-  /** BatchWriteItem, 16 requests in flight, progress every 10,000 items. */
-  const putAll = async (all: Item[], label: string) => {
-    for (let done = 0; done < all.length;) {
-      await batchPut(client, table, all.slice(done, (done += 10_000)), 16);
-      const seconds = (performance.now() - started) / 1000;
-      progress(`list: ${label}: ${Math.min(done, all.length)}/${all.length} items (${round(seconds, 0)} s)`);
-    }
-  };
-  await putAll(items, `${spec.users} users, ${spec.departments} departments`);
-  await putAll(groups.items, `${groups.counters[GROUPS_COUNTER]} groups`);
+  await putMany(client, table, items, `list: ${spec.users} users, ${spec.departments} departments`);
+  await putMany(client, table, groups.items, `list: ${groups.counters[GROUPS_COUNTER]} groups`);
   await addCounters(client, table, { ...counters, ...groups.counters });
   await sendCounterWrites(client, table, counterWrites);
-  await putAll(audit, `${audit.length} audit entries`);
-  return { ...dataset, keys, items: items.length + audit.length + groups.items.length };
+  await putMany(client, table, audit, `list: ${audit.length} audit entries`);
+  const [loaded, seconds] = [items.length + audit.length + groups.items.length, round((performance.now() - started) / 1000, 0)];
+  progress(`list: loaded ${loaded} items in ${seconds} s; largest department ${dataset.largest.id} (${dataset.largest.users} users)`);
+  return { ...dataset, keys, items: loaded };
 }

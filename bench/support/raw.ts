@@ -4,7 +4,7 @@
  * are the service's own builders'; only the sequence of calls is written here.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
-import { GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { recordChange, type ChangeContext } from '../../lib/audit/context';
 import { INDEXES } from '../../lib/db/table';
 import type { Write } from '../../lib/db/transact';
@@ -28,7 +28,8 @@ import { STATS_PARTITION } from '../../lib/store/stats';
 import { toStoredUser, userKey, userLists } from '../../lib/store/users';
 import { userChangeWrites } from '../../lib/users/changes';
 import { userRepresentation } from '../../lib/users/user';
-import { batchGet, queryAll, type Doc } from './dataset';
+import { type Doc } from '../../test/support/measure/dataset';
+import { batchGet, getItem, queryAll } from './tables';
 
 /** Who writes the floor's audit entries: the bench's caller, as the handlers see it (JWT `sub`). */
 const ctx = (operationId: string): ChangeContext => ({ actor: 'bench', operationId, requestId: randomUUID() });
@@ -36,9 +37,6 @@ const never = () => new Error('the floor expects no failed condition');
 
 const transact = (client: Doc, writes: Write[]) =>
   client.send(new TransactWriteCommand({ TransactItems: writes.map((w) => w.item), ClientRequestToken: randomUUID() }));
-
-const getItem = async (client: Doc, table: string, key: Record<string, unknown>) =>
-  (await client.send(new GetCommand({ TableName: table, Key: key, ConsistentRead: true }))).Item;
 
 /** BatchGetItem of users, 100 a request, up to 16 at once. */
 export const readUsers = (client: Doc, table: string, ids: string[]) =>

@@ -15,7 +15,8 @@ import { requiredScope, servedPaths, type Route } from '../routes';
 import { IDEMPOTENCY_HEADER, KEY_PATTERN } from '../http/idempotency';
 import { operationDocs as defaultOperationDocs, type OperationDoc, type ResponseDoc } from './operations';
 import { PARAMETER_EXAMPLES } from './parameters';
-import { SCIM_DOCUMENTED, SCIM_SCHEMAS, SCIM_SECURITY, SCIM_SECURITY_SCHEME, scimOperationObject } from './scim';
+import { SCIM_DOCUMENTED, scimOperationObject } from './scim';
+import { SCIM_SCHEMAS, SCIM_SECURITY, SCIM_SECURITY_SCHEME } from './scim-schemas';
 import { ALL_SLUGS, componentSchemas, parameterSchemas, problemComponent, requestSchema, stripDialect, type Json } from './schemas';
 
 export { problemComponent };
@@ -309,7 +310,7 @@ export function buildDocument({ routes, specs, operationDocs = defaultOperationD
     }
     const doc = operationDocs[route.name];
     const spec = specs.get(route.name);
-    if (!doc) problems.push(`${route.name}: no response documentation (add it to lib/openapi/operations.ts)`);
+    if (!doc) problems.push(`${route.name}: no response documentation (add it to its tag's file in lib/openapi/operation-docs/)`);
     if (spec instanceof Error) problems.push(`${route.name}: cannot read functions/${route.name}.ts: ${spec.message}`);
     else if (!spec) problems.push(`${route.name}: no request spec was given`);
     const context: OperationContext = {

@@ -6,7 +6,7 @@
  * each sorted by `<at><SEP><id>`: a list of the whole trail, in either
  * direction, merges the shards (lib/audit/list.ts, lib/changes/feed.ts), and
  * the change feed reads them strongly consistent. No single partition takes
- * every change: each takes about 1/AUDIT_SHARDS of them (README, "How many
+ * every change: each takes about 1/AUDIT_SHARDS of them (docs/safety.md, "How many
  * changes a second").
  *
  * The filtered lists read index partitions of their own, sorted the same way:
@@ -50,7 +50,7 @@ export const AUDIT_KEY_PREFIX = 'AUDIT#';
 /**
  * Partitions of the whole trail: 4 × ~500 transactional entry writes a second is 2,000 changes a second, above
  * what other partitions a change writes already allow (one actor's or operation's index partition ~1,000, the
- * counters' ~500: README, "How many changes a second"); every shard costs each page of a whole-trail list one more
+ * counters' ~500: docs/safety.md, "How many changes a second"); every shard costs each page of a whole-trail list one more
  * Query. Raising it needs no migration (readers read every shard below it, old entries included; cursors hold
  * places, not shards); lowering it would hide the entries of the shards dropped.
  */

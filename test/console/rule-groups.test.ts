@@ -1,5 +1,5 @@
 /**
- * Rule groups in the console (issue 29), in Chromium, as an administrator uses them: creating a group kept by a rule
+ * Rule groups in the console (docs/rule-groups.md), in Chromium, as an administrator uses them: creating a group kept by a rule
  * after its preview, the list marking it with its rule and status; on a group's page setting a rule (the preview's
  * numbers and samples are the API's dry run), waiting until it is current and the members shown are the API's,
  * changing it (a rule matching more than a group holds is refused in a sentence), turning it off; a page left open

@@ -13,7 +13,7 @@
  * their own, and no minute of setup through the API.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { addCounters, batchPut, listCounterWrites, makeUser, rawClient, sendCounterWrites } from '../../bench/support/dataset';
+import { addCounters, batchPut, listCounterWrites, makeUser, rawClient, sendCounterWrites } from '../support/measure/dataset';
 import { db, tableName } from '../../lib/db/client';
 import { userItem } from '../../lib/store/users';
 import { cellCounterName } from '../../lib/users/counters';

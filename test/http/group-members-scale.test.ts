@@ -5,8 +5,8 @@
  * The dataset is written straight into the table by the store's own item builders (fast), with its counters.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { measure, meterCapacity, stopMetering } from '../../bench/support/capacity';
-import { addCounters, batchPut, departmentItem, listCounterWrites, rawClient, sendCounterWrites } from '../../bench/support/dataset';
+import { measure, meterCapacity, stopMetering } from '../support/measure/capacity-meter';
+import { addCounters, batchPut, departmentItem, listCounterWrites, rawClient, sendCounterWrites } from '../support/measure/dataset';
 import { tableName } from '../../lib/db/client';
 import { MAX_GROUP_USERS } from '../../lib/groups/groups';
 import { MAX_RESPONSE_PAYLOAD_BYTES } from '../../lib/http/payload-limit';

@@ -443,7 +443,7 @@ const LEAKS = [
   'at /',
   'at file:',
   'node_modules',
-  '/work/',
+  `${process.cwd()}/`, // the checkout's own path
   'file://',
   '.ts:',
   'Error:',

@@ -10,8 +10,8 @@
  *   Schema `default`, request bodies included, so no faithful document can
  *   make a default collection succeed; with 'Example' it takes the
  *   document's examples, which is what they are there for.
- * - Seed step (SEED below, documented in README "Driving the API with
- *   Postman"): what the collection's examples name but the collection itself
+ * - Seed step (SEED below, documented in docs/testing.md "The Postman
+ *   collection by hand"): what the collection's examples name but the collection itself
  *   does not create before it uses them, or deletes: a few users,
  *   departments, groups and one complete report of each type.
  * - The collection runs in its own order. Every answer must be 2xx, or one

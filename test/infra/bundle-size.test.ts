@@ -1,6 +1,6 @@
 /**
  * Bundle bytes per function: every function of the stack bundled as the
- * stack bundles it (bench/cold-start.ts bundleStack over infra/build.ts, the
+ * stack bundles it (test/support/measure/bundle-floors.ts over infra/build.ts, the
  * build the local runner runs too: one esbuild call with infra/bundling.ts's
  * options, then the floors), each against
  *
@@ -19,7 +19,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bundleStack, type BundledFunction } from '../../bench/cold-start';
+import { bundleStack, type BundledFunction } from '../support/measure/bundle-floors';
 
 const projectRoot = fileURLToPath(new URL('../../', import.meta.url));
 const EXPECTED_FILE = fileURLToPath(new URL('./bundle-bytes.json', import.meta.url));

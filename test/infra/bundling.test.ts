@@ -107,7 +107,7 @@ describe('the console functions as deployed', () => {
     for (const name of ['index.html', '../index.mjs', 'index.mjs', 'missing-abc.js', '.hidden.js']) expect(asset(name).statusCode, name).toBe(404);
   }, 60_000);
 
-  it("keeps the console's JavaScript and CSS within 150 KB gzipped (issue 27's budget), and holds no source map or other file", async () => {
+  it("keeps the console's JavaScript and CSS within its 150 KB gzipped budget, and holds no source map or other file", async () => {
     const { dir } = await bundle('consoleAssets');
     const files = readdirSync(join(dir, 'console'));
     expect(files.filter((name) => name !== 'index.html' && !/\.(js|css)$/.test(name))).toEqual([]);

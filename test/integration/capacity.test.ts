@@ -1,13 +1,13 @@
 /**
- * The capacity each operation consumes, exactly: the bench's capacity scenario (bench/capacity-ops.ts) run against
+ * The capacity each operation consumes, exactly: the capacity scenario (test/support/measure/capacity-scenario.ts, the bench's too) run against
  * DynamoDB Local with ReturnConsumedCapacity on every call, each operation's read and write units against the table
  * of docs/capacity.md, and no scan anywhere. A change that makes an operation dearer fails here; one that changes
  * its cost on purpose changes its row there.
  */
 import { expect, it } from 'vitest';
-import { capacityFigures } from '../../bench/capacity-minima';
-import { runCapacityScenario } from '../../bench/capacity-ops';
-import { rawClient } from '../../bench/support/dataset';
+import { capacityFigures } from '../support/measure/capacity-figures';
+import { runCapacityScenario } from '../support/measure/capacity-scenario';
+import { rawClient } from '../support/measure/dataset';
 import { tableName } from '../../lib/db/client';
 
 it('consumes exactly the units of docs/capacity.md per operation, with no scan', async () => {

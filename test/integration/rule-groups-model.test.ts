@@ -1,5 +1,5 @@
 /**
- * Model-based property test of rule groups (issue 29's "done when").
+ * Model-based property test of rule groups: every user is in a rule group exactly when the rule matches them.
  *
  * Random sequences of user changes (create, PATCH of role and activation,
  * delete), department moves (E2, E3, E4), SCIM changes (deactivation and

@@ -17,12 +17,12 @@ export function SecretOnce({ id, label, secret, children }: { id: string; label:
       <div class="actions">
         <button
           type="button"
-          onClick={() =>
+          onClick={() => {
             navigator.clipboard.writeText(secret).then(
               () => setCopied(true),
               () => setCopied(false),
-            )
-          }
+            );
+          }}
         >
           Copy the secret
         </button>

@@ -5,7 +5,7 @@
 import type { ComponentChildren } from 'preact';
 import { useCallback, useState } from 'preact/hooks';
 import type { Problem } from '../problems';
-import { asProblem, type Answer } from './use-request';
+import { asProblem, unreachable, type Answer } from './use-request';
 
 export interface ChangeState {
   busy?: string;
@@ -32,7 +32,7 @@ export function useChange(): Change {
       setState({ done: done(data) });
       return true;
     } catch (error) {
-      setState({ problem: { detail: `The service could not be reached (${String(error)}).` } });
+      setState({ problem: unreachable(error) });
       return false;
     }
   }, []);

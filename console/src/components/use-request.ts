@@ -34,15 +34,16 @@ export function useRequest<T>(request: () => Promise<Answer<T>>, key: unknown[])
             : { loading: false, data, answered: asked },
         );
       },
-      (error: unknown) =>
-        id === latest.current &&
-        setState({ loading: false, problem: { detail: `The service could not be reached (${String(error)}).` }, answered: asked }),
+      (error: unknown) => id === latest.current && setState({ loading: false, problem: unreachable(error), answered: asked }),
     );
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    // The key's parts are the dependencies (a new filter or cursor asks again), not `request`, which is new each render.
   }, [...key, generation]);
   const reload = useCallback(() => setGeneration((n) => n + 1), []);
   return { loading: state.loading || state.answered !== asked, data: state.data, problem: state.problem, reload };
 }
+
+/** A call that could not reach the service (the network, a browser that refused it) as a problem. */
+export const unreachable = (error: unknown): Problem => ({ detail: `The service could not be reached (${String(error)}).` });
 
 /** A failed answer as a problem: its problem details, or what its status says. */
 export function asProblem(error: unknown, response: Response): Problem {

@@ -5,6 +5,7 @@
  */
 import { useState } from 'preact/hooks';
 import { api, type Schemas } from '../api';
+import { asyncHandler } from '../components/async-handler';
 import { ChangeResult } from '../components/change-result';
 import { useChange } from '../components/use-change';
 import { UserTable } from '../components/user-list';
@@ -28,7 +29,7 @@ export function AddUsers({ departmentId, onAdded }: { departmentId: string; onAd
     <section aria-labelledby="add-users">
       <h2 id="add-users">Add users</h2>
       <form
-        onSubmit={async (event) => {
+        onSubmit={asyncHandler(async (event) => {
           event.preventDefault();
           adding.clear();
           setPreview(undefined);
@@ -36,7 +37,7 @@ export function AddUsers({ departmentId, onAdded }: { departmentId: string; onAd
             setPreview({ ids, users: answer!.users });
             return `Adding these ${ids.length} users would succeed. Nothing has changed yet.`;
           });
-        }}
+        })}
       >
         <label for="add-user-ids">User ids (one per line, or separated by commas or spaces; up to 1,000)</label>
         <textarea
@@ -57,7 +58,7 @@ export function AddUsers({ departmentId, onAdded }: { departmentId: string; onAd
               type="button"
               class="primary"
               disabled={!!adding.busy}
-              onClick={async () => {
+              onClick={asyncHandler(async () => {
                 const added = await adding.run(
                   `Adding ${ids.length} users…`,
                   request(false),
@@ -69,7 +70,7 @@ export function AddUsers({ departmentId, onAdded }: { departmentId: string; onAd
                   previewing.clear();
                   onAdded();
                 }
-              }}
+              })}
             >
               Add {ids.length} users
             </button>

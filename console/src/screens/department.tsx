@@ -6,6 +6,7 @@
 import { useState } from 'preact/hooks';
 import { Link } from 'wouter-preact';
 import { api, type Schemas } from '../api';
+import { asyncHandler } from '../components/async-handler';
 import { ChangeResult, StaleReload } from '../components/change-result';
 import { ifMatch, withETag, type Versioned } from '../components/etag';
 import { useListParams } from '../components/list-params';
@@ -84,7 +85,7 @@ function EditLimits({ departmentId, quotas, onSaved }: { departmentId: string; q
   return (
     <form
       key={quotas.map((quota) => quota.limit).join()}
-      onSubmit={async (event) => {
+      onSubmit={asyncHandler(async (event) => {
         event.preventDefault();
         const form = event.currentTarget;
         const changed = editable
@@ -109,7 +110,7 @@ function EditLimits({ departmentId, quotas, onSaved }: { departmentId: string; q
           () => limitsSentence(changed.map(({ quota, limit }) => ({ ...quota, limit }))),
         );
         if (saved) onSaved();
-      }}
+      })}
     >
       <h3>Limits</h3>
       <p class="hint">Empty means no limit. A limit below what is in use is accepted: the members stay, further additions fail.</p>
@@ -245,7 +246,7 @@ function Rename({ department, reload }: { department: Versioned<Department>; rel
       <form
         class="filters"
         key={department.etag}
-        onSubmit={async (event) => {
+        onSubmit={asyncHandler(async (event) => {
           event.preventDefault();
           const name = (event.currentTarget.elements.namedItem('name') as HTMLInputElement).value.trim();
           const renamed = await change.run(
@@ -258,7 +259,7 @@ function Rename({ department, reload }: { department: Versioned<Department>; rel
             () => `Renamed to ${name}.`,
           );
           if (renamed) reload();
-        }}
+        })}
       >
         <Field label="Name">
           <input name="name" required maxLength={200} defaultValue={department.value.name} autoComplete="off" />
@@ -289,7 +290,7 @@ function DeleteDepartment(props: { department: Versioned<Department>; reload: ()
             confirm="Delete"
             danger
             disabled={!!change.busy}
-            onConfirm={async () => {
+            onConfirm={asyncHandler(async () => {
               const deleted = await change.run(
                 'Deleting…',
                 () =>
@@ -303,7 +304,7 @@ function DeleteDepartment(props: { department: Versioned<Department>; reload: ()
                 ),
               );
               if (deleted) onDeleted();
-            }}
+            })}
           />
         </>
       )}

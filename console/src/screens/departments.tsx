@@ -4,6 +4,7 @@
  */
 import { Link, useLocation } from 'wouter-preact';
 import { api } from '../api';
+import { asyncHandler } from '../components/async-handler';
 import { ChangeResult } from '../components/change-result';
 import { useListParams, type ListParams } from '../components/list-params';
 import { Busy, Pager, ScreenTitle, Time } from '../components/parts';
@@ -125,7 +126,7 @@ function CreateDepartment({ onCreated }: { onCreated: () => void }) {
       <h2 id="create-department">Create a department</h2>
       <form
         class="filters"
-        onSubmit={async (event) => {
+        onSubmit={asyncHandler(async (event) => {
           event.preventDefault();
           const form = event.currentTarget;
           const value = (name: string) => (form.elements.namedItem(name) as HTMLInputElement).value.trim();
@@ -142,7 +143,7 @@ function CreateDepartment({ onCreated }: { onCreated: () => void }) {
             form.reset();
             onCreated();
           }
-        }}
+        })}
       >
         <Field label="Name">
           <input name="name" required maxLength={200} autoComplete="off" />

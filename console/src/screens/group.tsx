@@ -8,10 +8,11 @@
 import { useEffect, useState } from 'preact/hooks';
 import { Link } from 'wouter-preact';
 import { api, type Schemas } from '../api';
+import { asyncHandler } from '../components/async-handler';
 import { Busy, ConfirmButton, Done, Pager, ScreenTitle, Time } from '../components/parts';
 import { listHref, useQueryParams } from '../components/list-params';
 import { RULE_STATUS, RuleInput, RulePreviewView } from '../components/rule';
-import { asProblem, useRequest } from '../components/use-request';
+import { asProblem, unreachable, useRequest } from '../components/use-request';
 import { ProblemMessage, type Problem } from '../problems';
 import { useCanWrite } from '../session';
 
@@ -106,14 +107,17 @@ function EditGroup({
   const [description, setDescription] = useState(group.description);
   return (
     <form
-      onSubmit={async (event) => {
-        event.preventDefault();
-        const { data, error, response } = await api.PATCH('/v2/groups/{group_id}', {
-          params: { path: { group_id: group.id }, header: etag ? { 'If-Match': etag } : {} },
-          body: { name: name.trim(), description },
-        });
-        onChanged(error || !data ? { problem: asProblem(error, response) } : { done: `Saved: the group is now called “${data.name}”.` });
-      }}
+      onSubmit={asyncHandler(
+        async (event) => {
+          event.preventDefault();
+          const { data, error, response } = await api.PATCH('/v2/groups/{group_id}', {
+            params: { path: { group_id: group.id }, header: etag ? { 'If-Match': etag } : {} },
+            body: { name: name.trim(), description },
+          });
+          onChanged(error || !data ? { problem: asProblem(error, response) } : { done: `Saved: the group is now called “${data.name}”.` });
+        },
+        (error) => onChanged({ problem: unreachable(error) }),
+      )}
     >
       <h2>Name and description</h2>
       <label for="group-name">Name</label>
@@ -171,15 +175,18 @@ function EditRule({
     <section aria-labelledby="rule">
       <h2 id="rule">Rule</h2>
       <form
-        onSubmit={async (event) => {
-          event.preventDefault();
-          setProblem(undefined);
-          setPreview(undefined);
-          const text = rule.trim();
-          const { data, error, response } = await patchRule(group.id, etag, text, true);
-          if (error || !data?.rule_preview) return setProblem(asProblem(error, response));
-          setPreview({ rule: text, result: data.rule_preview });
-        }}
+        onSubmit={asyncHandler(
+          async (event) => {
+            event.preventDefault();
+            setProblem(undefined);
+            setPreview(undefined);
+            const text = rule.trim();
+            const { data, error, response } = await patchRule(group.id, etag, text, true);
+            if (error || !data?.rule_preview) return setProblem(asProblem(error, response));
+            setPreview({ rule: text, result: data.rule_preview });
+          },
+          (error) => setProblem(unreachable(error)),
+        )}
       >
         <RuleInput
           id="group-rule"
@@ -197,15 +204,18 @@ function EditRule({
               type="button"
               class="primary"
               disabled={reading}
-              onClick={async () => {
-                const { data, error, response } = await patchRule(group.id, etag, preview.rule, false);
-                setPreview(undefined);
-                onChanged(
-                  error || !data
-                    ? { problem: asProblem(error, response) }
-                    : { done: `Saved the rule: ${joinsAndLeaves(preview.result)} as it is applied.` },
-                );
-              }}
+              onClick={asyncHandler(
+                async () => {
+                  const { data, error, response } = await patchRule(group.id, etag, preview.rule, false);
+                  setPreview(undefined);
+                  onChanged(
+                    error || !data
+                      ? { problem: asProblem(error, response) }
+                      : { done: `Saved the rule: ${joinsAndLeaves(preview.result)} as it is applied.` },
+                  );
+                },
+                (error) => onChanged({ problem: unreachable(error) }),
+              )}
             >
               {saveLabel}
             </button>
@@ -219,14 +229,17 @@ function EditRule({
             question={`Turn off the rule of “${group.name}”? Its ${group.user_count} members stay, and from then on they are changed by hand.`}
             confirm="Turn it off"
             disabled={reading}
-            onConfirm={async () => {
-              const { data, error, response } = await patchRule(group.id, etag, null, false);
-              onChanged(
-                error || !data
-                  ? { problem: asProblem(error, response) }
-                  : { done: `Turned off the rule: the ${data.user_count} members stay and are now changed by hand.` },
-              );
-            }}
+            onConfirm={asyncHandler(
+              async () => {
+                const { data, error, response } = await patchRule(group.id, etag, null, false);
+                onChanged(
+                  error || !data
+                    ? { problem: asProblem(error, response) }
+                    : { done: `Turned off the rule: the ${data.user_count} members stay and are now changed by hand.` },
+                );
+              },
+              (error) => onChanged({ problem: unreachable(error) }),
+            )}
           />
         </div>
       )}
@@ -267,17 +280,20 @@ function AddMember({ groupId, onAdded }: { groupId: string; onAdded: (outcome: O
   return (
     <form
       class="filters"
-      onSubmit={async (event) => {
-        event.preventDefault();
-        const id = userId.trim();
-        const { data, error, response } = await api.POST('/v2/groups/{group_id}/users/{user_id}', {
-          params: { path: { group_id: groupId, user_id: id } },
-        });
-        if (!error && data) setUserId('');
-        onAdded(
-          error || !data ? { problem: asProblem(error, response) } : { done: `Added ${data.first_name} ${data.last_name} (${data.id}).` },
-        );
-      }}
+      onSubmit={asyncHandler(
+        async (event) => {
+          event.preventDefault();
+          const id = userId.trim();
+          const { data, error, response } = await api.POST('/v2/groups/{group_id}/users/{user_id}', {
+            params: { path: { group_id: groupId, user_id: id } },
+          });
+          if (!error && data) setUserId('');
+          onAdded(
+            error || !data ? { problem: asProblem(error, response) } : { done: `Added ${data.first_name} ${data.last_name} (${data.id}).` },
+          );
+        },
+        (error) => onAdded({ problem: unreachable(error) }),
+      )}
     >
       <div>
         <label for="add-member">User id to add</label>
@@ -445,14 +461,17 @@ export function Group({ params }: { params: Record<string, string> }) {
                   confirm="Delete the group"
                   danger
                   disabled={group.loading}
-                  onConfirm={async () => {
-                    const etag = group.data!.etag;
-                    const { error, response } = await api.DELETE('/v2/groups/{group_id}', {
-                      params: { path: { group_id: groupId }, header: etag ? { 'If-Match': etag } : {} },
-                    });
-                    if (error || !response.ok) setOutcome({ problem: asProblem(error, response) });
-                    else setDeleted(true);
-                  }}
+                  onConfirm={asyncHandler(
+                    async () => {
+                      const etag = group.data!.etag;
+                      const { error, response } = await api.DELETE('/v2/groups/{group_id}', {
+                        params: { path: { group_id: groupId }, header: etag ? { 'If-Match': etag } : {} },
+                      });
+                      if (error || !response.ok) setOutcome({ problem: asProblem(error, response) });
+                      else setDeleted(true);
+                    },
+                    (error) => setOutcome({ problem: unreachable(error) }),
+                  )}
                 />
               </div>
             </>

@@ -8,7 +8,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { Link } from 'wouter-preact';
 import { api, type Schemas } from '../api';
 import { Busy, Time } from '../components/parts';
-import { asProblem } from '../components/use-request';
+import { asProblem, unreachable } from '../components/use-request';
 import { ProblemMessage, type Problem } from '../problems';
 
 type Entry = Schemas['AuditEntry'];
@@ -87,7 +87,7 @@ function useLatestChanges(): LatestChanges {
         }
       } catch (error) {
         if (abort.signal.aborted) return;
-        setState((previous) => ({ ...previous, feedProblem: { detail: `The service could not be reached (${String(error)}).` } }));
+        setState((previous) => ({ ...previous, feedProblem: unreachable(error) }));
       } finally {
         asking = false;
       }
@@ -113,7 +113,7 @@ function useLatestChanges(): LatestChanges {
         setState((previous) => ({
           ...previous,
           loading: false,
-          problem: { detail: `The service could not be reached (${String(error)}).` },
+          problem: unreachable(error),
         })),
     );
     document.addEventListener('visibilitychange', onVisibility);

@@ -6,9 +6,10 @@
 import { useEffect, useState } from 'preact/hooks';
 import { useLocation } from 'wouter-preact';
 import { api, type Schemas } from '../api';
+import { asyncHandler } from '../components/async-handler';
 import { ScreenTitle, Time } from '../components/parts';
 import { listHref, useQueryParams } from '../components/list-params';
-import { asProblem, useRequest } from '../components/use-request';
+import { asProblem, unreachable, useRequest } from '../components/use-request';
 import { ProblemMessage, type Problem } from '../problems';
 import { useCanWrite } from '../session';
 
@@ -35,15 +36,18 @@ function StartReport() {
   const [problem, setProblem] = useState<Problem>();
   return (
     <form
-      onSubmit={async (event) => {
-        event.preventDefault();
-        setProblem(undefined);
-        const options = { params: { query: email.trim() ? { email: email.trim() } : {} } };
-        const { data, error, response } =
-          type === 'departments' ? await api.POST('/v2/departments/exports', options) : await api.POST('/v2/groups/exports', options);
-        if (error || !data) return setProblem(asProblem(error, response));
-        navigate(reportHref(data.type, data.id));
-      }}
+      onSubmit={asyncHandler(
+        async (event) => {
+          event.preventDefault();
+          setProblem(undefined);
+          const options = { params: { query: email.trim() ? { email: email.trim() } : {} } };
+          const { data, error, response } =
+            type === 'departments' ? await api.POST('/v2/departments/exports', options) : await api.POST('/v2/groups/exports', options);
+          if (error || !data) return setProblem(asProblem(error, response));
+          navigate(reportHref(data.type, data.id));
+        },
+        (error) => setProblem(unreachable(error)),
+      )}
     >
       <fieldset>
         <legend>Report of</legend>

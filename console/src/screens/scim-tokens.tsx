@@ -4,9 +4,10 @@
  */
 import { useState } from 'preact/hooks';
 import { api } from '../api';
+import { asyncHandler } from '../components/async-handler';
 import { Busy, ConfirmButton, Done, localInputToIso, ScreenTitle, Time } from '../components/parts';
 import { SecretOnce } from '../components/secret';
-import { asProblem, useRequest } from '../components/use-request';
+import { asProblem, unreachable, useRequest } from '../components/use-request';
 import { ProblemMessage, type Problem } from '../problems';
 import { useCanWrite } from '../session';
 
@@ -25,18 +26,21 @@ function CreateToken({ onCreated }: { onCreated: (token: NewToken) => void }) {
       <h2 id="new-token">New token</h2>
       <p class="hint">One token per identity-provider connection, expiring no later than your rotation period.</p>
       <form
-        onSubmit={async (event) => {
-          event.preventDefault();
-          setProblem(undefined);
-          const expiresAt = localInputToIso(expires);
-          const { data, error, response } = await api.POST('/v2/scim/tokens', {
-            body: { description: description.trim(), ...(expiresAt && { expires_at: expiresAt }) },
-          });
-          if (error || !data) return setProblem(asProblem(error, response));
-          setDescription('');
-          setExpires('');
-          onCreated(data);
-        }}
+        onSubmit={asyncHandler(
+          async (event) => {
+            event.preventDefault();
+            setProblem(undefined);
+            const expiresAt = localInputToIso(expires);
+            const { data, error, response } = await api.POST('/v2/scim/tokens', {
+              body: { description: description.trim(), ...(expiresAt && { expires_at: expiresAt }) },
+            });
+            if (error || !data) return setProblem(asProblem(error, response));
+            setDescription('');
+            setExpires('');
+            onCreated(data);
+          },
+          (error) => setProblem(unreachable(error)),
+        )}
       >
         <label for="token-description">Description (e.g. the connection: “Okta production”)</label>
         <input

@@ -6,6 +6,7 @@ import { useState } from 'preact/hooks';
 import { Link } from 'wouter-preact';
 import { api, type Schemas } from '../api';
 import type { operations } from '../api/schema';
+import { asyncHandler } from '../components/async-handler';
 import { ChangeResult, StaleReload } from '../components/change-result';
 import { ifMatch, withETag, type Versioned } from '../components/etag';
 import { Busy, ConfirmButton, ScreenTitle, Time } from '../components/parts';
@@ -181,7 +182,7 @@ function Membership({ user, reload, readOnly }: { user: Versioned<User>; reload:
         <>
           <form
             class="filters"
-            onSubmit={async (event) => {
+            onSubmit={asyncHandler(async (event) => {
               event.preventDefault();
               const target = (event.currentTarget.elements.namedItem('department') as HTMLInputElement).value.trim();
               const moved = await change.run(
@@ -191,7 +192,7 @@ function Membership({ user, reload, readOnly }: { user: Versioned<User>; reload:
                 () => `Now in ${target}.`,
               );
               if (moved) reload();
-            }}
+            })}
           >
             <Field label="Move to department (id)">
               <input name="department" required autoComplete="off" />
@@ -207,7 +208,7 @@ function Membership({ user, reload, readOnly }: { user: Versioned<User>; reload:
                 question={`Remove this user from ${departmentId}? It stays a user, in no department.`}
                 confirm="Remove"
                 disabled={!!change.busy}
-                onConfirm={async () => {
+                onConfirm={asyncHandler(async () => {
                   const removed = await change.run(
                     'Removing…',
                     () =>
@@ -217,7 +218,7 @@ function Membership({ user, reload, readOnly }: { user: Versioned<User>; reload:
                     () => `Removed from ${departmentId}.`,
                   );
                   if (removed) reload();
-                }}
+                })}
               />
             </div>
           )}
@@ -241,7 +242,7 @@ function DeleteUser(props: { user: Versioned<User>; reload: () => void; onDelete
           confirm="Delete"
           danger
           disabled={!!change.busy}
-          onConfirm={async () => {
+          onConfirm={asyncHandler(async () => {
             const deleted = await change.run(
               'Deleting…',
               () => api.DELETE('/v2/users/{user_id}', { params: { path: { user_id: user.value.id }, header: ifMatch(user.etag) } }),
@@ -252,7 +253,7 @@ function DeleteUser(props: { user: Versioned<User>; reload: () => void; onDelete
               ),
             );
             if (deleted) onDeleted();
-          }}
+          })}
         />
       )}
       <ChangeResult change={change}>

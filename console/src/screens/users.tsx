@@ -5,6 +5,7 @@
 import { useState } from 'preact/hooks';
 import { Link } from 'wouter-preact';
 import { api } from '../api';
+import { asyncHandler } from '../components/async-handler';
 import { ChangeResult } from '../components/change-result';
 import { useListParams } from '../components/list-params';
 import { Busy, Pager, ScreenTitle } from '../components/parts';
@@ -51,7 +52,7 @@ function CreateUser({ onCreated }: { onCreated: () => void }) {
       <h2 id="create-user">Create a user</h2>
       <form
         key={fresh}
-        onSubmit={async (event) => {
+        onSubmit={asyncHandler(async (event) => {
           event.preventDefault();
           const form = event.currentTarget;
           const value = (name: string) => (form.elements.namedItem(name) as HTMLInputElement).value.trim();
@@ -78,7 +79,7 @@ function CreateUser({ onCreated }: { onCreated: () => void }) {
             setFresh((n) => n + 1);
             onCreated();
           }
-        }}
+        })}
       >
         <div class="filters">
           <Field label="E-mail">

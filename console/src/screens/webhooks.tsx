@@ -7,9 +7,10 @@ import { useState } from 'preact/hooks';
 import { Link } from 'wouter-preact';
 import { api, type Schemas } from '../api';
 import type { paths } from '../api/schema';
+import { asyncHandler } from '../components/async-handler';
 import { Busy, ScreenTitle, Time } from '../components/parts';
 import { SecretOnce } from '../components/secret';
-import { asProblem, useRequest } from '../components/use-request';
+import { asProblem, unreachable, useRequest } from '../components/use-request';
 import { ProblemMessage, type Problem } from '../problems';
 import { useCanWrite } from '../session';
 
@@ -67,7 +68,7 @@ function CreateWebhook({ onCreated }: { onCreated: (webhook: WebhookCreated) => 
     <section aria-labelledby="new-webhook">
       <h2 id="new-webhook">New webhook</h2>
       <form
-        onSubmit={async (event) => {
+        onSubmit={asyncHandler(async (event) => {
           event.preventDefault();
           setProblem(undefined);
           setBusy(true);
@@ -87,11 +88,11 @@ function CreateWebhook({ onCreated }: { onCreated: (webhook: WebhookCreated) => 
             setExcluded('');
             onCreated(data);
           } catch (error) {
-            setProblem({ detail: `The service could not be reached (${String(error)}).` });
+            setProblem(unreachable(error));
           } finally {
             setBusy(false);
           }
-        }}
+        })}
       >
         <label for="webhook-url">URL of the endpoint (https)</label>
         <input

@@ -6,12 +6,22 @@ import { randomUUID } from 'node:crypto';
 import { pathToFileURL } from 'node:url';
 import { join } from 'node:path';
 import type { Context } from 'aws-lambda';
-import { lambdaContext as localContext } from '../../infra/local/event';
-import { routes, type Route } from '../../lib/routes';
+import { lambdaContext as localContext } from '../../../infra/local/event';
+import { routes, type Route } from '../../../lib/routes';
+import { measure } from './capacity-meter';
 import { projectRoot } from './util';
 
-/** `params`: path parameters; `scimTokenId`: the live token's id the SCIM authorizer hands on (default `bench`). */
-export type Invocation = { params?: Record<string, string>; query?: Record<string, string>; body?: unknown; scimTokenId?: string };
+/**
+ * `params`: path parameters; `scimTokenId`: the live token's id the SCIM authorizer hands on (default `bench`);
+ * `rawPath`: the path as a client sent it (default: the route's, with `params`).
+ */
+export type Invocation = {
+  params?: Record<string, string>;
+  query?: Record<string, string>;
+  body?: unknown;
+  scimTokenId?: string;
+  rawPath?: string;
+};
 
 export type LambdaResult = { statusCode: number; headers?: Record<string, string>; body?: string };
 
@@ -37,7 +47,8 @@ export function loadHandler(operationId: string): Promise<Handler> {
 /** The event API Gateway sends for this route (JWT authorizer with write scope on protected routes). */
 export function routeEvent(operationId: string, invocation: Invocation = {}) {
   const route = routeOf(operationId);
-  const rawPath = route.path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(invocation.params?.[name] ?? ''));
+  const rawPath =
+    invocation.rawPath ?? route.path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(invocation.params?.[name] ?? ''));
   const query = invocation.query && Object.keys(invocation.query).length > 0 ? invocation.query : undefined;
   const rawQueryString = query ? new URLSearchParams(query).toString() : '';
   const now = new Date();
@@ -67,6 +78,26 @@ export function routeEvent(operationId: string, invocation: Invocation = {}) {
 export function lambdaContext(functionName: string, timeoutMs = 10_000): Context {
   const deadline = Date.now() + timeoutMs;
   return { ...localContext(functionName, randomUUID()), getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()) };
+}
+
+/**
+ * One invocation of the route's handler, metered (capacity-meter.ts: meterCapacity first) and timed; a handler that
+ * throws answers 599. The handler is told it has the route's deployed timeout left, unless `timeoutMs` says otherwise.
+ */
+export async function metered(operationId: string, invocation: Invocation = {}, timeoutMs?: number) {
+  const [handler, route] = [await loadHandler(operationId), routeOf(operationId)];
+  const context = lambdaContext(route.name, timeoutMs ?? (route.timeoutSeconds ?? 10) * 1000);
+  const { result, capacity, ms } = await measure(() =>
+    handler(routeEvent(operationId, invocation), context).catch((error: unknown) => ({
+      statusCode: 599,
+      body: JSON.stringify({ thrown: String(error) }),
+    })),
+  );
+  let body: Record<string, unknown> | undefined;
+  try {
+    body = JSON.parse(result.body ?? '') as Record<string, unknown>;
+  } catch {}
+  return { status: result.statusCode, body, text: result.body ?? '', capacity, ms };
 }
 
 /** Invokes the route's handler; throws unless the status is 2xx/3xx. */

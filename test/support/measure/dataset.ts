@@ -3,27 +3,19 @@
  * to match: what test/support/invariants.ts checks holds. Import only after process.env points at the local stack.
  */
 import { randomBytes } from 'node:crypto';
-import { DeleteTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import {
-  BatchGetCommand,
-  BatchWriteCommand,
-  DynamoDBDocumentClient,
-  QueryCommand,
-  type QueryCommandInput,
-  UpdateCommand,
-  type UpdateCommandInput,
-} from '@aws-sdk/lib-dynamodb';
-import type { Write } from '../../lib/db/transact';
-import { NO_USAGE, addUsage, usageOf } from '../../lib/departments/quotas';
-import type { AccountRole } from '../../lib/schemas/enums';
-import { claimItem } from '../../lib/store/claims';
-import { newDepartmentItem } from '../../lib/store/departments';
-import { groupNameItem } from '../../lib/store/group-names';
-import { newGroupItem } from '../../lib/store/groups';
-import { addLoginDays, dayAttribute } from '../../lib/store/login-counts';
-import { membershipItems } from '../../lib/store/memberships';
-import { addNameCount } from '../../lib/store/name-counts';
-import { DEPARTMENTS_COUNTER, GROUPS_COUNTER, statsShardKey } from '../../lib/store/stats';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { BatchWriteCommand, DynamoDBDocumentClient, UpdateCommand, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
+import type { Write } from '../../../lib/db/transact';
+import { NO_USAGE, addUsage, usageOf } from '../../../lib/departments/quotas';
+import type { AccountRole } from '../../../lib/schemas/enums';
+import { claimItem } from '../../../lib/store/claims';
+import { newDepartmentItem } from '../../../lib/store/departments';
+import { groupNameItem } from '../../../lib/store/group-names';
+import { newGroupItem } from '../../../lib/store/groups';
+import { addLoginDays, dayAttribute } from '../../../lib/store/login-counts';
+import { membershipItems } from '../../../lib/store/memberships';
+import { addNameCount } from '../../../lib/store/name-counts';
+import { DEPARTMENTS_COUNTER, GROUPS_COUNTER, statsShardKey } from '../../../lib/store/stats';
 import {
   cellCode,
   cellOf,
@@ -33,31 +25,17 @@ import {
   userItem,
   type Membership,
   type User,
-} from '../../lib/store/users';
-import { foldCase } from '../../lib/text';
-import { cellCounterName } from '../../lib/users/counters';
-import { chunks, pad, pool, progress, sleep } from './util';
+} from '../../../lib/store/users';
+import { foldCase } from '../../../lib/text';
+import { cellCounterName } from '../../../lib/users/counters';
+import { chunks, pad, pool, sleep } from './util';
 
 export type Doc = DynamoDBDocumentClient;
 
-/** A document client of the bench's own (not the service's), with the service's marshalling options. */
+/** A document client of the measurer's own (not the service's), with the service's marshalling options. */
 export function rawClient(): Doc {
   const client = new DynamoDBClient({ region: process.env.AWS_REGION, endpoint: process.env.DYNAMODB_ENDPOINT });
   return DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true } });
-}
-
-/** Runs `work` on a fresh table named `table` of the local DynamoDB (`env`), deleted afterwards: Local holds it in memory. */
-export async function inTableOfItsOwn<T>(env: Record<string, string>, table: string, work: (table: string) => Promise<T>): Promise<T> {
-  const { createTable } = await import('../../infra/local/services');
-  await createTable(env.DYNAMODB_ENDPOINT, table, env.AWS_REGION);
-  try {
-    return await work(table);
-  } finally {
-    const client = new DynamoDBClient({ endpoint: env.DYNAMODB_ENDPOINT, region: env.AWS_REGION });
-    const deleted = client.send(new DeleteTableCommand({ TableName: table }));
-    await deleted.catch((error: unknown) => progress(`could not delete ${table}: ${String(error)}`));
-    client.destroy();
-  }
 }
 
 /** BatchWriteItem puts, 25 a request, `concurrency` requests at a time, unprocessed items re-sent. */
@@ -72,39 +50,11 @@ export async function batchPut(client: Doc, table: string, items: Record<string,
   });
 }
 
-type Key = { pk: string; sk: string };
-
-/** BatchGetItem of `keys`, 100 a request, `concurrency` requests at once, unprocessed keys re-sent. */
-export async function batchGet(client: Doc, table: string, keys: Key[], options: { consistent?: boolean; concurrency?: number } = {}) {
-  const found: Record<string, unknown>[] = [];
-  await pool(chunks(keys, 100), options.concurrency ?? 1, async (batch) => {
-    for (let pending = batch; pending.length > 0;) {
-      const request = { RequestItems: { [table]: { Keys: pending, ConsistentRead: options.consistent } } };
-      const result = await client.send(new BatchGetCommand(request));
-      found.push(...(result.Responses?.[table] ?? []));
-      pending = (result.UnprocessedKeys?.[table]?.Keys as Key[] | undefined) ?? [];
-    }
-  });
-  return found;
-}
-
+type DatasetSizes = Record<'departments' | 'usersPerDepartment' | 'unassignedUsers' | 'groups' | 'usersPerGroup', number>;
 /**
  * `prefix` makes every id and name unique in the table; `unassignedUsers` are in no department; group members are
  * taken round-robin from all users; `emailClaims: false` writes no claims (no report reads them).
  */
-/** Every item a Query matches, page after page. */
-export async function queryAll(client: Doc, input: QueryCommandInput): Promise<Record<string, unknown>[]> {
-  const items: Record<string, unknown>[] = [];
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const page = await client.send(new QueryCommand({ ...input, ExclusiveStartKey: startKey }));
-    items.push(...(page.Items ?? []));
-    startKey = page.LastEvaluatedKey;
-  } while (startKey);
-  return items;
-}
-
-type DatasetSizes = Record<'departments' | 'usersPerDepartment' | 'unassignedUsers' | 'groups' | 'usersPerGroup', number>;
 export type DatasetSpec = DatasetSizes & { prefix: string; emailClaims?: boolean };
 export type GroupRecord = { id: string; name: string; generation: string; members: string[] };
 

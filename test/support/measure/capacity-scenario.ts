@@ -1,19 +1,19 @@
 /**
  * The capacity scenario: every operation called once through its handler with a typical request, on a dataset of its
- * own, metered (support/capacity.ts). The bench's capacity section (against each minimum, capacity-minima.ts) and
+ * own, metered (capacity-meter.ts). The bench's capacity section (against each minimum, capacity-figures.ts) and
  * test/integration/capacity.test.ts (against the exact figures) both run it; the figures depend on nothing else.
  */
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { sequenceEntries, sequencePending } from '../lib/changes/sequencer';
-import { INDEXES } from '../lib/db/table';
-import { put, transactWrite } from '../lib/db/transact';
-import { auditItem, auditShard } from '../lib/store/audit';
-import { ENTERPRISE_SCHEMA, PATCH_SCHEMA, USER_SCHEMA } from '../lib/scim/schema';
-import { departmentKey } from '../lib/store/departments';
-import { measure, meterCapacity, stopMetering, type Capacity } from './support/capacity';
-import { loadDataset, type Doc } from './support/dataset';
-import { invoke, type Invocation } from './support/lambda';
-import { progress } from './support/util';
+import { sequenceEntries, sequencePending } from '../../../lib/changes/sequencer';
+import { INDEXES } from '../../../lib/db/table';
+import { put, transactWrite } from '../../../lib/db/transact';
+import { auditItem, auditShard } from '../../../lib/store/audit';
+import { ENTERPRISE_SCHEMA, PATCH_SCHEMA, USER_SCHEMA } from '../../../lib/scim/schema';
+import { departmentKey } from '../../../lib/store/departments';
+import { measure, meterCapacity, stopMetering, type Capacity } from './capacity-meter';
+import { loadDataset, type Doc } from './dataset';
+import { invoke, type Invocation } from './handler-call';
+import { progress } from './util';
 
 export type CapacityRow = Capacity & { operation: string };
 
@@ -129,7 +129,7 @@ export async function runCapacityScenario(client: Doc, table: string): Promise<C
     },
     {
       operation: 'getDepartmentsReport',
-      setup: async () => (await import('../lib/reports/worker')).runReport(reportId),
+      setup: async () => (await import('../../../lib/reports/worker')).runReport(reportId),
       run: () => invoke('getDepartmentsReport', { params: { report_id: reportId } }),
     },
     { operation: 'listAudit', run: () => invoke('listAudit', { query: { count: '100', since: auditSince } }) },

@@ -4,10 +4,11 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { projectRoot } from './util';
 
 /** The rows of the table (after its header), by operation: RCU, WCU, their minima and how those are made up. */
 export function capacityFigures() {
-  const rows = readFileSync(join(import.meta.dirname, '..', 'docs', 'capacity.md'), 'utf8')
+  const rows = readFileSync(join(projectRoot, 'docs', 'capacity.md'), 'utf8')
     .split('\n')
     .filter((line) => /^\|\s*[^\s-]/.test(line))
     .slice(1);

@@ -4,18 +4,21 @@
  * client of its own, the meter charges each transaction by DynamoDB's rules from the items it touches, read around it.
  */
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { db } from '../../lib/db/client';
-import { INDEXES, type IndexDefinition, type Key } from '../../lib/db/table';
+import { db } from '../../../lib/db/client';
+import { INDEXES, type IndexDefinition, type Key } from '../../../lib/db/table';
 import type { Doc } from './dataset';
-import { itemSize, writeUnits, type Item } from './units';
-import { round, summarize, timed } from './util';
+import { itemSize, writeUnits, type Item } from './item-units';
+import { round, sleep, summarize, timed } from './util';
 
 export type Capacity = ReturnType<typeof consumed>;
 
 type Consumed = { ReadCapacityUnits?: number; WriteCapacityUnits?: number; CapacityUnits?: number };
 const WRITE_COMMANDS = /Put|Update|Delete|TransactWrite|BatchWrite/;
 
-let totals = { rcu: 0, wcu: 0, txLocal: 0, txCharged: 0, txIndex: 0, commands: [] as string[] };
+const NO_TOTALS = { rcu: 0, tableRcu: 0, wcu: 0, txLocal: 0, txCharged: 0, txIndex: 0, commands: [] as string[] };
+let totals = { ...NO_TOTALS };
+/** Calls still in flight (e.g. middy's early timeout does not stop the work): `measure` waits for them. */
+let inFlight = 0;
 let sizer: ((keys: Key[]) => Promise<Array<Item | undefined>>) | undefined;
 let installed = false;
 
@@ -72,7 +75,8 @@ export function meterCapacity(client?: Doc, table?: string): void {
         return { pk: String(source.pk), sk: String(source.sk) };
       });
       const before = transaction ? await sizer!(keys) : [];
-      const result = await next(args);
+      inFlight++;
+      const result = await next(args).finally(() => inFlight--);
       const output = result.output as { ConsumedCapacity?: Consumed | Consumed[] };
       const isWrite = WRITE_COMMANDS.test(name);
       for (const entry of [output.ConsumedCapacity ?? []].flat()) {
@@ -81,7 +85,11 @@ export function meterCapacity(client?: Doc, table?: string): void {
           totals.wcu += entry.WriteCapacityUnits ?? units;
           totals.rcu += entry.ReadCapacityUnits ?? 0;
           if (transaction) totals.txLocal += entry.WriteCapacityUnits ?? units;
-        } else totals.rcu += units;
+        } else {
+          totals.rcu += units;
+          // What a read of the table itself (not an index) cost: the lists read their items from indexes only.
+          if (!(args.input as { IndexName?: string }).IndexName) totals.tableRcu += units;
+        }
       }
       if (transaction) {
         const after = await sizer!(keys);
@@ -109,16 +117,18 @@ export function stopMetering(): void {
  * transaction charged by the rules (`index_wcu` of it); `calls`: the commands sent, as `GetItem Query×2`.
  */
 function consumed() {
-  const { rcu, wcu, txLocal, txCharged, txIndex, commands } = totals;
+  const { rcu, tableRcu, wcu, txLocal, txCharged, txIndex, commands } = totals;
   return {
     ...{ rcu: round(rcu), wcu: round(wcu - txLocal + txCharged), index_wcu: round(txIndex), wcu_reported_by_local: round(wcu) },
     ...{ calls: summarize(commands), scans: commands.filter((command) => command === 'ScanCommand').length },
+    ...{ table_rcu: round(tableRcu), count: commands.length },
   };
 }
 
 /** Runs `work` and answers what it consumed (calls made by anything else meanwhile count too: measure alone). */
 export async function measure<T>(work: () => Promise<T>) {
-  totals = { rcu: 0, wcu: 0, txLocal: 0, txCharged: 0, txIndex: 0, commands: [] };
+  totals = { ...NO_TOTALS, commands: [] };
   const { result, ms } = await timed(work);
+  while (inFlight > 0) await sleep(50);
   return { result, capacity: consumed(), ms };
 }

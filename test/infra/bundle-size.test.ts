@@ -33,7 +33,7 @@ beforeAll(async () => {
     const figures = Object.fromEntries(bundled.map((b) => [b.fn.handler, b.bytes]).sort(([a], [b]) => String(a).localeCompare(String(b))));
     writeFileSync(EXPECTED_FILE, `${JSON.stringify(figures, null, 2)}\n`);
   }
-}, 60_000);
+}, 240_000);
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 describe('bundle bytes per function', () => {

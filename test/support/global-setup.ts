@@ -35,7 +35,8 @@ export const AWS_CALL_REPORT = fileURLToPath(new URL('../../.local/test-reports/
  */
 export default async function setup(project: TestProject) {
   const started = performance.now();
-  const servicesStarting = startLocalServices();
+  // As long as npm start waits (infra/local/start.ts): DynamoDB Local's JVM took over 30 s to answer on a loaded 2-core machine.
+  const servicesStarting = startLocalServices({ startTimeoutMs: 120_000 });
   // Never left unhandled while the build and synth run; awaited below.
   servicesStarting.catch(() => {});
   const { deployment, bundlesDir, hash, cacheDir, summary } = await prepareStack(projectRoot, TEST_CONTEXT);

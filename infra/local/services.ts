@@ -50,7 +50,7 @@ export interface LocalServicesOptions {
   /** Default LOCAL_REPORTS_BUCKET. */
   bucketName?: string;
   region?: string;
-  /** How long each service may take to answer; default 30 s. */
+  /** How long each service may take to answer; default LOCAL_START_TIMEOUT_MS from the environment, else 30 s. */
   startTimeoutMs?: number;
 }
 
@@ -283,6 +283,19 @@ function startSes(port: number): ServiceProcess {
   return track('aws-ses-v2-local', spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] }));
 }
 
+/**
+ * DynamoDB Local's JVM took 35 s to answer, started alone, with the load average at 25 on 2 cores (its share of
+ * the CPU: `java -version` took 0.7 s then): where a machine is that busy, LOCAL_START_TIMEOUT_MS gives every
+ * service longer.
+ */
+function startTimeoutFromEnvironment(): number {
+  const setting = process.env.LOCAL_START_TIMEOUT_MS?.trim();
+  if (!setting) return 30_000;
+  const ms = Number(setting);
+  if (!Number.isInteger(ms) || ms <= 0) throw new Error(`LOCAL_START_TIMEOUT_MS must be a positive number of milliseconds, not "${setting}"`);
+  return ms;
+}
+
 const delay = (ms: number) => new Promise((resolveDelay) => setTimeout(resolveDelay, ms));
 
 /** Resolves once `url` gives any HTTP answer; rejects when the child dies first or time runs out. */
@@ -305,7 +318,8 @@ async function waitUntilAnswering(service: ServiceProcess, url: string, timeoutM
     }
     if (Date.now() > deadline) {
       throw new Error(
-        `${service.name} did not answer on ${url} within ${timeoutMs} ms. Its stderr ends with:\n${service.stderrTail() || '(nothing)'}`,
+        `${service.name} did not answer on ${url} within ${timeoutMs} ms (on a busy machine, set LOCAL_START_TIMEOUT_MS higher). ` +
+          `Its stderr ends with:\n${service.stderrTail() || '(nothing)'}`,
       );
     }
     await delay(50);
@@ -406,7 +420,7 @@ export async function startLocalServices(options: LocalServicesOptions = {}): Pr
   const tableName = options.tableName ?? LOCAL_TABLE_NAME;
   const bucketName = options.bucketName ?? LOCAL_REPORTS_BUCKET;
   const region = options.region ?? DEFAULT_REGION;
-  const timeoutMs = options.startTimeoutMs ?? 30_000;
+  const timeoutMs = options.startTimeoutMs ?? startTimeoutFromEnvironment();
 
   await assertJavaAvailable();
 

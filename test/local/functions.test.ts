@@ -40,13 +40,14 @@ describe('the function host, with fixture functions', () => {
   const lines: Array<{ handler: string; line: string }> = [];
   const outputOf = (handler: string) => lines.filter((entry) => entry.handler === handler).map((entry) => entry.line);
   const hosts: FunctionHost[] = [];
-  const host = (functions: LocalFunction[], maxSandboxes?: number) => {
+  const host = (functions: LocalFunction[], maxSandboxes?: number, initTimeoutMs?: number) => {
     const started = startFunctionHost({
       bundlesDir,
       functions,
       endpointsFor: async () => services.endpoints,
       output: (handler, line) => lines.push({ handler, line }),
       maxSandboxes,
+      initTimeoutMs,
     });
     hosts.push(started);
     return started;
@@ -57,6 +58,7 @@ describe('the function host, with fixture functions', () => {
       setValue: fixture('setValue'),
       readValue: fixture('readValue'),
       misbehave: fixture('misbehave'),
+      slowInit: fixture('slowInit'),
     });
   }, 60_000);
   afterAll(async () => {
@@ -122,6 +124,24 @@ describe('the function host, with fixture functions', () => {
     expect(Date.now() - started).toBeLessThan(5000);
     expect(outputOf('misbehave')).toContain('request-hang Task timed out after 1.00 seconds');
     expect(await functions.invoke('misbehave', { action: 'sleep', ms: 1 }), 'a fresh sandbox counts from one').toEqual({ invocations: 1 });
+  });
+
+  const slowInit = (initMs: number, timeoutSeconds = 10) =>
+    fixtureFunction('slowInit', { timeoutSeconds, environment: { INIT_UNTIL: String(Date.now() + initMs) } });
+
+  it('tries an init past its limit again within the invocation, as Lambda does, and answers', async () => {
+    const functions = host([slowInit(1500)], undefined, 300);
+    expect(await functions.invoke('slowInit', {})).toEqual({ invocations: 1 });
+    expect(outputOf('slowInit')).toContain('INIT_REPORT Init Duration: 300 ms Phase: init Status: timeout');
+    expect(await functions.invoke('slowInit', {}), 'the sandbox of the second init stays warm').toEqual({ invocations: 2 });
+  });
+
+  it('fails the invocation when the init tried again outlives the template’s Timeout too', async () => {
+    const functions = host([slowInit(60_000, 1)], undefined, 300);
+    const started = Date.now();
+    await expect(functions.invoke('slowInit', {})).rejects.toThrow(/Task timed out after 1.00 seconds/);
+    expect(Date.now() - started).toBeLessThan(5000);
+    expect(outputOf('slowInit')).toContain('INIT_REPORT Init Duration: 1000 ms Phase: invoke Status: timeout');
   });
 
   it('replaces a sandbox that an unhandled rejection ends', async () => {

@@ -25,16 +25,10 @@ import { awsCallChecker } from './aws-calls';
 import { startFunctionHost, type FunctionHost } from './functions';
 import { startGateway, type Gateway } from './gateway';
 import { prepareStack } from './prepare';
-import { JavaUnavailableError, startLocalServices, type LocalServices } from './services';
+import { JavaUnavailableError, PATIENT_START_TIMEOUT_MS, startLocalServices, type LocalServices } from './services';
 import { localDataDir, localTokens, TOKENS_FILE_NAME, TokensFileError, type LocalToken } from './tokens';
 
 const projectRoot = fileURLToPath(new URL('../../', import.meta.url));
-
-/**
- * How long the local services may take to answer before npm start gives up: a person would rather wait than see it
- * fail, and DynamoDB Local's JVM took 43 s to answer on a loaded 2-core machine.
- */
-const SERVICES_START_TIMEOUT_MS = 120_000;
 
 /** A mistake in the settings: reported as one line, without a stack. */
 class SettingError extends Error {}
@@ -136,7 +130,7 @@ async function main(): Promise<void> {
   const servicesStarting = startLocalServices({
     dataDir: settings.dataDir,
     ports: settings.servicePorts,
-    startTimeoutMs: SERVICES_START_TIMEOUT_MS,
+    startTimeoutMs: PATIENT_START_TIMEOUT_MS,
   });
   servicesStarting.catch(() => {}); // awaited below, after the build
   const prepared = await prepareStack(projectRoot, settings.context);

@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import type { TestProject } from 'vitest/node';
 import { callReport, formatCallReport, readCallRecord } from '../../infra/local/call-record';
 import { prepareStack } from '../../infra/local/prepare';
-import { startLocalServices } from '../../infra/local/services';
+import { PATIENT_START_TIMEOUT_MS, startLocalServices } from '../../infra/local/services';
 import { TEST_CONTEXT } from './functions';
 
 export interface ProvidedServices {
@@ -35,8 +35,7 @@ export const AWS_CALL_REPORT = fileURLToPath(new URL('../../.local/test-reports/
  */
 export default async function setup(project: TestProject) {
   const started = performance.now();
-  // As long as npm start waits (infra/local/start.ts): DynamoDB Local's JVM took over 30 s to answer on a loaded 2-core machine.
-  const servicesStarting = startLocalServices({ startTimeoutMs: 120_000 });
+  const servicesStarting = startLocalServices({ startTimeoutMs: PATIENT_START_TIMEOUT_MS });
   // Never left unhandled while the build and synth run; awaited below.
   servicesStarting.catch(() => {});
   const { deployment, bundlesDir, hash, cacheDir, summary } = await prepareStack(projectRoot, TEST_CONTEXT);

@@ -1,4 +1,4 @@
-import { addUsersToDepartment } from '../lib/departments/bulk-membership';
+import { addUsersToDepartment, usersAfterMove } from '../lib/departments/bulk-membership';
 import { operation } from '../lib/http/operation';
 import { departmentIdParams, dryRunQuery } from '../lib/schemas/common';
 import { bulkUserIdsBody } from '../lib/schemas/departments';
@@ -10,4 +10,6 @@ export const handler = operation(
   async ({ params, query, body, ctx }) => ({
     body: { users: await addUsersToDepartment(ctx, params.department_id, body.user_ids, { dryRun: query.dry_run === 'true' }) },
   }),
+  // A repeat once a move that answered 202 is complete: the users as they now are.
+  { settled: async ({ params, body }) => ({ body: { users: await usersAfterMove(params.department_id, body.user_ids) } }) },
 );

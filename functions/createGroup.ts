@@ -1,4 +1,6 @@
 import { createGroup } from '../lib/groups/create';
+import { groupAfterChange, membersOf } from '../lib/groups/groups';
+import { resourceId } from '../lib/http/applying';
 import { withUsers } from '../lib/groups/member-list';
 import { etagOf } from '../lib/http/etag';
 import { operation } from '../lib/http/operation';
@@ -11,13 +13,26 @@ import { createGroupBody } from '../lib/schemas/groups';
  * `rule_preview`), or the problem it would get, without Location or ETag:
  * nothing was created.
  */
-export const handler = operation('createGroup', { query: dryRunQuery, body: createGroupBody }, async ({ query, body, ctx }) => {
-  const dryRun = query.dry_run === 'true';
-  const { group, users, rulePreview } = await createGroup(ctx, body, { dryRun });
-  if (dryRun) return { body: { ...withUsers(group, users), ...(rulePreview ? { rule_preview: rulePreview } : {}) } };
-  return {
-    status: 201,
-    body: withUsers(group, users),
-    headers: { location: `/v2/groups/${group.id}`, etag: etagOf(group.version) },
-  };
+const created = (group: Awaited<ReturnType<typeof groupAfterChange>>, users: Parameters<typeof withUsers>[1]) => ({
+  status: 201 as const,
+  body: withUsers(group, users),
+  headers: { location: `/v2/groups/${group.id}`, etag: etagOf(group.version) },
 });
+
+export const handler = operation(
+  'createGroup',
+  { query: dryRunQuery, body: createGroupBody },
+  async ({ query, body, ctx }) => {
+    const dryRun = query.dry_run === 'true';
+    const { group, users, rulePreview } = await createGroup(ctx, body, { dryRun });
+    if (dryRun) return { body: { ...withUsers(group, users), ...(rulePreview ? { rule_preview: rulePreview } : {}) } };
+    return created(group, users);
+  },
+  {
+    // A repeat once a large create that answered 202 is complete: the group as it now is.
+    settled: async (_, resource) => {
+      const group = await groupAfterChange(resourceId(resource));
+      return created(group, await membersOf(group));
+    },
+  },
+);

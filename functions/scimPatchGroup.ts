@@ -1,3 +1,4 @@
+import { groupAfterChange } from '../lib/groups/groups';
 import { scimOperation } from '../lib/http/scim';
 import { ifMatchVersion, projection, resourceReply } from '../lib/scim/answers';
 import { asScimGroup, patchScimGroup } from '../lib/scim/groups';
@@ -8,9 +9,16 @@ import { wantsMembers } from '../lib/scim/resources';
  * for with `attributes` (a group of thousands is not read back for every
  * member an identity provider adds), else 204 as Entra expects.
  */
-export const handler = scimOperation('scimPatchGroup', async ({ params, body, headers, base, query, ctx }) => {
-  const group = await patchScimGroup(ctx, params.group_id, body, ifMatchVersion(headers));
+async function answer(group: Parameters<typeof asScimGroup>[0], base: string, query: Record<string, string>) {
   const { attributes, excluded } = projection('Group', query);
   if (!attributes) return { status: 204, headers: { etag: `W/"${group.version}"` } };
   return resourceReply(await asScimGroup(group, base, wantsMembers(attributes, excluded)), { query });
-});
+}
+
+export const handler = scimOperation(
+  'scimPatchGroup',
+  async ({ params, body, headers, base, query, ctx }) =>
+    answer(await patchScimGroup(ctx, params.group_id, body, ifMatchVersion(headers)), base, query),
+  // A repeat once a change that answered 202 is complete: the group as it now is.
+  async ({ params, base, query }) => answer(await groupAfterChange(params.group_id), base, query),
+);

@@ -28,7 +28,7 @@ export async function runMaintenance(now = Date.now()): Promise<MaintenanceRepor
     healed_bulk_moves: await healBulkMoves(now),
     healed_group_changes: await healGroupChanges(now),
     repaired_reports: await repairReports(now),
-    swept_groups: await sweepDeletedGroups({ now }),
+    swept_groups: await sweepDeletedGroups(),
     rule_work_done: await runStaleRuleWork(now),
     feed_stragglers: await sequencePending({ olderThanMs: FEED_STRAGGLER_MS, now }),
   };

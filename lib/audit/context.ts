@@ -12,6 +12,8 @@ export interface ChangeContext {
   actor: string;
   operationId: string;
   requestId: string;
+  /** When the request must have its answer (epoch ms, lib/slow-changes.ts); absent for background work, which runs to its end. */
+  deadline?: number;
 }
 
 export interface ChangeRecord {

@@ -8,6 +8,7 @@ import type { ChangeContext } from '../audit/context';
 import { StaleReadError } from '../db/errors';
 import { withFreshRead } from '../db/transact';
 import { recordMetric } from '../metrics';
+import { StillApplying } from '../slow-changes';
 import { Problem } from '../problems';
 import { findDepartment } from '../store/departments';
 import { findUsers } from '../store/users';
@@ -93,5 +94,19 @@ export async function removeUsersFromDepartment(ctx: ChangeContext, departmentId
       audit: { resourceType: 'department', resourceId: departmentId, changes: { removed_user_ids: ids } },
     });
     recordBulkMove('E5', ids.length);
+  });
+}
+
+/**
+ * E3 and E5 as a repeat answers them once the move its first request answered 202 for has completed: the users as
+ * they now are, in request order (lib/http/applying.ts). Throws StillApplying while any is still held by a move.
+ */
+export async function usersAfterMove(departmentId: string, userIds: string[]): Promise<User[]> {
+  const ids = [...new Set(userIds)];
+  const users = await findUsers(ids);
+  if ([...users.values()].some((user) => user.bulk_lock)) throw new StillApplying({ type: 'department', id: departmentId });
+  return ids.flatMap((id) => {
+    const user = users.get(id);
+    return user ? [userRepresentation(user)] : [];
   });
 }

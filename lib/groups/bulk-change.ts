@@ -1,7 +1,7 @@
 /**
  * A change of a group's members larger than one transaction holds (SCIM's
- * PUT and PATCH of many members), decided all or nothing at one commit and
- * then applied in parts, like a bulk department move
+ * PUT and PATCH of many members, a G3 of many users), decided all or nothing
+ * at one commit and then applied in parts, like a bulk department move
  * (lib/departments/bulk-move/driver.ts). Its items are in
  * lib/store/group-changes.ts.
  *
@@ -11,10 +11,12 @@
  *    other change open): the group takes `change_id`, its `user_count` moves
  *    by the whole change (checked against the 10,000 limit), its name and
  *    external id change with their claims, the header turns `applying`, and
- *    the audit entries are written. Any failure before it (a stale read, a
- *    stale If-Match, a full group, another change open) leaves the group as
- *    it was: the header and parts are deleted and the request answers or
- *    starts over from a fresh read.
+ *    the audit entries are written. A G3 creates the group in this
+ *    transaction instead (with its name claim, already holding `change_id`
+ *    and its final `user_count`). Any failure before it (a stale read, a
+ *    stale If-Match, a full group, another change open, a name taken) leaves
+ *    the group as it was: the header and parts are deleted and the request
+ *    answers or starts over from a fresh read.
  * 3. Apply. Per part, one transaction writes its memberships (each addition
  *    checking that its user exists and is not being deleted) and deletes the
  *    part. Parts touch the group item only to correct its count (below), so
@@ -27,7 +29,12 @@
  * deleted before its part is applied is left out of it, and the count is
  * corrected in that part's transaction (one less added, or one removal its
  * deletion already made). Between the commit and the end, G1 answers the
- * final `user_count` and members as far as applied.
+ * final `user_count`, members as far as applied and `bulk_status: applying`.
+ *
+ * A request waits for the change until its deadline (lib/slow-changes.ts).
+ * Past it, a committed change is handed to the healer (its lease ends now)
+ * and the request answers 202 (StillApplying); a commit still in flight is
+ * left to its lease, after which the healer finds it committed or not.
  *
  * A driver that dies leaves its header, which the maintenance function
  * finds once its lease has passed: `preparing` is discarded, `applying`
@@ -40,10 +47,12 @@ import { MAX_TRANSACTION_ITEMS, transactWrite, type Write } from '../db/transact
 import { batchDelete, forEachConcurrently } from '../db/batch';
 import { newId } from '../ids';
 import { log } from '../log';
-import { conflict, preconditionFailed, Problem } from '../problems';
+import { conflict, preconditionFailed } from '../problems';
+import { finishedBy, StillApplying } from '../slow-changes';
 import {
   headerApplying,
   headerDelete,
+  headerHandOff,
   headerPut,
   partDelete,
   partKey,
@@ -90,6 +99,13 @@ export interface GroupMembersChange {
   /** A rule's change (lib/groups/rule-follow.ts): the rule version it was decided for, and the rule's limit. */
   ruleVersion?: string;
   maxUsers?: number;
+  /** Every user added was read just now by the caller, and exists. */
+  addsRead?: boolean;
+  /**
+   * A G3 (lib/groups/create.ts): the commit creates `group` (which holds `changeId` from the start) with these writes,
+   * instead of changing it, and the first audit entry says so with `audit`.
+   */
+  creation?: { writes: (changeId: string, now: string) => Write[]; audit: Record<string, unknown> };
 }
 
 /** Ids per audit entry, far below DynamoDB's 400 KB item limit. */
@@ -106,9 +122,11 @@ export async function changeGroupMembersInParts(ctx: ChangeContext, change: Grou
   const { group, adds, removes } = change;
   const delta = adds.length - removes.length;
   if (group.user_count + delta > (change.maxUsers ?? MAX_GROUP_USERS)) throw groupFull(group.id);
-  const found = await readUsers(adds);
-  const unknown = adds.find((userId) => !found.has(userId));
-  if (unknown !== undefined) throw new MissingUserError(unknown);
+  if (!change.addsRead) {
+    const found = await readUsers(adds);
+    const unknown = adds.find((userId) => !found.has(userId));
+    if (unknown !== undefined) throw new MissingUserError(unknown);
+  }
 
   const changeId = newId();
   const parts = packParts(adds, removes);
@@ -118,11 +136,52 @@ export async function changeGroupMembersInParts(ctx: ChangeContext, change: Grou
   await writeAll([headerPut({ id: changeId, group, leaseUntil }), ...parts.map((part) => partPut(changeId, part, started))]);
 
   const now = new Date().toISOString();
+  let committed = false;
+  const work = (async () => {
+    await commit(ctx, change, changeId, parts, { started, now });
+    committed = true;
+    await applyParts(changeId, group, parts);
+    await finish(changeId, group.id);
+  })();
+  let inTime = false;
+  try {
+    inTime = await finishedBy(ctx.deadline, work, 'a large change of a group');
+  } catch (error) {
+    if (!committed) throw error;
+    await log('error', 'group change committed but not fully applied; the healer completes it', { changeId, error: error as Error });
+  }
+  if (!inTime) {
+    if (committed) {
+      await transactWrite([headerHandOff(changeId, new Date().toISOString())]).catch((error: unknown) =>
+        log('warn', 'handing a group change to the healer failed; it takes it when its lease ends', { changeId, error: error as Error }),
+      );
+    }
+    throw new StillApplying({ type: 'group', id: group.id });
+  }
+  return {
+    ...group,
+    ...(change.name === undefined ? {} : { name: change.name }),
+    ...(change.external_id === undefined ? {} : { external_id: change.external_id }),
+    user_count: Number((await findGroupItem(group.id))?.user_count ?? group.user_count + delta),
+    bulk_status: null,
+    version: group.version + 1,
+    updated_at: now,
+  };
+}
+
+/** The commit, or nothing: a change that cannot commit is discarded and its error thrown. */
+async function commit(
+  ctx: ChangeContext,
+  change: GroupMembersChange,
+  changeId: string,
+  parts: GroupChangePart[],
+  at: { started: number; now: string },
+): Promise<void> {
   try {
     // The healer discards a change still preparing once its lease has passed: commit well before.
-    if (Date.now() > started + changeLeaseMs / 2)
+    if (Date.now() > at.started + groupTuning().changeLeaseMs / 2)
       throw conflict('Changing the group took too long; nothing was changed. Retry the request.');
-    await transactWrite(commitWrites(ctx, change, changeId, now));
+    await transactWrite(commitWrites(ctx, change, changeId, at.now));
   } catch (error) {
     const discarded = await discard(changeId, parts).catch(async (discardError: unknown) => {
       await log('warn', 'discarding an uncommitted group change failed; the healer will', { changeId, error: discardError as Error });
@@ -131,32 +190,16 @@ export async function changeGroupMembersInParts(ctx: ChangeContext, change: Grou
     // Not discarded: the commit landed although its answer was lost, and the change goes ahead.
     if (discarded) throw error;
   }
-  try {
-    await applyParts(changeId, group, parts);
-    await finish(changeId, group.id);
-  } catch (error) {
-    await log('error', 'group change committed but not fully applied; the healer completes it', { changeId, error: error as Error });
-    const accepted = new Problem('unavailable', 'The change is accepted and is being completed; read the group again in a minute.');
-    throw Object.assign(accepted, { cause: error }); // for the 503's log line
-  }
-  return {
-    ...group,
-    ...(change.name === undefined ? {} : { name: change.name }),
-    ...(change.external_id === undefined ? {} : { external_id: change.external_id }),
-    user_count: Number((await findGroupItem(group.id))?.user_count ?? group.user_count + delta),
-    version: group.version + 1,
-    updated_at: now,
-  };
 }
 
-/** Chunks of users for one transaction each: 3 items an addition, 2 a removal, with the part and a count correction. */
+/** Chunks of users for one transaction each: 3 items an addition, 2 a removal, with the part and a count correction; at most `chunkUsers`. */
 function packParts(adds: string[], removes: string[]): GroupChangePart[] {
   const room = MAX_TRANSACTION_ITEMS - 2;
   const parts: GroupChangePart[] = [];
   let part: GroupChangePart = { index: 0, adds: [], removes: [] };
   const items = (p: GroupChangePart) => 3 * p.adds.length + 2 * p.removes.length;
   for (const [userId, side, cost] of [...adds.map((u) => [u, 'adds', 3] as const), ...removes.map((u) => [u, 'removes', 2] as const)]) {
-    if (items(part) + cost > room) {
+    if (items(part) + cost > room || part.adds.length + part.removes.length >= groupTuning().chunkUsers) {
       parts.push(part);
       part = { index: parts.length, adds: [], removes: [] };
     }
@@ -173,6 +216,13 @@ async function writeAll(writes: Write[]): Promise<void> {
 
 function commitWrites(ctx: ChangeContext, change: GroupMembersChange, changeId: string, now: string): Write[] {
   const { group, name, external_id: externalId } = change;
+  if (change.creation) {
+    return [
+      ...change.creation.writes(changeId, now),
+      headerApplying(changeId, () => new StaleReadError()),
+      ...auditEntries(ctx, change, now),
+    ];
+  }
   const writes: Write[] = [
     changeGroupWrite(
       group,
@@ -203,7 +253,7 @@ function auditEntries(ctx: ChangeContext, change: GroupMembersChange, now: strin
     );
   const [added, removed] = [slices(change.adds), slices(change.removes)];
   return Array.from({ length: Math.max(1, added.length, removed.length) }, (_, i) => {
-    const changes: Record<string, unknown> = {};
+    const changes: Record<string, unknown> = i === 0 ? { ...change.creation?.audit } : {};
     if (i === 0 && name !== undefined) changes.name = { from: group.name, to: name };
     if (i === 0 && externalId !== undefined) changes.external_id = { from: group.external_id, to: externalId };
     if (added[i]) changes.added_user_ids = added[i];

@@ -26,17 +26,8 @@ import { ContentionError, StaleReadError } from '../db/errors';
 import { transactWrite, withFreshRead, type Write } from '../db/transact';
 import { log } from '../log';
 import { preconditionFailed, Problem } from '../problems';
-import {
-  deleteGroupWrite,
-  deletePendingGroupWrite,
-  findGroupItems,
-  isChanging,
-  isPublished,
-  stalePendingGroups,
-  toGroup,
-  type GroupRef,
-  type StoredGroup,
-} from '../store/groups';
+import { finishedBy } from '../slow-changes';
+import { deleteGroupWrite, findGroupItems, isChanging, isPublished, toGroup, type GroupRef, type StoredGroup } from '../store/groups';
 import {
   cleanupMarkerPut,
   cleanupMarkers,
@@ -48,9 +39,6 @@ import {
 import { addCounters, GROUPS_COUNTER } from '../store/stats';
 import { getGroup, groupAudit, groupBusy, groupNotFound, groupTuning, releaseIdentity } from './groups';
 import { ruleGroupsCountWrite } from './rule-limits';
-
-/** The actor recorded for changes the sweeper makes on its own (abandoning a dead G3). */
-const MAINTENANCE: ChangeContext = { actor: 'maintenance', operationId: 'sweepDeletedGroups', requestId: 'maintenance' };
 
 /**
  * G7 deletes this many groups per transaction: up to 5 items each (group, name claim, external id claim, marker,
@@ -111,7 +99,7 @@ export async function deleteGroup(ctx: ChangeContext, id: string, expectedVersio
     ]);
     return [{ group, members: group.user_count }];
   });
-  await sweepBeforeAnswering(left);
+  await sweepBeforeAnswering(ctx, left);
 }
 
 /** G7: all or nothing as far as the groups are known at the start; 24 groups per transaction, in parallel. */
@@ -150,34 +138,18 @@ export async function deleteGroups(ctx: ChangeContext, groupIds: string[]): Prom
       left.push(...groups.map((group) => ({ group, members: group.user_count })));
     });
   });
-  await sweepBeforeAnswering(left);
+  await sweepBeforeAnswering(ctx, left);
 }
 
 /**
- * Deletes a pending group (a G3 that failed, or whose creator died) with its
- * name claim, leaving a marker for its memberships, which it then sweeps.
+ * Best effort: the answer does not wait for more than `inlineSweepMembers` memberships, nor past the request's
+ * deadline (lib/slow-changes.ts), nor fail when the sweep does; sweepDeletedGroups finishes what is left.
  */
-export async function abandonPendingGroup(
-  ctx: ChangeContext,
-  group: GroupRef & { name: string; external_id: string | null },
-  changes: Record<string, unknown>,
-): Promise<void> {
-  const now = new Date().toISOString();
-  await transactWrite([
-    deletePendingGroupWrite(group),
-    ...releaseIdentity(group),
-    cleanupMarkerPut(group, now),
-    groupAudit(ctx, group.id, changes, now),
-  ]);
-  await sweepGroup(group);
-}
-
-/** Best effort: the answer does not wait for more than `inlineSweepMembers` memberships, nor fail when the sweep does. */
-async function sweepBeforeAnswering(groups: Array<{ group: GroupRef; members: number }>): Promise<void> {
+async function sweepBeforeAnswering(ctx: ChangeContext, groups: Array<{ group: GroupRef; members: number }>): Promise<void> {
   const members = groups.reduce((sum, g) => sum + g.members, 0);
   if (groups.length === 0 || members > groupTuning().inlineSweepMembers) return;
   try {
-    await Promise.all(groups.map(({ group }) => sweepGroup(group)));
+    await finishedBy(ctx.deadline, Promise.all(groups.map(({ group }) => sweepGroup(group))), 'sweeping deleted groups');
   } catch (error) {
     await log('warn', 'Sweeping deleted groups failed; sweepDeletedGroups will finish it', { error: error as Error });
   }
@@ -199,33 +171,16 @@ export async function sweepGroup(group: GroupRef): Promise<number> {
   return removed;
 }
 
-/** Pending groups whose lease has passed: their creator is presumed dead. Answers how many it abandoned. */
-async function abandonStalePendingGroups(now: number): Promise<number> {
-  let abandoned = 0;
-  for (const group of await stalePendingGroups(new Date(now).toISOString())) {
-    try {
-      await abandonPendingGroup(MAINTENANCE, group, { creation_abandoned: true });
-      abandoned++;
-    } catch (error) {
-      // Published or abandoned by someone else since the index said so: nothing to do.
-      if (!(error instanceof Problem || error instanceof StaleReadError || error instanceof ContentionError)) throw error;
-    }
-  }
-  return abandoned;
-}
-
 /**
- * The maintenance job: abandons pending groups whose creator died, then
- * removes the memberships of every deleted group (found by an index Query of
- * the cleanup markers, never a Scan). Safe to run at any time, in parallel
- * with itself and after a crash. Answers how many deleted (or abandoned)
- * groups it finished. `now` is for tests (to expire leases).
+ * The maintenance job: removes the memberships of every deleted group (found
+ * by an index Query of the cleanup markers, never a Scan). Safe to run at any
+ * time, in parallel with itself and after a crash. Answers how many deleted
+ * groups it finished.
  */
-export async function sweepDeletedGroups(options: { now?: number } = {}): Promise<number> {
-  const abandoned = await abandonStalePendingGroups(options.now ?? Date.now());
+export async function sweepDeletedGroups(): Promise<number> {
   const markers = await cleanupMarkers();
   await forEachConcurrently(markers, 4, async (group) => {
     await sweepGroup(group);
   });
-  return abandoned + markers.length;
+  return markers.length;
 }

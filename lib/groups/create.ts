@@ -9,33 +9,19 @@
  *   the two membership items and a check that the user exists and is not
  *   being deleted (members.ts says why).
  *
- * - More users cannot be one transaction (100 items, 3 per user), so the
- *   group is created hidden and published at the end:
- *   1. One transaction puts the group as `pending` (user_count 0, listed
- *      only among pending groups, sorted by `lease_until`) with its name
- *      claim, so the id and the name are taken at once. Every operation
- *      except user deletion treats a pending group as absent (404).
- *   2. The members are written in transactions of 32 users, 16 at a time,
- *      each with its users' checks and an audit entry naming them. They do
- *      not touch the group item, so they never conflict with each other.
- *      A user deleted meanwhile makes its transaction fail (404).
- *   3. One transaction publishes the group: `active`, listed by name, the
- *      groups counter, `user_count += n` (a user deleted while the group was
- *      pending has already taken itself off the count, so it is exact).
- *   Any failure before 3 commits rolls back: once no step is in flight, one
- *   transaction deletes the pending group and its name claim and leaves a
- *   cleanup marker for its generation, whose memberships are then swept
- *   (cleanup.ts). A creator that dies leaves its group pending;
- *   `sweepDeletedGroups` does the same roll-back once `lease_until` has
- *   passed. The lease (5 minutes) is far beyond the 10 s a route function
- *   runs, and a creator stops starting steps after half of it, so no step
- *   can land after the roll-back.
+ * - More users cannot be one transaction (100 items, 3 per user): the group
+ *   is created by the commit of a large change of its members
+ *   (bulk-change.ts), which then writes them in parts. The commit creates it
+ *   whole (its name claim, the groups counter, its final `user_count`, the
+ *   audit entries naming every user) holding the change, so G1 shows it
+ *   `bulk_status: applying` with the members written so far until the last
+ *   part is; a request that would outlast its deadline answers 202 and the
+ *   healer completes it (lib/slow-changes.ts). Nothing is created when the
+ *   commit fails (a name taken meanwhile, an id taken).
  */
 import type { ChangeContext } from '../audit/context';
-import { forEachConcurrently } from '../db/batch';
 import { transactWrite, withFreshRead, type Write } from '../db/transact';
 import { newId } from '../ids';
-import { log } from '../log';
 import { conflict, Problem, validationError } from '../problems';
 import { claimHolder } from '../store/claims';
 import { findGroupNameClaim } from '../store/group-names';
@@ -43,7 +29,6 @@ import {
   createGroupWrite,
   findGroupItem,
   newGroupItem,
-  publishGroupWrite,
   toGroup,
   type GroupRef,
   type NewGroupFields,
@@ -52,12 +37,12 @@ import {
 } from '../store/groups';
 import { addCounters, GROUPS_COUNTER } from '../store/stats';
 import type { User } from '../users/user';
-import { abandonPendingGroup } from './cleanup';
+import { changeGroupMembersInParts } from './bulk-change';
 import {
   claimIdentity,
   externalIdTaken,
   groupAudit,
-  groupRepresentation,
+  createdRecord,
   groupTuning,
   MAX_GROUP_USERS,
   nameTaken,
@@ -117,7 +102,7 @@ export async function createGroup(
     const group =
       userIds.length <= groupTuning().singleTransactionUsers
         ? await createAtOnce(ctx, fields, userIds)
-        : await createInSteps(ctx, fields, userIds);
+        : await createInParts(ctx, fields, userIds);
     return { group, users };
   } catch (error) {
     if (error instanceof MissingUserError) {
@@ -152,7 +137,7 @@ async function createRuleGroup(
   checkRuleFits(await countMatching(rule));
   const group = await withFreshRead(async () => {
     const now = new Date().toISOString();
-    const item = newGroupItem(fields, newId(), now, { state: 'active', user_count: 0, version: 1, rule: setting });
+    const item = newGroupItem(fields, newId(), now, { user_count: 0, version: 1, rule: setting });
     const created = toGroup(item);
     await transactWrite([
       createGroupWrite(item, () => idTaken(fields.id)),
@@ -160,7 +145,7 @@ async function createRuleGroup(
       ...addCounters(fields.id, { [GROUPS_COUNTER]: 1 }),
       ruleGroupsCountWrite(1),
       ...ruleChangeWrites(fields.id, null, setting, now),
-      groupAudit(ctx, fields.id, { created: groupRepresentation(created) }, now),
+      groupAudit(ctx, fields.id, { created: createdRecord(created) }, now),
     ]);
     return created;
   });
@@ -179,7 +164,7 @@ async function wouldCreate(fields: NewGroupFields, userCount: number, rule?: Rul
   if (claim) throw nameTaken(fields.name);
   if (external) throw externalIdTaken(fields.external_id!);
   const now = new Date().toISOString();
-  return { ...toGroup(newGroupItem(fields, '', now, { state: 'active', user_count: userCount, version: 1, rule })), generation: '' };
+  return { ...toGroup(newGroupItem(fields, '', now, { user_count: userCount, version: 1, rule })), generation: '' };
 }
 
 const memberWrites = (group: GroupRef, userIds: string[], now: string): Write[] =>
@@ -189,9 +174,9 @@ const memberWrites = (group: GroupRef, userIds: string[], now: string): Write[] 
 async function createAtOnce(ctx: ChangeContext, fields: NewGroupFields, userIds: string[]): Promise<StoredGroup> {
   return withFreshRead(async () => {
     const now = new Date().toISOString();
-    const item = newGroupItem(fields, newId(), now, { state: 'active', user_count: userIds.length, version: 1 });
+    const item = newGroupItem(fields, newId(), now, { user_count: userIds.length, version: 1 });
     const group = toGroup(item);
-    const changes = { created: groupRepresentation(group), ...(userIds.length > 0 ? { added_user_ids: userIds } : {}) };
+    const changes = { created: createdRecord(group), ...(userIds.length > 0 ? { added_user_ids: userIds } : {}) };
     await transactWrite([
       createGroupWrite(item, () => idTaken(fields.id)),
       ...claimIdentity(fields.id, fields.name, fields.external_id),
@@ -203,49 +188,24 @@ async function createAtOnce(ctx: ChangeContext, fields: NewGroupFields, userIds:
   });
 }
 
-/** More users: pending group, members in chunks, publish; roll back on any failure (see the top of this file). */
-async function createInSteps(ctx: ChangeContext, fields: NewGroupFields, userIds: string[]): Promise<StoredGroup> {
-  const { pendingLeaseMs, chunkUsers, chunkConcurrency } = groupTuning();
-  const started = Date.now();
-  const leaseUntil = new Date(started + pendingLeaseMs).toISOString();
-  const generation = newId();
-  const item = newGroupItem(fields, generation, new Date(started).toISOString(), {
-    state: 'pending',
-    user_count: 0,
-    version: 0,
-    lease_until: leaseUntil,
-  });
-  const ref = { id: fields.id, generation, name: fields.name, external_id: fields.external_id };
-  await transactWrite([createGroupWrite(item, () => idTaken(fields.id)), ...claimIdentity(fields.id, fields.name, fields.external_id)]);
-
-  try {
-    const chunks: string[][] = [];
-    for (let i = 0; i < userIds.length; i += chunkUsers) chunks.push(userIds.slice(i, i + chunkUsers));
-    await forEachConcurrently(chunks, chunkConcurrency, async (chunk) => {
-      if (Date.now() > started + pendingLeaseMs / 2) throw conflict('Creating the group took too long; retry the request.');
-      await withFreshRead(async () => {
-        const now = new Date().toISOString();
-        await transactWrite([...memberWrites(ref, chunk, now), groupAudit(ctx, fields.id, { added_user_ids: chunk }, now)]);
-      });
-    });
-    await publish(ctx, fields, generation, userIds.length);
-  } catch (error) {
-    await abandonPendingGroup(ctx, ref, { creation_rolled_back: true }).catch((rollbackError: Error) =>
-      log('warn', 'G3 roll-back failed; the sweeper will finish it', { groupId: fields.id, error: rollbackError }),
-    );
-    throw error;
-  }
-  const published = await findGroupItem(fields.id);
-  return toGroup(published!);
-}
-
-async function publish(ctx: ChangeContext, group: NewGroupFields, generation: string, userCount: number): Promise<void> {
+/** More users: the commit of a large change creates the group, whose members its parts then write (see the top of this file). */
+async function createInParts(ctx: ChangeContext, fields: NewGroupFields, userIds: string[]): Promise<StoredGroup> {
   const now = new Date().toISOString();
-  await transactWrite([
-    publishGroupWrite(group, generation, userCount, now, () =>
-      conflict('Creating the group took too long and it was rolled back; retry the request.'),
-    ),
-    ...addCounters(group.id, { [GROUPS_COUNTER]: 1 }),
-    groupAudit(ctx, group.id, { created: { ...group, user_count: userCount } }, now),
-  ]);
+  const generation = newId();
+  const group: StoredGroup = {
+    ...toGroup(newGroupItem(fields, generation, now, { user_count: 0, version: 0 })),
+    generation,
+  };
+  const creation = {
+    writes: (changeId: string, at: string): Write[] => {
+      const item = newGroupItem(fields, generation, at, { user_count: userIds.length, version: 1, change_id: changeId });
+      return [
+        createGroupWrite(item, () => idTaken(fields.id)),
+        ...claimIdentity(fields.id, fields.name, fields.external_id),
+        ...addCounters(fields.id, { [GROUPS_COUNTER]: 1 }),
+      ];
+    },
+    audit: { created: createdRecord({ ...group, user_count: userIds.length }) },
+  };
+  return changeGroupMembersInParts(ctx, { group, adds: userIds, removes: [], addsRead: true, creation });
 }

@@ -22,6 +22,8 @@ import { listNamed, type NamedListRequest } from '../lists/named';
 import { conflict, notFound, Problem } from '../problems';
 import type { Group as GroupWithUsers } from '../schemas/responses';
 import { claimGroupNameWrite, releaseGroupNameWrite } from '../store/group-names';
+import { StillApplying } from '../slow-changes';
+import { hasOpenChange } from '../store/group-changes';
 import { findGroupItem, groupList, isPublished, toGroup, type Group, type StoredGroup } from '../store/groups';
 import { memberIds } from '../store/memberships';
 import { GROUPS_COUNTER } from '../store/stats';
@@ -41,20 +43,18 @@ export const RESERVED_GROUP_IDS = ['exports'];
 export interface GroupTuning {
   /** G3: users created with the group in one transaction (group, name, stats, audit + 3 per user). */
   singleTransactionUsers: number;
-  /** G3 in steps: users per membership transaction (audit + 3 per user). */
+  /** A large change's parts (bulk-change.ts, a large G3 included): users per part at most (what a transaction holds, 32 additions, is the other bound). */
   chunkUsers: number;
-  /** G3 in steps: membership transactions in flight at once. */
+  /** A large change's parts: transactions in flight at once. */
   chunkConcurrency: number;
   /** SCIM PUT/PATCH: members added or removed in one transaction (3 items an addition, 2 a removal); more are applied in parts (bulk-change.ts). */
   singleTransactionMemberChanges: number;
   /** G6: members removed in the delete transaction itself (group, name, stats, audit + 2 per member). */
   inlineDeleteMembers: number;
-  /** G6/G7/rolled-back G3: up to this many memberships are swept before answering; more are left to sweepDeletedGroups. */
+  /** G6/G7: up to this many memberships are swept before answering; more are left to sweepDeletedGroups. */
   inlineSweepMembers: number;
   /** A large change of a group's members (bulk-change.ts) whose driver is silent this long is finished by the healer. */
   changeLeaseMs: number;
-  /** A group still pending this long after its creation started is abandoned by the sweeper (a G3 runs for seconds). */
-  pendingLeaseMs: number;
 }
 
 /** The service's sizes: the transaction sizes are the largest that fit. */
@@ -66,7 +66,6 @@ export const DEFAULT_GROUP_TUNING: Readonly<GroupTuning> = Object.freeze({
   inlineDeleteMembers: 48,
   inlineSweepMembers: 1000,
   changeLeaseMs: 60_000,
-  pendingLeaseMs: 5 * 60_000,
 });
 
 const tuningScope = new AsyncLocalStorage<Readonly<GroupTuning>>();
@@ -91,6 +90,7 @@ export const groupRepresentation = ({
   user_count,
   rule,
   rule_status,
+  bulk_status,
   created_at,
   updated_at,
 }: Group): Group => ({
@@ -101,9 +101,16 @@ export const groupRepresentation = ({
   user_count,
   rule,
   rule_status,
+  bulk_status,
   created_at,
   updated_at,
 });
+
+/** A new group as its audit entry records it: what was created, without the state of its creation. */
+export function createdRecord(group: Group): Omit<Group, 'bulk_status'> {
+  const { bulk_status: _, ...created } = groupRepresentation(group);
+  return created;
+}
 
 /** G1's order: last name case-insensitively, then id. */
 export function sortMembers(users: User[]): User[] {
@@ -211,6 +218,16 @@ export async function membersOf(group: { id: string; generation: string }): Prom
 export async function getGroupWithUsers(id: string): Promise<{ group: StoredGroup; users: User[] }> {
   const group = await getGroup(id);
   return { group, users: await membersOf(group) };
+}
+
+/** The group once a large change of its members has completed (a repeat of a 202, lib/http/applying.ts); StillApplying until then. */
+export async function groupAfterChange(id: string): Promise<StoredGroup> {
+  const item = await findGroupItem(id);
+  // Absent while a G3's commit is still in flight (its change is open), or for good when it failed.
+  if (!isPublished(item)) throw (await hasOpenChange(id)) ? new StillApplying({ type: 'group', id }) : groupNotFound(id);
+  const group = toGroup(item);
+  if (group.bulk_status === 'applying') throw new StillApplying({ type: 'group', id });
+  return group;
 }
 
 export async function listGroups(request: NamedListRequest) {

@@ -123,9 +123,22 @@ function matches(user: User, filters: UserFilters): boolean {
  * users after the last one answered (null when all are there).
  */
 export function withUsers(group: Group, sortedUsers: User[]): GroupWithUsers {
-  const { id, name, description, external_id, user_count, rule, rule_status, created_at, updated_at } = group;
+  const { id, name, description, external_id, user_count, rule, rule_status, bulk_status, created_at, updated_at } = group;
   const users = sortedUsers.slice(0, ANSWERED_GROUP_USERS);
   const users_next_cursor =
     sortedUsers.length > users.length ? cursorAfter(listIdentity(id, DEFAULT_REQUEST), users.at(-1)!, users.length) : null;
-  return { id, name, description, external_id, user_count, rule, rule_status, users, users_next_cursor, created_at, updated_at };
+  return {
+    id,
+    name,
+    description,
+    external_id,
+    user_count,
+    rule,
+    rule_status,
+    bulk_status,
+    users,
+    users_next_cursor,
+    created_at,
+    updated_at,
+  };
 }

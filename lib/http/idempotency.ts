@@ -16,7 +16,10 @@
  *   suffix), query (parameters sorted) and body: the same key with another
  *   request is 422 `idempotency-key-reused`;
  * - a repeat within 24 hours replays the stored response (status, headers,
- *   body) without running the operation again;
+ *   body) without running the operation again; a stored 202 of a slow change
+ *   (lib/http/applying.ts) is replayed while the change applies, and once it
+ *   is complete the repeat answers what the operation answers for its
+ *   resource as it now is (`settle`);
  * - an answer that carries a secret (the route table's `secretInAnswer`) is
  *   never stored: the record is closed as `secret_shown`, and a repeat is
  *   409 `conflict`;
@@ -37,7 +40,9 @@ import type { Context } from 'aws-lambda';
 import { log } from '../log';
 import { recordMetric } from '../metrics';
 import { conflict, Problem, validationError } from '../problems';
+import { StillApplying } from '../slow-changes';
 import { claimRecord, closeRecord, completeRecord, releaseRecord, type HeldRecord, type IdempotencyClaim } from '../store/idempotency';
+import { applyingResource } from './applying';
 import type { HttpEvent, HttpResponse } from './response';
 
 export const IDEMPOTENCY_HEADER = 'idempotency-key';
@@ -53,6 +58,8 @@ export interface IdempotencyOptions {
   callerOf: (event: HttpEvent) => string | undefined;
   /** The operation's successful answer carries a secret shown once: it is never stored. */
   secretInAnswer?: boolean;
+  /** The final answer of a slow change the first request answered 202, from the resource it named; throws StillApplying while it applies. */
+  settle?: (event: HttpEvent, resource: string) => Promise<HttpResponse>;
 }
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('base64url');
@@ -87,12 +94,19 @@ function headerKey(request: Request): string | undefined {
 }
 
 /** What a repeat is answered with, from the record the first request left. */
-async function repeatAnswer(held: HeldRecord): Promise<HttpResponse> {
+async function repeatAnswer(held: HeldRecord, event: HttpEvent, options: IdempotencyOptions): Promise<HttpResponse> {
   switch (held.status) {
     case 'completed': {
       const answer = JSON.parse(await held.answer()) as HttpResponse;
       recordMetric('idempotentReplays', 1, {});
-      return answer;
+      const resource = applyingResource(answer);
+      if (resource === undefined || !options.settle) return answer;
+      try {
+        return await options.settle(event, resource);
+      } catch (error) {
+        if (error instanceof StillApplying) return answer;
+        throw error;
+      }
     }
     case 'secret_shown':
       throw conflict(
@@ -109,7 +123,7 @@ async function repeatAnswer(held: HeldRecord): Promise<HttpResponse> {
   }
 }
 
-async function claim(request: Request, caller: string, key: string): Promise<HttpResponse | undefined> {
+async function claim(request: Request, caller: string, key: string, options: IdempotencyOptions): Promise<HttpResponse | undefined> {
   const { event, context } = request;
   const now = Date.now();
   const owned: IdempotencyClaim = {
@@ -131,7 +145,7 @@ async function claim(request: Request, caller: string, key: string): Promise<Htt
   if (held.payloadHash !== owned.payloadHash) {
     throw new Problem('idempotency-key-reused', 'This Idempotency-Key was used for a different request; use a new key.');
   }
-  return repeatAnswer(held);
+  return repeatAnswer(held, event, options);
 }
 
 /**
@@ -169,7 +183,7 @@ export function idempotency(options: IdempotencyOptions): middy.MiddlewareObj<Ht
         throw validationError([{ field: 'Idempotency-Key', message: 'must be 1–255 printable characters without spaces' }]);
       }
       // A stored answer ends the request here: middy returns it without running the operation.
-      return claim(request, caller, key);
+      return claim(request, caller, key, options);
     },
     after: async (request) => {
       const owned = claims.get(request);

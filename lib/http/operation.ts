@@ -9,12 +9,23 @@ import type { $ZodType } from 'zod/v4/core';
 import type { ChangeContext } from '../audit/context';
 import { useLambdaContext } from '../log';
 import { withMetrics } from '../metrics';
+import { answerDeadline, StillApplying } from '../slow-changes';
 import { auditedOperation, routes, type OperationName } from '../routes';
+import { adminPath, applyingResponse } from './applying';
 import { idempotency } from './idempotency';
 import { oversizedDetail, payloadLimit } from './payload-limit';
 import { errorToProblem, logServerError, problemResponse } from './problem';
 import { definedValues, lowerCaseHeaders, parseJsonBody, validate } from './parse';
-import { answerFor, jsonResponse, methodOf, type HttpEvent, type HttpResponse, type OnlyDocumentedFields, type ReplyOf } from './response';
+import {
+  answerFor,
+  jsonResponse,
+  type Reply,
+  methodOf,
+  type HttpEvent,
+  type HttpResponse,
+  type OnlyDocumentedFields,
+  type ReplyOf,
+} from './response';
 
 export type { HttpEvent };
 
@@ -66,6 +77,7 @@ function requestContext(event: HttpEvent, audited: string, context: Context): Re
     actor: actorOf(event),
     requestId: event.requestContext?.requestId ?? context.awsRequestId,
     operationId: audited,
+    deadline: answerDeadline(context?.getRemainingTimeInMillis?.()),
   };
 }
 
@@ -116,6 +128,15 @@ function problemDetails(): middy.MiddlewareObj<HttpEvent, HttpResponse, Error, C
   };
 }
 
+/**
+ * An operation whose change may complete after its answer (lib/slow-changes.ts): it then answers 202, and a repeat
+ * with the same Idempotency-Key answers `settled`, the operation's answer for the resource the 202 named as it now
+ * is (which throws StillApplying while the change still applies).
+ */
+export interface SlowChange<P, Q, B, R> {
+  settled: (input: OperationInput<P, Q, B>, resource: string) => Promise<R>;
+}
+
 /** The operation's schemas with its name, as a handler exposes them (`handler.spec`) to the OpenAPI generator. */
 export interface OperationSpec<P, Q, B> extends InputSchemas<P, Q, B> {
   name: OperationName;
@@ -143,8 +164,17 @@ export function operation<
   name: Name,
   schemas: InputSchemas<P, Q, B>,
   run: (input: OperationInput<P, Q, B>) => Promise<R & OnlyDocumentedFields<R, ReplyOf<Name>>>,
+  slow?: SlowChange<P, Q, B, ReplyOf<Name>>,
 ): OperationHandler<P, Q, B> {
   const spec: OperationSpec<P, Q, B> = { name, ...schemas };
+  const answer = async (work: () => Promise<Reply>) => {
+    try {
+      return jsonResponse(await work());
+    } catch (error) {
+      if (error instanceof StillApplying) return applyingResponse(adminPath(error.resource));
+      throw error;
+    }
+  };
   const handler = middy<HttpEvent, HttpResponse, Error, Context>()
     .use({ before: (request) => useLambdaContext(request.context) })
     // Its `after` runs last (middy runs them in reverse), on the final answer.
@@ -152,7 +182,13 @@ export function operation<
     .use(headWithoutBody())
     .use(problemDetails())
     .use(parseRequest(spec, auditedOperation(name)))
-    .use(idempotency({ callerOf: actorOf, secretInAnswer: routes.find((route) => route.name === name)?.secretInAnswer }))
-    .handler(async (event) => jsonResponse(await run((event as ParsedEvent<P, Q, B>).parsed)));
+    .use(
+      idempotency({
+        callerOf: actorOf,
+        secretInAnswer: routes.find((route) => route.name === name)?.secretInAnswer,
+        settle: slow && ((event, resource) => answer(() => slow.settled((event as ParsedEvent<P, Q, B>).parsed, resource))),
+      }),
+    )
+    .handler(async (event) => answer(() => run((event as ParsedEvent<P, Q, B>).parsed)));
   return Object.assign(withMetrics(handler), { spec });
 }

@@ -11,12 +11,14 @@ import type { Context } from 'aws-lambda';
 import type { ChangeContext } from '../audit/context';
 import { useLambdaContext } from '../log';
 import { recordMetric, withMetrics } from '../metrics';
+import { answerDeadline, StillApplying } from '../slow-changes';
 import { SCIM_BASE_PATH, type OperationName } from '../routes';
 import { ID_PATTERN } from '../schemas/common';
 import { Problem, type FieldError } from '../problems';
 import { invalidSyntax, ScimError } from '../scim/errors';
 import { shortened } from '../scim/input';
 import { definedValues, lowerCaseHeaders, parseJsonBody } from './parse';
+import { applyingResponse, scimPath } from './applying';
 import { idempotency } from './idempotency';
 import { methodOf, SECURITY_HEADERS, type HttpEvent, type HttpResponse } from './response';
 import { oversizedDetail, payloadLimit } from './payload-limit';
@@ -106,8 +108,44 @@ function countedScimRequests(handler: (event: HttpEvent, context: Context) => Pr
   };
 }
 
-/** Builds the Lambda handler of one SCIM route of the route table; its audit entries name it (SCIM's routes have no contract label). */
-export function scimOperation(name: OperationName, run: (input: ScimInput) => Promise<ScimReply>): ScimHandler {
+/** The input of a SCIM operation from its request (the caller known to be there). */
+function inputOf(event: HttpEvent, name: OperationName, caller: string, context?: Context): ScimInput {
+  const headers = lowerCaseHeaders(event);
+  return {
+    params: pathIds(event),
+    query: definedValues(event.queryStringParameters),
+    body: scimBody(event, headers),
+    headers,
+    base: baseOf(event, headers),
+    ctx: {
+      actor: caller,
+      requestId: event.requestContext?.requestId ?? context?.awsRequestId ?? 'unknown',
+      operationId: name,
+      deadline: answerDeadline(context?.getRemainingTimeInMillis?.()),
+    },
+  };
+}
+
+/** The answer, or 202 for a slow change that completes in the background (lib/slow-changes.ts). */
+async function answer(work: () => Promise<ScimReply>): Promise<HttpResponse> {
+  try {
+    return toResponse(await work());
+  } catch (error) {
+    if (error instanceof StillApplying) return applyingResponse(scimPath(error.resource), SCIM_CONTENT_TYPE);
+    throw error;
+  }
+}
+
+/**
+ * Builds the Lambda handler of one SCIM route of the route table; its audit entries name it (SCIM's routes have no
+ * contract label). `settled`, for a change that may answer 202: what a repeat with the same Idempotency-Key answers
+ * once it is complete (lib/http/operation.ts SlowChange).
+ */
+export function scimOperation(
+  name: OperationName,
+  run: (input: ScimInput) => Promise<ScimReply>,
+  settled?: (input: ScimInput, resource: string) => Promise<ScimReply>,
+): ScimHandler {
   const handler = middy<HttpEvent, HttpResponse, Error, Context>()
     .use({ before: (request) => useLambdaContext(request.context) })
     // Its `after` and `onError` run last (middy runs them in reverse), on the final answer.
@@ -120,21 +158,17 @@ export function scimOperation(name: OperationName, run: (input: ScimInput) => Pr
         request.response = response;
       },
     })
-    .use(idempotency({ callerOf: scimCallerOf }))
+    .use(
+      idempotency({
+        callerOf: scimCallerOf,
+        settle: settled && ((event, resource) => answer(() => settled(inputOf(event, name, scimCallerOf(event)!), resource))),
+      }),
+    )
     .handler(async (event, context) => {
-      const headers = lowerCaseHeaders(event);
       const caller = scimCallerOf(event);
       // The authorizer hands on the id of a live token only (see functions/scimAuthorizer.ts): refused here, as SCIM says.
       if (!caller) return missingScimToken();
-      const input: ScimInput = {
-        params: pathIds(event),
-        query: definedValues(event.queryStringParameters),
-        body: scimBody(event, headers),
-        headers,
-        base: baseOf(event, headers),
-        ctx: { actor: caller, requestId: event.requestContext?.requestId ?? context.awsRequestId, operationId: name },
-      };
-      return toResponse(await run(input));
+      return answer(() => run(inputOf(event, name, caller, context)));
     });
   // Counted outside middy: an Idempotency-Key replay answers from a `before` middleware, and middy then skips the `after` stack.
   return Object.assign(withMetrics(countedScimRequests(handler)), { spec: { name } });

@@ -21,6 +21,24 @@ const scimContent = (schema: string) => ({ [SCIM_CONTENT_TYPE]: { schema: ref(sc
 const ETAG = { ETag: { description: 'The version of the resource (`meta.version`), for `If-Match`.', required: true, schema: text } };
 const LOCATION = { Location: { description: 'The new resource (`meta.location`).', required: true, schema: text } };
 
+/** A slow change's answer (lib/slow-changes.ts): committed, its members written in the background. */
+const APPLYING = {
+  description:
+    'The change has committed but would outlast the request (many members on a loaded host): its members are written in the background. ' +
+    'Poll the group named by `resource` and `Location`; a repeat with the same Idempotency-Key answers the final result once it is there.',
+  headers: { Location: { description: 'The group to poll.', required: true, schema: text } },
+  content: {
+    [SCIM_CONTENT_TYPE]: {
+      schema: {
+        type: 'object',
+        required: ['status', 'resource'],
+        additionalProperties: false,
+        properties: { status: { type: 'string', enum: ['applying'] }, resource: text },
+      },
+    },
+  },
+};
+
 const error = (description: string) => ({ description, content: scimContent('ScimError') });
 
 const parameter = (
@@ -178,7 +196,7 @@ const DOCS: Record<string, ScimDoc> = {
     description: 'Makes a group, with its members.',
     parameters: PROJECTION,
     body: { schema: 'ScimGroupRequest', example: groupExample },
-    responses: { 201: { description: 'The group.', headers: { ...ETAG, ...LOCATION }, content: scimContent('ScimGroup') } },
+    responses: { 201: { description: 'The group.', headers: { ...ETAG, ...LOCATION }, content: scimContent('ScimGroup') }, 202: APPLYING },
     errors: { 400: 'An invalid attribute or an unknown member.', 409: '`uniqueness`: the displayName or externalId is taken.' },
   },
   scimGetGroup: {
@@ -191,7 +209,7 @@ const DOCS: Record<string, ScimDoc> = {
     description: 'Replaces the group: its name, externalId and its members.',
     parameters: [GROUP_ID, IF_MATCH, ...PROJECTION],
     body: { schema: 'ScimGroupRequest', example: { ...groupExample, displayName: 'Designers', externalId: 'grp-43' } },
-    responses: { 200: { description: 'The group.', headers: ETAG, content: scimContent('ScimGroup') } },
+    responses: { 200: { description: 'The group.', headers: ETAG, content: scimContent('ScimGroup') }, 202: APPLYING },
     errors: { 400: 'An invalid attribute or an unknown member.', 404: 'No such group.', 409: GROUP_CONFLICT, 412: 'A stale `If-Match`.' },
   },
   scimPatchGroup: {
@@ -206,6 +224,7 @@ const DOCS: Record<string, ScimDoc> = {
     responses: {
       200: { description: 'The group (with `attributes`).', headers: ETAG, content: scimContent('ScimGroup') },
       204: { description: 'Changed.', headers: ETAG },
+      202: APPLYING,
     },
     errors: { 400: 'An invalid path, value or member.', 404: 'No such group.', 409: GROUP_CONFLICT, 412: 'A stale `If-Match`.' },
   },

@@ -53,10 +53,15 @@ export const quota = z.strictObject({
 
 export const departmentQuotas = z.strictObject({ department_id: id, quotas: z.array(quota) });
 
+/** A change that completes in the background (202): where to see it complete. */
+export const applying = z.strictObject({ status: z.literal('applying'), resource: z.string() });
+
 export const departmentDeleted = z.strictObject({ id, deleted: z.literal(true) });
 
 /** A group as lists carry it: without its users. */
 const ruleFields = { rule: z.nullable(z.string()), rule_status: z.nullable(z.enum(RULE_STATUSES)) };
+/** `applying` while a change of more members than one transaction holds completes (docs/safety.md, slow changes). */
+const bulkStatus = { bulk_status: z.nullable(z.literal('applying')) };
 
 export const groupSummary = z.strictObject({
   id,
@@ -65,6 +70,7 @@ export const groupSummary = z.strictObject({
   external_id: z.nullable(z.string()),
   user_count: count,
   ...ruleFields,
+  ...bulkStatus,
   created_at: time,
   updated_at: time,
 });
@@ -80,6 +86,7 @@ export const group = z.strictObject({
   external_id: z.nullable(z.string()),
   user_count: count,
   ...ruleFields,
+  ...bulkStatus,
   users: z.array(user).check(z.maxLength(1000)),
   users_next_cursor: z.nullable(z.string()),
   created_at: time,

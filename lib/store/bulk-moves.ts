@@ -94,6 +94,10 @@ function toHeader(item: Item): MoveHeader {
   };
 }
 
+/** Hands a committed move to the healer at once (its lease ends `now`): its request answered first (lib/slow-changes.ts). */
+export const headerHandOff = (op: string, now: string): Write =>
+  update(headerKey(op), new Update().setAll({ lease_until: now, gsi1sk: `${now}#${op}` }).whenEquals('state', 'applying'));
+
 /** Opens a move in state `preparing`, with its whole addition reserved. */
 export function headerPut(move: {
   op: string;

@@ -99,6 +99,13 @@ export const partPut = (changeId: string, part: GroupChangePart, now: number): W
 export const headerApplying = (changeId: string, explain: Explain): Write =>
   update(headerKey(changeId), new Update().set('state', 'applying').whenEquals('state', 'preparing'), { explain });
 
+/**
+ * Hands a committed change to the healer at once (its lease ends `now`): its
+ * request answered before it was applied (lib/slow-changes.ts).
+ */
+export const headerHandOff = (changeId: string, now: string): Write =>
+  update(headerKey(changeId), new Update().setAll({ lease_until: now, gsi1sk: `${now}#${changeId}` }).whenEquals('state', 'applying'));
+
 /** A part applied (or given up, before the commit): deleted, if still there. */
 export const partDelete = (changeId: string, index: number, explain?: Explain): Write =>
   remove(partKey(changeId, index), explain ? new Condition().whenExists() : undefined, { explain });
@@ -131,6 +138,14 @@ export async function staleGroupChanges(now: string): Promise<GroupChangeHeader[
     stale.push(toHeader(item));
   }
   return stale;
+}
+
+/** Whether a change of this group is open (a G3's commit may still be in flight): the open changes are few, read whole. */
+export async function hasOpenChange(groupId: string): Promise<boolean> {
+  for await (const item of queryStream({ index: INDEXES.byName, partition: OPEN_CHANGES_PARTITION })) {
+    if (headerKind.read(item).group_id === groupId) return true;
+  }
+  return false;
 }
 
 /**

@@ -8,20 +8,19 @@
  * A published group (`state` active) is listed in index partition GROUPS by
  * name (byName), by creation (byTime) and by `user_count` then id
  * (groupsByCount, sorted on the counter itself, so the ADD of every
- * membership change moves the entry); a group still being created in steps
- * (`pending`) in GROUPS#PENDING, sorted by the time its creator is presumed
- * dead (byName; groupsByCount holds it there too, unread).
+ * membership change moves the entry).
  *
  * While a change of more members than one transaction holds is applied
- * (lib/groups/bulk-change.ts), the group holds its id as `change_id`: every
- * other change of its members or its deletion waits (409) until it is done;
- * only a user's deletion may still take the user out.
+ * (lib/groups/bulk-change.ts, a G3 of many users included), the group holds
+ * its id as `change_id` and shows `bulk_status: applying`: every other change
+ * of its members or its deletion waits (409) until it is done; only a user's
+ * deletion may still take the user out.
  */
 import { batchGetItems } from '../db/batch';
 import { Condition, Update } from '../db/expression';
 import * as attr from '../db/item-kind';
 import { getItem } from '../db/items';
-import { queryStream, startsWithOneOf, type Filter, type IndexQuery } from '../db/query';
+import { startsWithOneOf, type Filter, type IndexQuery } from '../db/query';
 import { INDEXES, type Item, type Key } from '../db/table';
 import { put, remove, update, type Explain, type Write } from '../db/transact';
 import { RULE_STATUSES } from '../schemas/enums';
@@ -29,7 +28,8 @@ import type { GroupSummary } from '../schemas/responses';
 import { foldCase, nameSortKey } from '../text';
 import { creationSortKey } from './creation-order';
 
-const GROUP_STATES = ['pending', 'active'] as const;
+/** One state: a group item is there from the commit that creates it (a large G3 included) to its deletion. */
+const GROUP_STATES = ['active'] as const;
 export type GroupState = (typeof GROUP_STATES)[number];
 export type Group = GroupSummary;
 
@@ -67,8 +67,6 @@ const groupKind = attr.itemKind({
     version: attr.number,
     generation: attr.string,
     state: attr.oneOf(GROUP_STATES),
-    /** Until when a pending group's creator is presumed alive. */
-    lease_until: attr.optional(attr.string),
     /** The large change of its members being applied, if any. */
     change_id: attr.optional(attr.string),
     /** A rule group's rule (lib/groups/rule.ts), its state, and an id made anew at each rule change (the conditions of rule joins and leaves). */
@@ -83,19 +81,16 @@ export type GroupItem = attr.ItemOf<typeof groupKind>;
 
 export const groupKey = groupKind.key;
 const GROUPS_PARTITION = 'GROUPS';
-const PENDING_GROUPS_PARTITION = 'GROUPS#PENDING';
 
-/** The attributes that follow from a group's name and state (a published group is listed by name and by creation). */
-export function listingAttributes(group: { id: string; name: string; state: GroupState; lease_until?: string; created_at: string }) {
-  const index =
-    group.state === 'pending'
-      ? { gsi1pk: PENDING_GROUPS_PARTITION, gsi1sk: `${group.lease_until}#${group.id}` }
-      : {
-          gsi1pk: GROUPS_PARTITION,
-          gsi1sk: nameSortKey(group.name, group.id),
-          gsi4sk: creationSortKey(group.created_at, group.id),
-        };
-  return { name: group.name, name_folded: foldCase(group.name), ...index };
+/** The attributes that follow from a group's name: it is listed by name and by creation. */
+export function listingAttributes(group: { id: string; name: string; created_at: string }) {
+  return {
+    name: group.name,
+    name_folded: foldCase(group.name),
+    gsi1pk: GROUPS_PARTITION,
+    gsi1sk: nameSortKey(group.name, group.id),
+    gsi4sk: creationSortKey(group.created_at, group.id),
+  };
 }
 
 export interface NewGroupFields {
@@ -105,17 +100,18 @@ export interface NewGroupFields {
   external_id: string | null;
 }
 
-/** A new group item: published at once (`active`), or `pending` until `lease_until` while its members are written. */
+/** A new group item; with `change_id`, created by the commit of a large change that then writes its members. */
 export function newGroupItem(
   fields: NewGroupFields,
   generation: string,
   now: string,
-  extra: { state: GroupState; user_count: number; version: number; lease_until?: string; rule?: RuleSetting },
+  extra: { user_count: number; version: number; change_id?: string; rule?: RuleSetting },
 ): GroupItem {
   const { rule, ...rest } = extra;
   return groupKind.item(groupKey(fields.id), {
     id: fields.id,
-    ...listingAttributes({ ...fields, state: extra.state, lease_until: extra.lease_until, created_at: now }),
+    state: 'active',
+    ...listingAttributes({ ...fields, created_at: now }),
     description: fields.description,
     external_id: fields.external_id,
     generation,
@@ -127,8 +123,14 @@ export function newGroupItem(
 }
 
 export function toGroup(item: Item): StoredGroup {
-  const { lease_until: _, change_id: __, rule, rule_status, rule_version, ...group } = groupKind.read(item);
-  return { ...group, rule: rule ?? null, rule_status: rule_status ?? null, ...(rule_version ? { rule_version } : {}) };
+  const { change_id, rule, rule_status, rule_version, ...group } = groupKind.read(item);
+  return {
+    ...group,
+    rule: rule ?? null,
+    rule_status: rule_status ?? null,
+    bulk_status: change_id === undefined ? null : 'applying',
+    ...(rule_version ? { rule_version } : {}),
+  };
 }
 
 /** Whether the group keeps its members by a rule (hand-made member changes are refused). */
@@ -137,7 +139,7 @@ export const isRuleManaged = (item: Item | undefined): boolean => typeof item?.r
 /** Whether a large change of the group's members is being applied (store/group-changes.ts). */
 export const isChanging = (item: Item | undefined): boolean => typeof item?.change_id === 'string';
 
-/** A group that exists for the API: published (a pending group is still being created by a G3). */
+/** A group item that is there (every group item is published from the commit that creates it). */
 export const isPublished = (item: Item | undefined): item is Item => item?.state === 'active';
 
 export const findGroupItem = (id: string): Promise<Item | undefined> => getItem(groupKey(id));
@@ -152,18 +154,6 @@ export async function findGroupItems(ids: string[]): Promise<Map<string, Item>> 
 
 /** Puts a new group; `explain` answers an id already taken. */
 export const createGroupWrite = (item: GroupItem, explain: Explain): Write => put(item, new Condition().whenAbsent(), { explain });
-
-/** Publishes a pending group of this generation with its members counted. */
-export function publishGroupWrite(group: NewGroupFields, generation: string, userCount: number, now: string, explain: Explain): Write {
-  const changes = new Update()
-    .setAll({ state: 'active', ...listingAttributes({ ...group, state: 'active', created_at: now }), created_at: now, updated_at: now })
-    .remove('lease_until')
-    .add('user_count', userCount)
-    .add('version', 1)
-    .whenEquals('state', 'pending')
-    .whenEquals('generation', generation);
-  return update(groupKey(group.id), changes, { explain });
-}
 
 /**
  * Renames and/or re-describes a published group. Conditional on the name read
@@ -185,7 +175,7 @@ export function updateGroupWrite(
   expectedVersion: number | undefined,
   explain: Explain,
 ): Write {
-  const { name, name_folded, gsi1sk } = listingAttributes({ ...group, state: 'active', created_at: '' });
+  const { name, name_folded, gsi1sk } = listingAttributes({ ...group, created_at: '' });
   const changes = new Update()
     .setAll({ name, name_folded, gsi1sk, description: group.description, external_id: group.external_id, updated_at: now })
     .add('version', 1)
@@ -259,7 +249,7 @@ export function changeGroupWrite(
   const changes = new Update().set('updated_at', now).add('version', 1);
   if (change.changeId !== undefined) changes.set('change_id', change.changeId);
   if (change.name !== undefined) {
-    const { name, name_folded, gsi1sk } = listingAttributes({ id: group.id, name: change.name, state: 'active', created_at: '' });
+    const { name, name_folded, gsi1sk } = listingAttributes({ id: group.id, name: change.name, created_at: '' });
     changes.setAll({ name, name_folded, gsi1sk });
   }
   if (change.external_id !== undefined) changes.set('external_id', change.external_id);
@@ -331,10 +321,6 @@ export function deleteGroupWrite(group: GroupRef & { rule_version?: string }, ve
   return remove(groupKey(group.id), condition, { explain, returnOld: true });
 }
 
-/** Deletes a pending group of this generation (a G3 rolled back or abandoned). */
-export const deletePendingGroupWrite = (group: GroupRef): Write =>
-  remove(groupKey(group.id), new Condition().whenEquals('state', 'pending').whenEquals('generation', group.generation));
-
 // --- lists -------------------------------------------------------------------
 
 export const groupList = {
@@ -348,14 +334,3 @@ export const groupList = {
   /** Case-folded prefixes of the name. */
   namePrefixes: (prefixes: string[]): Filter => startsWithOneOf('name_folded', prefixes, 'np'),
 } as const;
-
-/** Pending groups whose lease ended before `now`: their creator is presumed dead. */
-export async function stalePendingGroups(now: string): Promise<Array<GroupRef & { name: string; external_id: string | null }>> {
-  const stale: Array<GroupRef & { name: string; external_id: string | null }> = [];
-  const query: IndexQuery = { index: INDEXES.byName, partition: PENDING_GROUPS_PARTITION, sortKeyBetween: { to: now } };
-  for await (const item of queryStream(query)) {
-    const { id, generation, name, external_id } = toGroup(item);
-    stale.push({ id, generation, name, external_id });
-  }
-  return stale;
-}

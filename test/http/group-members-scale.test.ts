@@ -64,7 +64,6 @@ beforeAll(async () => {
   const client = rawClient();
   const group = (ref: typeof GROUP, name: string, members: User[]) => [
     newGroupItem({ id: ref.id, name, description: wide(9, 2000), external_id: tagged(ref.id, 255) }, ref.generation, NOW, {
-      state: 'active',
       user_count: members.length,
       version: 1,
     }),

@@ -56,6 +56,7 @@ describe('G3 POST /v2/groups', () => {
       user_count: 0,
       rule: null,
       rule_status: null,
+      bulk_status: null,
       users: [],
       users_next_cursor: null,
       created_at: expect.any(String),
@@ -69,6 +70,7 @@ describe('G3 POST /v2/groups', () => {
       'user_count',
       'rule',
       'rule_status',
+      'bulk_status',
       'users',
       'users_next_cursor',
       'created_at',
@@ -337,6 +339,7 @@ describe('G2 GET /v2/groups', () => {
       user_count: 0,
       rule: null,
       rule_status: null,
+      bulk_status: null,
       created_at: made[1].created_at,
       updated_at: made[1].updated_at,
     });

@@ -1,6 +1,6 @@
 /**
- * The multi-transaction paths of groups under failure: a G3 in steps that
- * fails or whose creator dies, a sweep that crashes, user deletion meeting
+ * The multi-transaction paths of groups under failure: a G3 in parts whose
+ * commit fails or whose creator dies after it, a sweep that crashes, user deletion meeting
  * memberships of a deleted group not yet swept, the lock a user deletion
  * holds against group additions, and the audit trail.
  * Failures are injected through the SDK middleware stack.
@@ -12,9 +12,10 @@ import { userKey } from '../../lib/store/users';
 import { deleteGroup, sweepDeletedGroups } from '../../lib/groups/cleanup';
 import { createGroup } from '../../lib/groups/create';
 import { addUserToGroup, removeUserFromGroup } from '../../lib/groups/members';
-import { namedListRequest } from '../../lib/http/list-params';
 import { findGroupItem } from '../../lib/store/groups';
-import { DEFAULT_GROUP_TUNING, getGroupWithUsers, listGroups, withGroupTuning } from '../../lib/groups/groups';
+import { healGroupChanges } from '../../lib/groups/bulk-change';
+import { DEFAULT_GROUP_TUNING, getGroupWithUsers, withGroupTuning } from '../../lib/groups/groups';
+import { StillApplying } from '../../lib/slow-changes';
 import { updateGroup } from '../../lib/groups/update';
 import { createUser, deleteUser } from '../../lib/users/commands';
 import { createDepartment } from '../../lib/departments/departments';
@@ -59,47 +60,51 @@ async function settleRuleWork() {
 
 const itemsOfGroup = async (groupId: string) => (await scanTable()).filter((item) => item.group_id === groupId || item.id === groupId);
 
-describe('G3 in steps under failure', () => {
-  it('rolls back a creation whose membership step fails: nothing visible, name free, memberships swept', () =>
+describe('G3 in parts under failure', () => {
+  it('creates nothing when its commit fails: no group, name free, header and parts discarded', () =>
     withGroupTuning({ singleTransactionUsers: 2, chunkUsers: 2, chunkConcurrency: 1 }, async () => {
       const ids = await users(7);
-      const input = { id: unique('g'), name: unique('Rolled back '), user_ids: ids };
-      // Call 1 puts the pending group, 2 the first chunk, 3 fails.
-      failCalls('TransactWriteItemsCommand', (call) => call === 3);
+      const input = { id: unique('g'), name: unique('Not committed '), user_ids: ids };
+      // Call 1 writes the header and the parts, 2 is the commit.
+      failCalls('TransactWriteItemsCommand', (call) => call === 2);
       await expect(createGroup(ctx(), input)).rejects.toThrow(/injected/);
       db().middlewareStack.remove(MIDDLEWARE);
       expect(await findGroupItem(input.id)).toBeUndefined();
       expect((await itemsOfGroup(input.id)).filter((item) => item.type !== 'audit')).toEqual([]);
+      expect((await scanTable()).filter((item) => item.type === 'audit' && item.resource_id === input.id)).toEqual([]);
       expect(await invariantViolations()).toEqual([]);
       const again = await createGroup(ctx(), input);
       expect(again.group.user_count).toBe(7);
     }));
 
-  it('leaves the pending group of a creator that died to the sweeper, which abandons it after its lease', () =>
+  it('answers a creation committed but not applied as still applying, and the healer completes it after its lease', () =>
     withGroupTuning({ singleTransactionUsers: 2, chunkUsers: 2, chunkConcurrency: 1 }, async () => {
       const ids = await users(7);
       const input = { id: unique('g'), name: unique('Dead creator '), user_ids: ids };
-      // The third transaction (second chunk) and the roll-back fail: as if the function died there.
+      // After the commit (call 2) every transaction fails: the parts, and the hand-off to the healer.
       failCalls('TransactWriteItemsCommand', (call) => call >= 3);
-      await expect(createGroup(ctx(), input)).rejects.toThrow(/injected/);
+      await expect(createGroup(ctx(), input)).rejects.toBeInstanceOf(StillApplying);
       db().middlewareStack.remove(MIDDLEWARE);
 
-      expect((await findGroupItem(input.id))?.state).toBe('pending');
-      await expect(getGroupWithUsers(input.id)).rejects.toMatchObject({ slug: 'not-found' });
-      await expect(addUserToGroup(ctx(), input.id, ids[0])).rejects.toMatchObject({ slug: 'not-found' });
-      expect((await listGroups(namedListRequest({ count: 100, offset: 0, query: `name:${input.name}` }))).total).toBe(0);
+      const { group, users: members } = await getGroupWithUsers(input.id);
+      expect(group).toMatchObject({ user_count: 7, bulk_status: 'applying' });
+      expect(members).toEqual([]);
+      await expect(addUserToGroup(ctx(), input.id, ids[0])).rejects.toMatchObject({ slug: 'conflict' });
       await expect(createGroup(ctx(), { name: input.name })).rejects.toMatchObject({ slug: 'conflict' });
-      // A member of the pending group can still be deleted; it takes itself off the pending count.
-      await deleteUser(ctx(), ids[0]);
-      expect((await findGroupItem(input.id))?.user_count).toBe(-1);
-
-      await sweepDeletedGroups();
-      expect((await findGroupItem(input.id))?.state).toBe('pending'); // its lease has not passed
-      expect(await sweepDeletedGroups({ now: Date.now() + DEFAULT_GROUP_TUNING.pendingLeaseMs + 1000 })).toBeGreaterThanOrEqual(1);
-      expect(await findGroupItem(input.id)).toBeUndefined();
-      expect((await itemsOfGroup(input.id)).filter((item) => item.type !== 'audit')).toEqual([]);
       expect(await invariantViolations()).toEqual([]);
-      expect((await createGroup(ctx(), { name: input.name })).group.name).toBe(input.name);
+      // A member deleted meanwhile is left out of its part, and the count follows.
+      await deleteUser(ctx(), ids[0]);
+
+      expect(await healGroupChanges()).toBe(0); // the lease has not passed
+      expect(await healGroupChanges(Date.now() + DEFAULT_GROUP_TUNING.changeLeaseMs + 1000)).toBe(1);
+      const healed = await getGroupWithUsers(input.id);
+      expect(healed.group).toMatchObject({ user_count: 6, bulk_status: null });
+      expect(healed.users.map((user) => user.id).sort()).toEqual(ids.slice(1).sort());
+      expect(await invariantViolations()).toEqual([]);
+      const joined = (await scanTable())
+        .filter((item) => item.type === 'audit' && item.resource_id === input.id)
+        .flatMap((item) => (item.changes as { added_user_ids?: string[] }).added_user_ids ?? []);
+      expect(joined.sort()).toEqual([...ids].sort());
     }));
 });
 

@@ -44,13 +44,15 @@ const ALLOWED: Record<string, string[]> = {
   ...Object.fromEntries(
     CONCEPTS.map((concept) => [
       concept,
-      [...CONCEPTS, 'store', 'db', 'schemas', 'problems', 'text', 'ids', 'config', 'log', 'aws', 'metrics'],
+      [...CONCEPTS, 'store', 'db', 'schemas', 'problems', 'text', 'ids', 'config', 'log', 'aws', 'metrics', 'slow-changes'],
     ]),
   ),
   maintenance: [...CONCEPTS],
   // A webhook's `operations` filter names what audit entries record, which the route table defines (auditedOperation).
   webhooks: [...CONCEPTS, 'store', 'db', 'schemas', 'problems', 'text', 'ids', 'config', 'log', 'aws', 'metrics', 'routes'],
-  http: [...CONCEPTS, 'store', 'db', 'schemas', 'problems', 'routes', 'log', 'text', 'metrics'],
+  http: [...CONCEPTS, 'store', 'db', 'schemas', 'problems', 'routes', 'log', 'text', 'metrics', 'slow-changes'],
+  // A request's deadline and the 202 of a change that outlasts it (concepts throw it, http answers it).
+  'slow-changes': ['log'],
   schemas: ['problems', 'text'],
   // The document quotes the limits it describes (e.g. how many report recipients).
   openapi: ['routes', 'schemas', 'problems', 'http', 'reports', 'scim', 'console', 'webhooks'],

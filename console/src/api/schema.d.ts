@@ -1699,6 +1699,7 @@ export interface components {
             user_count: number;
             rule: string | null;
             rule_status: ("applying" | "current" | "over_limit") | null;
+            bulk_status: "applying" | null;
             /** Format: date-time */
             created_at: string;
             /** Format: date-time */
@@ -1712,6 +1713,7 @@ export interface components {
             user_count: number;
             rule: string | null;
             rule_status: ("applying" | "current" | "over_limit") | null;
+            bulk_status: "applying" | null;
             users: components["schemas"]["User"][];
             users_next_cursor: string | null;
             /** Format: date-time */
@@ -3352,6 +3354,21 @@ export interface operations {
                     "application/json": components["schemas"]["Users"];
                 };
             };
+            /** @description The change has committed but would outlast the request (a large change on a loaded host): it completes in the background. Poll the resource named by `resource` and `Location` (the department; its users show their new `department_id` as each part is applied). A repeat with the same Idempotency-Key answers the final result once it is there. */
+            202: {
+                headers: {
+                    /** @description Path of the resource that shows the change completing. */
+                    Location: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status: "applying";
+                        resource: string;
+                    };
+                };
+            };
             400: components["responses"]["ValidationProblem"];
             401: components["responses"]["UnauthorizedProblem"];
             403: components["responses"]["ForbiddenProblem"];
@@ -3407,6 +3424,21 @@ export interface operations {
             };
         };
         responses: {
+            /** @description The change has committed but would outlast the request (a large change on a loaded host): it completes in the background. Poll the resource named by `resource` and `Location` (the department; its users leave it as each part is applied). A repeat with the same Idempotency-Key answers the final result once it is there. */
+            202: {
+                headers: {
+                    /** @description Path of the resource that shows the change completing. */
+                    Location: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status: "applying";
+                        resource: string;
+                    };
+                };
+            };
             /** @description Removed. */
             204: {
                 headers: {
@@ -3553,6 +3585,21 @@ export interface operations {
                     "application/json": components["schemas"]["Users"];
                 };
             };
+            /** @description The change has committed but would outlast the request (a large change on a loaded host): it completes in the background. Poll the resource named by `resource` and `Location` (the department; its users show their new `department_id` as each part is applied). A repeat with the same Idempotency-Key answers the final result once it is there. */
+            202: {
+                headers: {
+                    /** @description Path of the resource that shows the change completing. */
+                    Location: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status: "applying";
+                        resource: string;
+                    };
+                };
+            };
             400: components["responses"]["ValidationProblem"];
             401: components["responses"]["UnauthorizedProblem"];
             403: components["responses"]["ForbiddenProblem"];
@@ -3608,6 +3655,21 @@ export interface operations {
             };
         };
         responses: {
+            /** @description The change has committed but would outlast the request (a large change on a loaded host): it completes in the background. Poll the resource named by `resource` and `Location` (the department; its users leave it as each part is applied). A repeat with the same Idempotency-Key answers the final result once it is there. */
+            202: {
+                headers: {
+                    /** @description Path of the resource that shows the change completing. */
+                    Location: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status: "applying";
+                        resource: string;
+                    };
+                };
+            };
             /** @description Removed. */
             204: {
                 headers: {
@@ -4526,6 +4588,21 @@ export interface operations {
                     "application/json": components["schemas"]["Group"];
                 };
             };
+            /** @description The change has committed but would outlast the request (a large change on a loaded host): it completes in the background. Poll the resource named by `resource` and `Location` (the group shows `bulk_status: applying` until every member is written, then `null`). A repeat with the same Idempotency-Key answers the final result once it is there. */
+            202: {
+                headers: {
+                    /** @description Path of the resource that shows the change completing. */
+                    Location: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status: "applying";
+                        resource: string;
+                    };
+                };
+            };
             400: components["responses"]["ValidationProblem"];
             401: components["responses"]["UnauthorizedProblem"];
             403: components["responses"]["ForbiddenProblem"];
@@ -4709,6 +4786,21 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Group"];
+                };
+            };
+            /** @description The change has committed but would outlast the request (a large change on a loaded host): it completes in the background. Poll the resource named by `resource` and `Location` (the group shows `bulk_status: applying` until every member is written, then `null`). A repeat with the same Idempotency-Key answers the final result once it is there. */
+            202: {
+                headers: {
+                    /** @description Path of the resource that shows the change completing. */
+                    Location: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status: "applying";
+                        resource: string;
+                    };
                 };
             };
             400: components["responses"]["ValidationProblem"];
@@ -7652,6 +7744,21 @@ export interface operations {
                     "application/scim+json": components["schemas"]["ScimGroup"];
                 };
             };
+            /** @description The change has committed but would outlast the request (many members on a loaded host): its members are written in the background. Poll the group named by `resource` and `Location`; a repeat with the same Idempotency-Key answers the final result once it is there. */
+            202: {
+                headers: {
+                    /** @description The group to poll. */
+                    Location: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        /** @enum {string} */
+                        status: "applying";
+                        resource: string;
+                    };
+                };
+            };
             /** @description An invalid attribute or an unknown member. */
             400: {
                 headers: {
@@ -7866,6 +7973,21 @@ export interface operations {
                 };
                 content: {
                     "application/scim+json": components["schemas"]["ScimGroup"];
+                };
+            };
+            /** @description The change has committed but would outlast the request (many members on a loaded host): its members are written in the background. Poll the group named by `resource` and `Location`; a repeat with the same Idempotency-Key answers the final result once it is there. */
+            202: {
+                headers: {
+                    /** @description The group to poll. */
+                    Location: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        /** @enum {string} */
+                        status: "applying";
+                        resource: string;
+                    };
                 };
             };
             /** @description An invalid attribute or an unknown member. */
@@ -8117,6 +8239,21 @@ export interface operations {
                 };
                 content: {
                     "application/scim+json": components["schemas"]["ScimGroup"];
+                };
+            };
+            /** @description The change has committed but would outlast the request (many members on a loaded host): its members are written in the background. Poll the group named by `resource` and `Location`; a repeat with the same Idempotency-Key answers the final result once it is there. */
+            202: {
+                headers: {
+                    /** @description The group to poll. */
+                    Location: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        /** @enum {string} */
+                        status: "applying";
+                        resource: string;
+                    };
                 };
             };
             /** @description Changed. */

@@ -45,6 +45,10 @@
  * twice; until the heal, the counters are exact but the target keeps the
  * reservation.
  *
+ * A request waits for the apply until its deadline (lib/slow-changes.ts):
+ * past it, the committed move is handed to the healer (its lease ends now)
+ * and the request answers 202 naming the department (StillApplying).
+ *
  * A move that fits in one transaction (up to ~45 users) skips the protocol
  * and is a single transaction, like E2.
  */
@@ -53,11 +57,15 @@ import { transactWrite } from '../../db/transact';
 import { newId } from '../../ids';
 import { log } from '../../log';
 import { Problem } from '../../problems';
-import { headerPut } from '../../store/bulk-moves';
+import { finishedBy, StillApplying } from '../../slow-changes';
+import { headerHandOff, headerPut } from '../../store/bulk-moves';
 import { applyCommitted, finish, rollBack } from './heal';
 import { applyWrites, holdWrites, packParts, reservationOf, reservationWrites, singleTransaction, type BulkMove } from './writes';
 
 export { movedUser, type BulkMove } from './writes';
+
+const tooSlowToHold = () =>
+  new Problem('unavailable', 'The move took too long on a busy service and was undone before it changed anything; retry it.');
 
 /** How long after its start a move's driver is presumed dead. */
 export const BULK_LEASE_MS = 60_000;
@@ -81,6 +89,8 @@ export async function runBulkMove(move: BulkMove): Promise<string> {
   ]);
   try {
     for (const [index, users] of parts.entries()) {
+      // Before the commit nothing is changed yet: past the deadline the move is undone and the request may be retried.
+      if (move.ctx.deadline !== undefined && Date.now() > move.ctx.deadline) throw tooSlowToHold();
       const commit = index === parts.length - 1 ? recordChange(move.ctx, move.audit) : undefined;
       await transactWrite(holdWrites(op, index, users, commit));
     }
@@ -92,15 +102,24 @@ export async function runBulkMove(move: BulkMove): Promise<string> {
     // false: the commit had in fact landed (its answer was lost), so the move goes ahead.
     if (rolledBack) throw error;
   }
-  try {
+  const work = (async () => {
     for (const [index, users] of parts.entries()) {
       await applyCommitted(applyWrites({ op, target: move.target, at }, index, users));
     }
     await finish(op);
+  })();
+  let inTime = false;
+  try {
+    inTime = await finishedBy(move.ctx.deadline, work, 'a bulk move');
   } catch (error) {
     await log('error', 'bulk move committed but not fully applied; the healer completes it', { op, error });
-    const accepted = new Problem('unavailable', 'The change is accepted and is being completed; read the users again in a minute.');
-    throw Object.assign(accepted, { cause: error }); // for the 503's log line
+  }
+  if (!inTime) {
+    // Committed: answered 202, and the healer completes it from its next run (lib/slow-changes.ts).
+    await transactWrite([headerHandOff(op, new Date().toISOString())]).catch((error: unknown) =>
+      log('warn', 'handing a bulk move to the healer failed; it takes it when its lease ends', { op, error }),
+    );
+    throw new StillApplying({ type: 'department', id: move.audit.resourceId });
   }
   return at;
 }

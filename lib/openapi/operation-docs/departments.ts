@@ -1,7 +1,7 @@
 /** The department routes: departments, their members (E1–E5) and quotas. */
 import type { OperationNameOf } from '../../routes';
 import * as responses from '../../schemas/responses';
-import { ETAG, listResponse, location, namedList, userList, type OperationDoc } from './shared';
+import { APPLYING, ETAG, listResponse, location, namedList, userList, type OperationDoc } from './shared';
 
 export const departmentDocs = {
   createDepartment: {
@@ -51,7 +51,10 @@ export const departmentDocs = {
   addDepartmentUsers: {
     description:
       'All or nothing: unknown users give 404 `not-found` with `missing_user_ids`, a quota that would be exceeded gives 409 `quota-exceeded`, and nothing changes. Repeated ids are ignored.',
-    responses: { 200: { description: 'The users, in request order.', schema: responses.users } },
+    responses: {
+      200: { description: 'The users, in request order.', schema: responses.users },
+      202: APPLYING('the department; its users show their new `department_id` as each part is applied'),
+    },
     problems: ['not-found', 'quota-exceeded'],
     requestExample: { user_ids: ['ada', 'grace'] },
   },
@@ -63,7 +66,7 @@ export const departmentDocs = {
   removeDepartmentUsers: {
     description:
       'All or nothing: users that are not members of this department give 404 `not-a-member` with `user_ids`, and nothing changes.',
-    responses: { 204: { description: 'Removed.' } },
+    responses: { 204: { description: 'Removed.' }, 202: APPLYING('the department; its users leave it as each part is applied') },
     problems: ['not-found', 'not-a-member'],
     requestExample: { user_ids: ['ada', 'grace'] },
   },

@@ -3,7 +3,7 @@ import type { OperationNameOf } from '../../routes';
 import { GROUP_USER_SORT_FIELDS } from '../../schemas/enums';
 import * as responses from '../../schemas/responses';
 import { sortSchema } from '../parameters';
-import { ETAG, listResponse, location, namedList, sortText, userList, userListParameters, type OperationDoc } from './shared';
+import { APPLYING, ETAG, listResponse, location, namedList, sortText, userList, userListParameters, type OperationDoc } from './shared';
 
 /** lib/groups/bulk-change.ts holds a group while it applies a large change of its members. */
 const GROUP_BUSY =
@@ -43,6 +43,7 @@ export const groupDocs = {
       ' With a rule the group is created empty, `rule_status: applying`; `user_ids` with a rule give 409 `rule-managed`.',
     responses: {
       201: { description: 'The new group with its users.', schema: responses.group, headers: { Location: location('group'), ETag: ETAG } },
+      202: APPLYING('the group shows `bulk_status: applying` until every member is written, then `null`'),
       200: {
         description: 'Dry run (`dry_run=true`): the group as it would be, with a rule its `rule_preview`; nothing was created.',
         schema: responses.group,

@@ -4,6 +4,7 @@
  */
 import type { $ZodType } from 'zod/v4/core';
 import type { ProblemSlug } from '../../problems';
+import { applying as responsesApplying } from '../../schemas/responses';
 import { NAMED_SORT_FIELDS, USER_FILTER_ATTRIBUTES, USER_SORT_FIELDS, ACCOUNT_ROLES } from '../../schemas/enums';
 import { FILTER_VALUES, filterPattern, LAST_LOGIN_PATTERN, sortSchema } from '../parameters';
 
@@ -47,6 +48,15 @@ export interface OperationDoc {
 
 export const ETAG: HeaderDoc = { description: 'Version tag of the resource, for `If-Match`.', required: true };
 export const location = (what: string): HeaderDoc => ({ description: `Path of the ${what}.`, required: true });
+
+/** A slow change's answer (lib/slow-changes.ts): committed, completing in the background. */
+export const APPLYING = (what: string): ResponseDoc => ({
+  description:
+    `The change has committed but would outlast the request (a large change on a loaded host): it completes in the background. ` +
+    `Poll the resource named by \`resource\` and \`Location\` (${what}). A repeat with the same Idempotency-Key answers the final result once it is there.`,
+  schema: responsesApplying,
+  headers: { Location: { description: 'Path of the resource that shows the change completing.', required: true } },
+});
 
 export const LINK: HeaderDoc = {
   description: 'The next page (RFC 8288 `rel="next"`), the same request with `cursor`; absent on the last page.',

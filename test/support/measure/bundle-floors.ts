@@ -26,7 +26,7 @@ export type ClientSet = Record<'dynamodb' | 'presign' | 'upload' | 'ses', boolea
 };
 
 /** Bytes ≤ `bytes`× the floor's; `noClientBytes`: what a function with no AWS client may add to its (empty) floor. */
-export const BYTES_GOALS = { bytes: 1.32, noClientBytes: 4096 };
+export const BYTES_GOALS = { bytes: 1.335, noClientBytes: 4096 };
 
 type FunctionEntry = ReturnType<typeof entry>;
 

@@ -165,7 +165,8 @@ export async function changeGroupMembersInParts(ctx: ChangeContext, change: Grou
     user_count: Number((await findGroupItem(group.id))?.user_count ?? group.user_count + delta),
     bulk_status: null,
     version: group.version + 1,
-    updated_at: now,
+    // A creation's group was made at its own time (create.ts); a change's is updated at the commit.
+    updated_at: change.creation ? group.updated_at : now,
   };
 }
 

@@ -197,8 +197,9 @@ async function createInParts(ctx: ChangeContext, fields: NewGroupFields, userIds
     generation,
   };
   const creation = {
-    writes: (changeId: string, at: string): Write[] => {
-      const item = newGroupItem(fields, generation, at, { user_count: userIds.length, version: 1, change_id: changeId });
+    // Made at `now`, as the answer says (the commit's own time is later by the parts' writing).
+    writes: (changeId: string): Write[] => {
+      const item = newGroupItem(fields, generation, now, { user_count: userIds.length, version: 1, change_id: changeId });
       return [
         createGroupWrite(item, () => idTaken(fields.id)),
         ...claimIdentity(fields.id, fields.name, fields.external_id),

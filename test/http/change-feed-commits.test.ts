@@ -13,10 +13,8 @@
  * their own, and no minute of setup through the API.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { addCounters, batchPut, listCounterWrites, makeUser, rawClient, sendCounterWrites } from '../support/measure/dataset';
+import { directUsers as directUsersInto } from '../support/measure/dataset';
 import { db, tableName } from '../../lib/db/client';
-import { userItem } from '../../lib/store/users';
-import { cellCounterName } from '../../lib/users/counters';
 import { useApi } from '../support/api';
 import { auditSince, createDepartment, unique } from '../support/fixtures';
 
@@ -49,18 +47,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 /** The contract's bound: a change appears in the feed within 10 seconds of its request's answer. */
 const APPEARS_WITHIN_MS = 10_000;
 
-/** Users in no department, written straight into the table with their counters. */
-async function directUsers(prefix: string, count: number): Promise<string[]> {
-  const users = Array.from({ length: count }, (_, n) => makeUser(`${prefix}${n}`, n, null));
-  const client = rawClient();
-  await batchPut(client, tableName(), users.map((user) => userItem(user, 1)) as Record<string, unknown>[], 8);
-  const counters: Record<string, number> = {};
-  for (const user of users) counters[cellCounterName('OUT', user)] = (counters[cellCounterName('OUT', user)] ?? 0) + 1;
-  await addCounters(client, tableName(), counters);
-  await sendCounterWrites(client, tableName(), listCounterWrites(users));
-  client.destroy();
-  return users.map((user) => user.id);
-}
+const directUsers = (prefix: string, count: number) => directUsersInto(tableName(), prefix, count);
 
 interface Seen {
   entry: any;

@@ -8,11 +8,9 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { db, tableName } from '../../lib/db/client';
-import { userItem } from '../../lib/store/users';
-import { cellCounterName } from '../../lib/users/counters';
 import { sweepDeletedGroups } from '../../lib/groups/cleanup';
 import { withAnswerWindow } from '../../lib/slow-changes';
-import { addCounters, batchPut, listCounterWrites, makeUser, rawClient, sendCounterWrites } from '../support/measure/dataset';
+import { directUsers as directUsersInto } from '../support/measure/dataset';
 import { useApi } from '../support/api';
 import { auditSince, createDepartment, unique } from '../support/fixtures';
 import { invariantViolations } from '../support/invariants';
@@ -55,18 +53,7 @@ const auditPutOf = (resourceId: string) => (input: any) =>
     (item: any) => plain(item.Put?.Item?.type) === 'audit' && plain(item.Put?.Item?.resource_id) === resourceId,
   );
 
-/** Users in no department, written straight into the table with their counters (no minute of setup through the API). */
-async function directUsers(prefix: string, count: number): Promise<string[]> {
-  const users = Array.from({ length: count }, (_, n) => makeUser(`${prefix}${n}`, n, null));
-  const client = rawClient();
-  await batchPut(client, tableName(), users.map((user) => userItem(user, 1)) as Record<string, unknown>[], 8);
-  const counters: Record<string, number> = {};
-  for (const user of users) counters[cellCounterName('OUT', user)] = (counters[cellCounterName('OUT', user)] ?? 0) + 1;
-  await addCounters(client, tableName(), counters);
-  await sendCounterWrites(client, tableName(), listCounterWrites(users));
-  client.destroy();
-  return users.map((user) => user.id);
-}
+const directUsers = (prefix: string, count: number) => directUsersInto(tableName(), prefix, count);
 
 /** The invariant checker's findings, but for the claims that users written straight into the table do not have. */
 const violations = async () => (await invariantViolations()).filter((line) => !/^0 (email|user_name) claims for/.test(line));

@@ -34,7 +34,7 @@ export function AddUsers({ departmentId, onAdded }: { departmentId: string; onAd
           adding.clear();
           setPreview(undefined);
           await previewing.run(`Checking ${ids.length} users…`, request(true), (answer) => {
-            setPreview({ ids, users: answer!.users });
+            setPreview({ ids, users: 'users' in answer! ? answer!.users : [] });
             return `Adding these ${ids.length} users would succeed. Nothing has changed yet.`;
           });
         })}
@@ -59,10 +59,10 @@ export function AddUsers({ departmentId, onAdded }: { departmentId: string; onAd
               class="primary"
               disabled={!!adding.busy}
               onClick={asyncHandler(async () => {
-                const added = await adding.run(
-                  `Adding ${ids.length} users…`,
-                  request(false),
-                  (answer) => `Added ${answer!.users.length} users.`,
+                const added = await adding.run(`Adding ${ids.length} users…`, request(false), (answer) =>
+                  'users' in answer!
+                    ? `Added ${answer!.users.length} users.`
+                    : `Adding ${ids.length} users: the move completes in the background.`,
                 );
                 if (added) {
                   setText('');

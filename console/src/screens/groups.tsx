@@ -75,7 +75,8 @@ function CreateGroup({ onCreated }: { onCreated: () => void }) {
   // A group's members are either chosen by hand or kept by a rule (the API refuses both: 409 rule-managed).
   const [byRule, setByRule] = useState(false);
   const [preview, setPreview] = useState<Schemas['Group']>();
-  const [created, setCreated] = useState<Schemas['Group']>();
+  // A large group answered 202 is still having its members added (the API's slow changes): named, with where to see it.
+  const [created, setCreated] = useState<Schemas['Group'] | { name: string; applying: string }>();
   const [problem, setProblem] = useState<Problem>();
   const set = (name: keyof typeof fields, value: string) => {
     setFields({ ...fields, [name]: value });
@@ -103,9 +104,14 @@ function CreateGroup({ onCreated }: { onCreated: () => void }) {
       body: body(),
     });
     if (error || !data) return setProblem(asProblem(error, response));
-    if (dryRun) return setPreview(data);
-    setPreview(undefined);
-    setCreated(data);
+    if ('resource' in data) {
+      setPreview(undefined);
+      setCreated({ name: body().name, applying: data.resource.replace(/^\/v2/, '') });
+    } else if (dryRun) return setPreview(data);
+    else {
+      setPreview(undefined);
+      setCreated(data);
+    }
     setFields({ name: '', id: '', description: '', userIds: '', rule: '' });
     onCreated();
   };
@@ -162,7 +168,12 @@ function CreateGroup({ onCreated }: { onCreated: () => void }) {
         </p>
       )}
       <Done>
-        {created && (
+        {created && 'applying' in created && (
+          <>
+            The group <Link href={created.applying}>{created.name}</Link> is created; its members are being added in the background.
+          </>
+        )}
+        {created && !('applying' in created) && (
           <>
             Created the group <Link href={`/groups/${encodeURIComponent(created.id)}`}>{created.name}</Link>{' '}
             {created.rule ? 'with its rule: its members join as the rule is applied.' : `with ${created.user_count} members.`}

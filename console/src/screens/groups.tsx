@@ -168,17 +168,17 @@ function CreateGroup({ onCreated }: { onCreated: () => void }) {
         </p>
       )}
       <Done>
-        {created && 'applying' in created && (
-          <>
-            The group <Link href={created.applying}>{created.name}</Link> is created; its members are being added in the background.
-          </>
-        )}
-        {created && !('applying' in created) && (
-          <>
-            Created the group <Link href={`/groups/${encodeURIComponent(created.id)}`}>{created.name}</Link>{' '}
-            {created.rule ? 'with its rule: its members join as the rule is applied.' : `with ${created.user_count} members.`}
-          </>
-        )}
+        {created &&
+          ('applying' in created ? (
+            <>
+              The group <Link href={created.applying}>{created.name}</Link> is created; its members are being added in the background.
+            </>
+          ) : (
+            <>
+              Created the group <Link href={`/groups/${encodeURIComponent(created.id)}`}>{created.name}</Link>{' '}
+              {created.rule ? 'with its rule: its members join as the rule is applied.' : `with ${created.user_count} members.`}
+            </>
+          ))}
       </Done>
     </section>
   );
